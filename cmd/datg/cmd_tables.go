@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+
+	"github.com/datg/datg/pipelines/tables"
+)
+
+var cmdTables = &Command{
+	UsageLine: "tables [--out DIR] [--only NAME,..]",
+	Short:     "regenerate the paper's tables from the run (DuckDB SQL in sql/tables)",
+	Long: `Tables runs every query in sql/tables over the run and writes, per table,
+<name>.csv (tidy: one row per cell), <name>.md and <name>.tex (booktabs,
+laid out as the paper lays the table out) into --out (default DIR/tables).
+It refuses to run while traces are ungraded (run datg verify).`,
+}
+
+var (
+	tablesData = dataFlag(&cmdTables.Flag)
+	tablesOut  = cmdTables.Flag.String("out", "", "output directory (default DIR/tables)")
+	tablesOnly listFlag
+)
+
+func init() {
+	cmdTables.Run = runTables
+	cmdTables.Flag.Var(&tablesOnly, "only", "write only these tables")
+}
+
+func runTables(ctx context.Context, cmd *Command, args []string) error {
+	if err := noArgs(cmd, args); err != nil {
+		return err
+	}
+	_, err := tables.Run(ctx, tables.Config{Data: *tablesData, Out: *tablesOut, Only: tablesOnly, Stdout: stdout})
+	return err
+}

@@ -1,0 +1,109 @@
+// Command datg reproduces and extends the DATG study of multilingual
+// reasoning traces: it samples traces from vLLM servers, grades them, and
+// computes the paper's tables with DuckDB SQL over Parquet tables.
+//
+// Each subcommand is a Command value listed in commands; its logic lives in
+// a package under pipelines/ (or internal/) and is called from here.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// commands lists every subcommand, in the order of a study.
+var commands = []*Command{
+	cmdIngest,
+	cmdSimulate,
+	cmdGenerate,
+	cmdImport,
+	cmdVerify,
+	cmdTables,
+	cmdSQL,
+	cmdSchema,
+	cmdVersion,
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if cmd := lookup(args[1]); cmd != nil {
+				cmd.Usage(stdout)
+				return 0
+			}
+		}
+		usage()
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd := lookup(args[0])
+	if cmd == nil {
+		fmt.Fprintf(stderr, "datg: unknown command %q; run 'datg help'\n", args[0])
+		return 2
+	}
+	cmd.Flag.Usage = func() { cmd.Usage(stderr) }
+	cmd.Flag.SetOutput(stderr)
+	rest := args[1:]
+	if cmd.Name() != "import" && cmd.Name() != "ingest" {
+		if err := cmd.Flag.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		rest = cmd.Flag.Args()
+	}
+	err := cmd.Run(ctx, cmd, rest)
+	if err == nil {
+		return 0
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "datg %s: %s\n", cmd.Name(), ue.msg)
+		fmt.Fprintf(stderr, "usage: datg %s\n", cmd.UsageLine)
+		return 2
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), oneLine(err))
+	return 1
+}
+
+func lookup(name string) *Command {
+	for _, c := range commands {
+		if c.Name() == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func usage() {
+	fmt.Fprintf(stdout, "datg: multilingual reasoning traces, graded and diagnosed.\n\nusage: datg <command> [flags] [arguments]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(stdout, "  %-10s %s\n", c.Name(), c.Short)
+	}
+	fmt.Fprintf(stdout, "\nEvery command takes --data DIR (default data/run, or $DATG_DATA).\nRun 'datg help <command>' for a command's flags.\n")
+}
+
+// oneLine joins a multi-line error (errors.Join) into one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+}

@@ -1,0 +1,153 @@
+package duck
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Output formats of a query.
+const (
+	FormatTable = "table" // aligned columns for a terminal; long cells are cut, control characters escaped
+	FormatCSV   = "csv"   // RFC 4180 with a header row
+	FormatJSON  = "json"  // one JSON object a line
+)
+
+// WriteQuery runs a query and writes its result to w in the given format.
+func WriteQuery(ctx context.Context, db *DB, query, format string, w io.Writer) error {
+	switch format {
+	case FormatTable, FormatCSV, FormatJSON:
+	default:
+		return fmt.Errorf("unknown format %q (table, csv or json)", format)
+	}
+	rr, err := db.Arrow(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	switch format {
+	case FormatJSON:
+		for rr.Next() {
+			if err := array.RecordToJSON(rr.RecordBatch(), w); err != nil {
+				return err
+			}
+		}
+		return rr.Err()
+	case FormatCSV:
+		cw := csv.NewWriter(w)
+		cw.Write(fieldNames(rr.Schema()))
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			for i := 0; i < int(rec.NumRows()); i++ {
+				row := make([]string, rec.NumCols())
+				for j, col := range rec.Columns() {
+					if !col.IsNull(i) {
+						row[j] = col.ValueStr(i)
+					}
+				}
+				cw.Write(row)
+			}
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+		return rr.Err()
+	}
+	return writeTable(rr, w)
+}
+
+func fieldNames(s *arrow.Schema) []string {
+	names := make([]string, s.NumFields())
+	for i, f := range s.Fields() {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// maxCell bounds a cell in table output; the full value is one --format away.
+const maxCell = 60
+
+func writeTable(rr array.RecordReader, w io.Writer) error {
+	rows := [][]string{fieldNames(rr.Schema())}
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		for i := 0; i < int(rec.NumRows()); i++ {
+			row := make([]string, rec.NumCols())
+			for j, col := range rec.Columns() {
+				if col.IsNull(i) {
+					row[j] = "NULL"
+				} else {
+					row[j] = cell(col.ValueStr(i))
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return err
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for j, c := range r {
+			widths[j] = max(widths[j], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for i, r := range rows {
+		for j, c := range r {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c)
+			if j < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c)))
+			}
+		}
+		b.WriteString("\n")
+		if i == 0 {
+			for j, wd := range widths {
+				if j > 0 {
+					b.WriteString("  ")
+				}
+				b.WriteString(strings.Repeat("-", wd))
+			}
+			b.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(&b, "(%d row%s)\n", len(rows)-1, map[bool]string{true: "", false: "s"}[len(rows) == 2])
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cell makes a value safe and short for a terminal: control characters
+// (newlines, escape sequences a model may have written) are shown escaped.
+func cell(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n >= maxCell {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case unicode.IsControl(r) || r == utf8.RuneError:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		n++
+	}
+	return b.String()
+}

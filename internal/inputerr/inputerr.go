@@ -1,0 +1,34 @@
+// Package inputerr is the error datg gives for bad input: it names the file
+// and line (or the record and field) so the user can go and fix it.
+package inputerr
+
+import "fmt"
+
+// Error is a problem at a place in an input file.
+type Error struct {
+	Path  string // file as the user named it
+	Line  int    // 1-based line (or row) number; 0 when the whole file is meant
+	Field string // optional: the field at fault
+	Err   error
+}
+
+func (e *Error) Error() string {
+	where := e.Path
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %v (%s)", e.Field, e.Err, where)
+	}
+	return fmt.Sprintf("%v (%s)", e.Err, where)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// At makes an Error.
+func At(path string, line int, err error) *Error { return &Error{Path: path, Line: line, Err: err} }
+
+// Field makes an Error about one field of a record.
+func Field(path string, line int, field string, err error) *Error {
+	return &Error{Path: path, Line: line, Field: field, Err: err}
+}

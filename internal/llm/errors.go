@@ -1,0 +1,22 @@
+package llm
+
+import "errors"
+
+// ErrNoEndpoint means no endpoint of the pool answers: each has failed
+// repeatedly and none has recovered within the pool's patience.
+var ErrNoEndpoint = errors.New("no endpoint answers")
+
+// ErrGaveUp means one request failed on every attempt it was allowed.
+var ErrGaveUp = errors.New("request failed on every attempt")
+
+// ErrFatal means the servers refuse the run itself (bad API key, unknown
+// model or path): retrying cannot help and the stage should stop.
+var ErrFatal = errors.New("the server refuses the run")
+
+// ErrRejected means the server refused this one request (HTTP 400, 413,
+// 422, ...); other requests may still succeed.
+var ErrRejected = errors.New("the server rejected the request")
+
+// ErrMalformed means a server answered with a body that is not a usable
+// response (bad JSON, no choices).
+var ErrMalformed = errors.New("malformed response")

@@ -1,0 +1,70 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Options configure a Pool. Start from DefaultOptions.
+type Options struct {
+	// SlotsPerEndpoint bounds the requests in flight to one endpoint
+	// (vLLM's max_num_seqs; the paper used 16).
+	SlotsPerEndpoint int
+	// MaxAttempts bounds the tries of one request across endpoints.
+	MaxAttempts int
+	// BackoffBase and BackoffMax shape the pause before a retry: it doubles
+	// per attempt up to the cap, with jitter.
+	BackoffBase, BackoffMax time.Duration
+	// FailThreshold consecutive faults take an endpoint out of rotation.
+	FailThreshold int
+	// CooldownBase and CooldownMax bound how long an endpoint stays out
+	// before one probe request tests it again; the pause doubles per trip.
+	CooldownBase, CooldownMax time.Duration
+	// Patience is how long every endpoint may be out of rotation before the
+	// run fails. Endpoints that have never answered are given up on at once.
+	Patience time.Duration
+	// RequestTimeout bounds one attempt (a 16k-token generation under load
+	// takes minutes).
+	RequestTimeout time.Duration
+	// ConnectTimeout bounds establishing a connection.
+	ConnectTimeout time.Duration
+	// APIKey is sent as a bearer token. It never appears in an error.
+	APIKey string
+	// Logf, when set, is told when an endpoint leaves or rejoins rotation.
+	Logf func(format string, args ...any)
+}
+
+// DefaultOptions are the settings for one vLLM server per GPU.
+func DefaultOptions() Options {
+	return Options{
+		SlotsPerEndpoint: 16,
+		MaxAttempts:      8,
+		BackoffBase:      250 * time.Millisecond,
+		BackoffMax:       20 * time.Second,
+		FailThreshold:    3,
+		CooldownBase:     time.Second,
+		CooldownMax:      30 * time.Second,
+		Patience:         2 * time.Minute,
+		RequestTimeout:   30 * time.Minute,
+		ConnectTimeout:   10 * time.Second,
+	}
+}
+
+// Validate reports settings that cannot work.
+func (o Options) Validate() error {
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	check(o.SlotsPerEndpoint >= 1, "slots per endpoint must be at least 1, not %d", o.SlotsPerEndpoint)
+	check(o.MaxAttempts >= 1, "max attempts must be at least 1, not %d", o.MaxAttempts)
+	check(o.FailThreshold >= 1, "fail threshold must be at least 1, not %d", o.FailThreshold)
+	check(o.BackoffBase > 0 && o.BackoffMax >= o.BackoffBase, "backoff %v..%v is not a range", o.BackoffBase, o.BackoffMax)
+	check(o.CooldownBase > 0 && o.CooldownMax >= o.CooldownBase, "cooldown %v..%v is not a range", o.CooldownBase, o.CooldownMax)
+	check(o.Patience > 0, "patience must be positive")
+	check(o.RequestTimeout > 0 && o.ConnectTimeout > 0, "timeouts must be positive")
+	return errors.Join(errs...)
+}

@@ -1,0 +1,298 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Pool spreads requests over endpoints. Each endpoint takes at most
+// SlotsPerEndpoint requests at once; a request goes to the endpoint in
+// rotation with the most room. An endpoint that faults FailThreshold times in
+// a row leaves rotation for a cooldown, then gets one probe request; a
+// success brings it back. The pool fails with ErrNoEndpoint once every
+// endpoint is out and none can be expected back.
+type Pool struct {
+	opts Options
+
+	mu   sync.Mutex
+	eps  []*endpoint
+	wake chan struct{} // closed and replaced whenever a slot frees or an endpoint changes state
+	next int           // round-robin start among equally free endpoints
+
+	retries atomic.Int64
+}
+
+// NewPool makes a pool over the given base URLs.
+func NewPool(urls []string, opts Options) (*Pool, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if len(urls) == 0 {
+		return nil, errors.New("no endpoints given")
+	}
+	p := &Pool{opts: opts, wake: make(chan struct{})}
+	seen := map[string]bool{}
+	for _, raw := range urls {
+		base, err := NormalizeURL(raw)
+		if err != nil {
+			return nil, err
+		}
+		if seen[base] {
+			return nil, fmt.Errorf("endpoint %s given twice", base)
+		}
+		seen[base] = true
+		p.eps = append(p.eps, newEndpoint(base, opts))
+	}
+	return p, nil
+}
+
+// Capacity is the number of requests the pool can have in flight.
+func (p *Pool) Capacity() int { return len(p.eps) * p.opts.SlotsPerEndpoint }
+
+// Retries counts attempts that failed and were retried.
+func (p *Pool) Retries() int64 { return p.retries.Load() }
+
+// EndpointStatus is a snapshot of one endpoint for progress reports.
+type EndpointStatus struct {
+	URL      string
+	InFlight int
+	Up       bool
+	Requests int64
+	Faults   int64
+}
+
+// Status reports every endpoint.
+func (p *Pool) Status() []EndpointStatus {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]EndpointStatus, len(p.eps))
+	for i, e := range p.eps {
+		out[i] = EndpointStatus{URL: e.url, InFlight: e.inflight, Up: e.downUntil.IsZero(), Requests: e.requests, Faults: e.faults}
+	}
+	return out
+}
+
+// Do sends the request, retrying on other endpoints until it succeeds, the
+// server rejects it, or it has used its attempts.
+func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
+	var avoid *endpoint
+	var lastErr error
+	for attempt := 1; ; attempt++ {
+		e, err := p.acquire(ctx, avoid)
+		if err != nil {
+			if lastErr != nil && errors.Is(err, ErrNoEndpoint) {
+				err = fmt.Errorf("%w (this request last failed with: %v)", err, lastErr)
+			}
+			return Response{}, p.redact(err)
+		}
+		resp, ex, err := e.call(ctx, req)
+		out := classify(ctx, err, ex)
+		p.release(e, out, err)
+		switch out {
+		case succeeded:
+			resp.Attempts = attempt
+			return resp, nil
+		case canceled:
+			return Response{}, ctx.Err()
+		case fatal:
+			return Response{}, p.redact(fmt.Errorf("%s: %w: %v", e.url, ErrFatal, err))
+		case rejected:
+			return Response{}, p.redact(fmt.Errorf("%s: %w: %v", e.url, ErrRejected, err))
+		}
+		lastErr = fmt.Errorf("%s: %v", e.url, err)
+		if attempt >= p.opts.MaxAttempts {
+			return Response{}, p.redact(fmt.Errorf("%w (%d attempts), last: %v", ErrGaveUp, attempt, lastErr))
+		}
+		p.retries.Add(1)
+		avoid = e
+		pause := p.backoff(attempt)
+		if out == overloaded {
+			if ra := retryAfter(ex); ra > 0 {
+				pause = min(ra, p.opts.BackoffMax)
+			}
+		}
+		if err := sleep(ctx, pause); err != nil {
+			return Response{}, err
+		}
+	}
+}
+
+func (p *Pool) backoff(attempt int) time.Duration {
+	d := p.opts.BackoffBase << min(attempt-1, 20)
+	if d > p.opts.BackoffMax || d <= 0 {
+		d = p.opts.BackoffMax
+	}
+	return d/2 + rand.N(d/2+1) // jitter keeps retries from arriving in waves
+}
+
+func (p *Pool) cooldown(trips int) time.Duration {
+	d := p.opts.CooldownBase << min(trips-1, 20)
+	if d > p.opts.CooldownMax || d <= 0 {
+		d = p.opts.CooldownMax
+	}
+	return d
+}
+
+// acquire waits for a slot on an endpoint in rotation (or a probe slot on one
+// whose cooldown has passed), preferring one other than avoid.
+func (p *Pool) acquire(ctx context.Context, avoid *endpoint) (*endpoint, error) {
+	for {
+		p.mu.Lock()
+		now := time.Now()
+		if e := p.pickLocked(now, avoid); e != nil {
+			e.inflight++
+			e.requests++
+			p.mu.Unlock()
+			return e, nil
+		}
+		if err := p.allGoneLocked(now); err != nil {
+			p.mu.Unlock()
+			return nil, err
+		}
+		wake := p.wake
+		wait := p.untilNextProbeLocked(now)
+		p.mu.Unlock()
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-wake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+func (p *Pool) pickLocked(now time.Time, avoid *endpoint) *endpoint {
+	var best *endpoint
+	bestFree := 0
+	n := len(p.eps)
+	for i := 0; i < n; i++ {
+		e := p.eps[(p.next+i)%n]
+		free := 0
+		switch {
+		case e.downUntil.IsZero():
+			free = p.opts.SlotsPerEndpoint - e.inflight
+		case !now.Before(e.downUntil) && !e.probing && e.inflight == 0:
+			free = 1 // one probe
+		}
+		if free <= 0 {
+			continue
+		}
+		if e == avoid && n > 1 {
+			free = 0 // last resort: only when nothing else has room
+			if best == nil {
+				best = e
+			}
+			continue
+		}
+		if best == nil || best == avoid || free > bestFree {
+			best, bestFree = e, free
+		}
+	}
+	if best != nil {
+		p.next = (p.next + 1) % n
+		if !best.downUntil.IsZero() {
+			best.probing = true
+		}
+	}
+	return best
+}
+
+// allGoneLocked returns ErrNoEndpoint when every endpoint is out of rotation
+// and none can be expected back: it never answered, or it has been out for
+// longer than the pool's patience.
+func (p *Pool) allGoneLocked(now time.Time) error {
+	var why []string
+	for _, e := range p.eps {
+		if e.downUntil.IsZero() || e.probing {
+			return nil
+		}
+		if e.everOK && now.Sub(e.downSince) < p.opts.Patience {
+			return nil
+		}
+		why = append(why, fmt.Sprintf("%s: %v", e.url, e.lastErr))
+	}
+	return fmt.Errorf("%w: %s", ErrNoEndpoint, strings.Join(why, "; "))
+}
+
+func (p *Pool) untilNextProbeLocked(now time.Time) time.Duration {
+	wait := time.Second
+	for _, e := range p.eps {
+		if !e.downUntil.IsZero() {
+			if d := e.downUntil.Sub(now); d < wait {
+				wait = max(d, time.Millisecond)
+			}
+		}
+	}
+	return wait
+}
+
+func (p *Pool) release(e *endpoint, out outcome, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e.inflight--
+	wasProbe := e.probing
+	e.probing = false
+	switch out {
+	case succeeded, rejected, overloaded:
+		// The endpoint answered: it is alive.
+		if !e.downUntil.IsZero() && p.opts.Logf != nil {
+			p.opts.Logf("endpoint %s is back", e.url)
+		}
+		e.everOK = true
+		e.consecFault, e.trips = 0, 0
+		e.downUntil, e.downSince = time.Time{}, time.Time{}
+	case faulted:
+		e.faults++
+		e.consecFault++
+		e.lastErr = p.redact(err)
+		if wasProbe || (e.downUntil.IsZero() && e.consecFault >= p.opts.FailThreshold) {
+			e.trips++
+			now := time.Now()
+			if e.downSince.IsZero() {
+				e.downSince = now
+			}
+			e.downUntil = now.Add(p.cooldown(e.trips))
+			if p.opts.Logf != nil {
+				p.opts.Logf("endpoint %s out of rotation for %v after %d faults: %v", e.url, p.cooldown(e.trips), e.consecFault, e.lastErr)
+			}
+		}
+	}
+	close(p.wake)
+	p.wake = make(chan struct{})
+}
+
+// redact removes the API key from an error's text, whatever a server echoed.
+func (p *Pool) redact(err error) error {
+	if err == nil || p.opts.APIKey == "" || !strings.Contains(err.Error(), p.opts.APIKey) {
+		return err
+	}
+	return redactedError{err: err, key: p.opts.APIKey}
+}
+
+type redactedError struct {
+	err error
+	key string
+}
+
+func (r redactedError) Error() string { return strings.ReplaceAll(r.err.Error(), r.key, "[REDACTED]") }
+func (r redactedError) Unwrap() error { return r.err }
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,258 @@
+package llm_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/transforms"
+	"golang.org/x/sync/errgroup"
+)
+
+// fastOptions keep failure tests quick.
+func fastOptions() llm.Options {
+	o := llm.DefaultOptions()
+	o.BackoffBase, o.BackoffMax = time.Millisecond, 20*time.Millisecond
+	o.CooldownBase, o.CooldownMax = 50*time.Millisecond, 200*time.Millisecond
+	o.Patience = 2 * time.Second
+	o.RequestTimeout = 10 * time.Second
+	o.MaxAttempts = 12
+	return o
+}
+
+func simConfig() simulate.Config {
+	c := simulate.DefaultConfig()
+	c.Latency = time.Millisecond
+	return c
+}
+
+func start(t *testing.T, cfgs ...simulate.Config) []*simulate.Endpoint {
+	t.Helper()
+	eps, err := simulate.StartMany(cfgs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, e := range eps {
+			e.Close()
+		}
+	})
+	return eps
+}
+
+func swahiliRequest(i int) llm.Request {
+	sw, _ := prompts.Lookup("sw")
+	seed := int64(42)
+	return llm.Request{
+		API:   llm.APICompletions,
+		Model: "Qwen/Qwen3-4B",
+		Prompt: transforms.RenderQwen3(transforms.Conversation{
+			System: sw.System, User: "Swali namba " + string(rune('A'+i%26)) + strings.Repeat("?", i), Prefix: sw.Prefix}),
+		MaxTokens: 512, Temperature: 0.6, TopP: 0.95, Seed: &seed,
+		Extra: map[string]any{"repetition_penalty": 1.08, "return_token_ids": true},
+	}
+}
+
+// recorder wraps a handler and keeps the request bodies it saw.
+type recorder struct {
+	mu     sync.Mutex
+	bodies []map[string]any
+	next   http.Handler
+}
+
+func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	b, _ := io.ReadAll(req.Body)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	r.mu.Lock()
+	r.bodies = append(r.bodies, m)
+	r.mu.Unlock()
+	req.Body = io.NopCloser(strings.NewReader(string(b)))
+	r.next.ServeHTTP(w, req)
+}
+
+func TestExtraFieldsReachServer(t *testing.T) {
+	srv, err := simulate.NewServer(simConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{next: srv}
+	ts := httptest.NewServer(rec)
+	defer ts.Close()
+	p, err := llm.NewPool([]string{ts.URL}, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := p.Do(context.Background(), swahiliRequest(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := rec.bodies[0]
+	if body["repetition_penalty"] != 1.08 || body["seed"] != 42.0 || body["return_token_ids"] != true ||
+		body["temperature"].(float64) < 0.59 || body["max_tokens"] != 512.0 {
+		t.Fatalf("server saw %v", body)
+	}
+	if resp.CompletionTokens == 0 || len(resp.TokenIDs) != resp.CompletionTokens || resp.FinishReason == "" {
+		t.Fatalf("response %+v", resp)
+	}
+	if !strings.Contains(resp.Text, " ") || resp.Attempts != 1 || resp.Endpoint != ts.URL {
+		t.Fatalf("response %+v", resp)
+	}
+}
+
+func TestZeroTemperatureIsSent(t *testing.T) {
+	srv, _ := simulate.NewServer(simConfig())
+	rec := &recorder{next: srv}
+	ts := httptest.NewServer(rec)
+	defer ts.Close()
+	p, _ := llm.NewPool([]string{ts.URL + "/v1/"}, fastOptions())
+	req := swahiliRequest(0)
+	req.Temperature = 0
+	if _, err := p.Do(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := rec.bodies[0]["temperature"]; !ok || v != 0.0 {
+		t.Fatalf("temperature sent as %v (present %v); greedy decoding needs an explicit 0", v, ok)
+	}
+}
+
+func TestRetriesAroundDeadAndFaultyEndpoints(t *testing.T) {
+	faulty := simConfig()
+	faulty.Faults = simulate.Faults{ErrorRate: 0.3, DropRate: 0.1, MalformedRate: 0.1}
+	eps := start(t, simConfig(), faulty)
+	dead, _ := simulate.DeadURL()
+	o := fastOptions()
+	o.SlotsPerEndpoint = 4
+	p, err := llm.NewPool([]string{dead, eps[0].URL, eps[1].URL}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(16)
+	for i := 0; i < 300; i++ {
+		g.Go(func() error {
+			_, err := p.Do(ctx, swahiliRequest(i))
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatalf("a request failed although one endpoint is healthy: %v", err)
+	}
+	fs := eps[1].Server.Stats()
+	if fs.Errors+fs.Dropped+fs.Malformed == 0 || p.Retries() == 0 {
+		t.Fatalf("no faults were exercised: %+v retries %d", fs, p.Retries())
+	}
+	for i, e := range eps {
+		if st := e.Server.Stats(); st.MaxInFlight > 4 {
+			t.Errorf("endpoint %d had %d requests in flight, limit 4", i, st.MaxInFlight)
+		}
+	}
+	status := p.Status()
+	if status[0].Up || status[0].Requests > 30 {
+		t.Errorf("dead endpoint still in rotation or tried too often: %+v", status[0])
+	}
+}
+
+func TestNoEndpointAnswers(t *testing.T) {
+	a, _ := simulate.DeadURL()
+	b, _ := simulate.DeadURL()
+	p, _ := llm.NewPool([]string{a, b}, fastOptions())
+	start := time.Now()
+	_, err := p.Do(context.Background(), swahiliRequest(0))
+	if !errors.Is(err, llm.ErrNoEndpoint) {
+		t.Fatalf("got %v, want ErrNoEndpoint", err)
+	}
+	if !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("error does not say which endpoints failed and why: %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %v to give up on endpoints that never answered", time.Since(start))
+	}
+}
+
+func TestAuthFailureIsFatalAndKeyNeverShown(t *testing.T) {
+	cfg := simConfig()
+	cfg.RequireKey = "right-key"
+	eps := start(t, cfg)
+	o := fastOptions()
+	o.APIKey = "sk-secret-wrong-key"
+	p, _ := llm.NewPool([]string{eps[0].URL}, o)
+	_, err := p.Do(context.Background(), swahiliRequest(0))
+	if !errors.Is(err, llm.ErrFatal) {
+		t.Fatalf("got %v, want ErrFatal", err)
+	}
+	if strings.Contains(err.Error(), o.APIKey) {
+		t.Fatalf("the API key leaked into an error: %v", err)
+	}
+	o.APIKey = "right-key"
+	p, _ = llm.NewPool([]string{eps[0].URL}, o)
+	if _, err := p.Do(context.Background(), swahiliRequest(0)); err != nil {
+		t.Fatalf("right key refused: %v", err)
+	}
+}
+
+func TestRejectedRequest(t *testing.T) {
+	eps := start(t, simConfig())
+	p, _ := llm.NewPool([]string{eps[0].URL}, fastOptions())
+	req := swahiliRequest(0)
+	req.API = llm.APIChat // no messages: the server answers 400
+	_, err := p.Do(context.Background(), req)
+	if !errors.Is(err, llm.ErrRejected) {
+		t.Fatalf("got %v, want ErrRejected", err)
+	}
+}
+
+func TestChatReasoningField(t *testing.T) {
+	cfg := simConfig()
+	cfg.ReasoningField = true
+	eps := start(t, cfg)
+	p, _ := llm.NewPool([]string{eps[0].URL}, fastOptions())
+	sw, _ := prompts.Lookup("sw")
+	resp, err := p.Do(context.Background(), llm.Request{
+		API: llm.APIChat, Model: "Qwen/Qwen3-8B", MaxTokens: 2048, Temperature: 0.6, TopP: 0.95,
+		Messages: []llm.Message{{Role: "system", Content: sw.System}, {Role: "user", Content: "1+1?"},
+			{Role: "assistant", Content: "<think>\n" + sw.Prefix}},
+		Extra: map[string]any{"continue_final_message": true, "add_generation_prompt": false},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Reasoning == "" || strings.Contains(resp.Text, "</think>") {
+		t.Fatalf("reasoning %q, content %q", resp.Reasoning, resp.Text)
+	}
+}
+
+func TestCanceled(t *testing.T) {
+	cfg := simConfig()
+	cfg.Latency = 5 * time.Second
+	eps := start(t, cfg)
+	p, _ := llm.NewPool([]string{eps[0].URL}, fastOptions())
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := p.Do(ctx, swahiliRequest(0)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want the context's error", err)
+	}
+}
+
+func TestBadEndpointURLs(t *testing.T) {
+	for _, u := range []string{"ftp://x", "localhost:8000", "http://user:pw@host:1/v1"} {
+		if _, err := llm.NewPool([]string{u}, llm.DefaultOptions()); err == nil {
+			t.Errorf("%s accepted", u)
+		} else if strings.Contains(err.Error(), "pw") {
+			t.Errorf("credentials in error: %v", err)
+		}
+	}
+	if _, err := llm.NewPool([]string{"http://a:1", "http://a:1/v1"}, llm.DefaultOptions()); err == nil {
+		t.Error("the same endpoint twice accepted")
+	}
+}

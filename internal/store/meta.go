@@ -1,0 +1,55 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"runtime/debug"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Metadata keys written into every Parquet file's footer.
+const (
+	MetaVersion    = "datg.version"
+	MetaStage      = "datg.stage"
+	MetaConfigHash = "datg.config_sha256"
+	MetaCreated    = "datg.created_at"
+	MetaTable      = "datg.table"
+)
+
+// Version is the datg version recorded in the tables it writes.
+var Version = func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "v0.1.0-dev"
+}()
+
+// Meta says which stage wrote a table and with which configuration.
+type Meta struct {
+	Stage      string
+	ConfigHash string
+}
+
+// HashConfig is the hex SHA-256 of a configuration's JSON encoding.
+func HashConfig(cfg any) string {
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		// Configurations are plain data; failing to encode one is a bug.
+		panic("store: hashing config: " + err.Error())
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func (m Meta) options(table string, now time.Time) []parquet.WriterOption {
+	return []parquet.WriterOption{
+		parquet.KeyValueMetadata(MetaVersion, Version),
+		parquet.KeyValueMetadata(MetaStage, m.Stage),
+		parquet.KeyValueMetadata(MetaConfigHash, m.ConfigHash),
+		parquet.KeyValueMetadata(MetaCreated, now.UTC().Format(time.RFC3339)),
+		parquet.KeyValueMetadata(MetaTable, table),
+	}
+}

@@ -1,0 +1,170 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/datg/datg/schema"
+	"github.com/parquet-go/parquet-go"
+)
+
+// FilePath is where datg writes the table: DIR/<name>.parquet.
+func FilePath(dir string, t *schema.Table) string {
+	return filepath.Join(dir, t.Name+".parquet")
+}
+
+// FolderPath is the folder form of the table: DIR/<name>/.
+func FolderPath(dir string, t *schema.Table) string {
+	return filepath.Join(dir, t.Name)
+}
+
+// Paths returns the Parquet files holding the table: the single file, or the
+// folder's *.parquet files in name order. It returns ErrNoTable when neither
+// exists.
+func Paths(dir string, t *schema.Table) ([]string, error) {
+	file := FilePath(dir, t)
+	_, fileErr := os.Stat(file)
+	folder := FolderPath(dir, t)
+	fi, folderErr := os.Stat(folder)
+	hasFolder := folderErr == nil && fi.IsDir()
+	switch {
+	case fileErr == nil && hasFolder:
+		return nil, fmt.Errorf("%s and %s/: %w", file, folder, ErrAmbiguousTable)
+	case fileErr == nil:
+		return []string{file}, nil
+	case hasFolder:
+		parts, err := filepath.Glob(filepath.Join(folder, "*.parquet"))
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(parts)
+		return parts, nil
+	case !errors.Is(fileErr, os.ErrNotExist):
+		return nil, fileErr
+	}
+	return nil, fmt.Errorf("%s: %w", file, ErrNoTable)
+}
+
+// Exists reports whether the run directory holds the table.
+func Exists(dir string, t *schema.Table) bool {
+	_, err := Paths(dir, t)
+	return err == nil
+}
+
+// Scan calls fn for every row of the table, in file order, reading a batch at
+// a time so memory stays bounded by the batch, not the table. It returns
+// ErrNoTable (wrapped) when the table has not been written.
+func Scan[T any](dir string, def schema.Def[T], fn func(*T) error) error {
+	paths, err := Paths(dir, def.Table)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if err := scanFile(p, fn); err != nil {
+			return fmt.Errorf("reading %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func scanFile[T any](path string, fn func(*T) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return err
+	}
+	r := parquet.NewGenericReader[T](pf)
+	defer r.Close()
+	buf := make([]T, 64)
+	for {
+		n, err := r.Read(buf)
+		for i := 0; i < n; i++ {
+			if ferr := fn(&buf[i]); ferr != nil {
+				return ferr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// ReadAll returns every row of the table; an unwritten table gives no rows
+// and ErrNoTable.
+func ReadAll[T any](dir string, def schema.Def[T]) ([]T, error) {
+	var rows []T
+	err := Scan(dir, def, func(r *T) error {
+		rows = append(rows, *r)
+		return nil
+	})
+	return rows, err
+}
+
+// FileMeta returns the key/value metadata of one Parquet file.
+func FileMeta(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := map[string]string{}
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		out[kv.Key] = kv.Value
+	}
+	return out, nil
+}
+
+// NumRows counts the table's rows from the files' footers, without reading
+// any data; an unwritten table has 0.
+func NumRows(dir string, t *schema.Table) (int64, error) {
+	paths, err := Paths(dir, t)
+	if errors.Is(err, ErrNoTable) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return 0, err
+		}
+		st, err := f.Stat()
+		if err == nil {
+			var pf *parquet.File
+			pf, err = parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+			if err == nil {
+				n += pf.NumRows()
+			}
+		}
+		f.Close()
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return n, nil
+}

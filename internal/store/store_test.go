@@ -1,0 +1,202 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/schema"
+	"github.com/parquet-go/parquet-go"
+)
+
+func problems(ids ...string) []schema.Problem {
+	var rows []schema.Problem
+	for _, id := range ids {
+		rows = append(rows, schema.Problem{ProblemID: id, Level: "low", Lang: "en", Question: "q " + id, Answer: "1"})
+	}
+	return rows
+}
+
+func ids(t *testing.T, dir string) []string {
+	t.Helper()
+	rows, err := ReadAll(dir, schema.Problems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.ProblemID+"="+r.Question)
+	}
+	return out
+}
+
+func TestWriteReadMetadata(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadAll(dir, schema.Problems); !errors.Is(err, ErrNoTable) {
+		t.Fatalf("unwritten table: got %v, want ErrNoTable", err)
+	}
+	meta := Meta{Stage: "ingest", ConfigHash: HashConfig(map[string]int{"a": 1})}
+	if err := WriteAll(dir, schema.Problems, meta, problems("low-0", "low-1")); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ids(t, dir), ","); got != "low-0=q low-0,low-1=q low-1" {
+		t.Fatalf("rows = %s", got)
+	}
+	md, err := FileMeta(FilePath(dir, schema.Problems.Table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{MetaStage: "ingest", MetaConfigHash: meta.ConfigHash, MetaTable: "problems", MetaVersion: Version} {
+		if md[k] != want {
+			t.Errorf("metadata %s = %q, want %q", k, md[k], want)
+		}
+	}
+	if md[MetaCreated] == "" {
+		t.Error("no creation time in metadata")
+	}
+}
+
+func TestAbortKeepsPreviousVersion(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteAll(dir, schema.Problems, Meta{}, problems("low-0")); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Create(dir, schema.Problems, Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(problems("low-5", "low-6")...); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if got := strings.Join(ids(t, dir), ","); got != "low-0=q low-0" {
+		t.Fatalf("after abort rows = %s", got)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+}
+
+func TestDuplicateKeyRefused(t *testing.T) {
+	dir := t.TempDir()
+	err := WriteAll(dir, schema.Problems, Meta{}, problems("low-0", "low-0"))
+	if !errors.Is(err, ErrDuplicateKey) {
+		t.Fatalf("got %v, want ErrDuplicateKey", err)
+	}
+	if Exists(dir, schema.Problems.Table) {
+		t.Fatal("a failed write left a table")
+	}
+}
+
+func TestMergeReplacesByKey(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteAll(dir, schema.Problems, Meta{}, problems("low-0", "low-1")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMerger(dir, schema.Problems, Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := problems("low-1", "low-2")
+	p[0].Question = "new"
+	if err := m.Write(p...); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ids(t, dir), ","); got != "low-1=new,low-2=q low-2,low-0=q low-0" {
+		t.Fatalf("rows = %s", got)
+	}
+	if m.Replaced != 1 || m.Kept != 1 {
+		t.Fatalf("replaced %d kept %d, want 1 1", m.Replaced, m.Kept)
+	}
+}
+
+func TestFolderForm(t *testing.T) {
+	dir := t.TempDir()
+	folder := FolderPath(dir, schema.Problems.Table)
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"low-0", "low-1"} {
+		f, err := os.Create(filepath.Join(folder, "part-"+string(rune('a'+i))+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := parquet.Write(f, problems(id)); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if got := strings.Join(ids(t, dir), ","); got != "low-0=q low-0,low-1=q low-1" {
+		t.Fatalf("folder rows = %s", got)
+	}
+	m, err := NewMerger(dir, schema.Problems, Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Write(problems("low-2")...); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if isDir(folder) {
+		t.Fatal("folder form not superseded")
+	}
+	if got := len(ids(t, dir)); got != 3 {
+		t.Fatalf("rows after merge = %d, want 3", got)
+	}
+}
+
+func TestAmbiguousTable(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteAll(dir, schema.Problems, Meta{}, problems("low-0")); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(FolderPath(dir, schema.Problems.Table), 0o755)
+	if _, err := ReadAll(dir, schema.Problems); !errors.Is(err, ErrAmbiguousTable) {
+		t.Fatalf("got %v, want ErrAmbiguousTable", err)
+	}
+}
+
+// A file written before a column existed reads with the column's zero value.
+func TestReadsOlderSchema(t *testing.T) {
+	type oldProblem struct {
+		ProblemID string `parquet:"problem_id"`
+		Lang      string `parquet:"lang"`
+		Answer    string `parquet:"answer"`
+	}
+	dir := t.TempDir()
+	f, err := os.Create(FilePath(dir, schema.Problems.Table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.Write(f, []oldProblem{{"low-0", "en", "7"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rows, err := ReadAll(dir, schema.Problems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Answer != "7" || rows[0].Question != "" {
+		t.Fatalf("rows = %+v", rows)
+	}
+}
+
+func TestStaleTempRemoved(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, tempPrefix("problems")+"999999999-123")
+	os.WriteFile(stale, []byte("junk"), 0o644)
+	if err := WriteAll(dir, schema.Problems, Meta{}, problems("low-0")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("stale temporary file of a dead writer was not removed")
+	}
+}

@@ -1,0 +1,153 @@
+package generate
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/transforms"
+)
+
+//go:embed study.json
+var studyJSON []byte
+
+// Study is what to sample: the paper's settings by default (study.json).
+type Study struct {
+	Models            []string       `json:"models"`
+	Directions        []string       `json:"directions"`
+	Langs             []string       `json:"langs"` // x ranges over the non-English ones
+	Levels            []string       `json:"levels"`
+	Seeds             []int64        `json:"seeds"`
+	Temperature       float64        `json:"temperature"`
+	TopP              float64        `json:"top_p"`
+	RepetitionPenalty float64        `json:"repetition_penalty"`
+	TopK              int            `json:"top_k"` // 0 leaves the server's default
+	Budgets           map[string]int `json:"budgets"` // max completion tokens per level
+	API               string         `json:"api"`     // "completions" (raw Qwen3 prompt) or "chat"
+	SlotsPerEndpoint  int            `json:"slots_per_endpoint"`
+	Limit             int            `json:"limit,omitempty"` // first N problems of each level; 0 = all
+}
+
+// DefaultStudy is the paper's study as checked in.
+func DefaultStudy() Study {
+	s, err := parseStudy(bytes.NewReader(studyJSON), "study.json", Study{})
+	if err != nil {
+		panic("generate: embedded study.json: " + err.Error())
+	}
+	return s
+}
+
+// LoadStudy reads a study file; fields it omits keep the defaults.
+func LoadStudy(path string) (Study, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Study{}, err
+	}
+	defer f.Close()
+	return parseStudy(f, path, DefaultStudy())
+}
+
+func parseStudy(r io.Reader, name string, base Study) (Study, error) {
+	s := base
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return Study{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return s, nil
+}
+
+// Validate checks the study against the known languages, levels and
+// directions.
+func (s Study) Validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if len(s.Models) == 0 {
+		add("no models")
+	}
+	if len(s.Seeds) == 0 {
+		add("no seeds")
+	}
+	if len(s.Directions) == 0 {
+		add("no directions")
+	}
+	for _, d := range s.Directions {
+		if !slices.Contains(transforms.Directions, d) {
+			add("unknown direction %q (known: %v)", d, transforms.Directions)
+		}
+	}
+	for _, l := range s.Langs {
+		if _, err := prompts.Lookup(l); err != nil {
+			add("%v", err)
+		}
+	}
+	if len(s.Levels) == 0 {
+		add("no levels")
+	}
+	for _, l := range s.Levels {
+		if !transforms.ValidLevel(l) {
+			add("unknown level %q (known: %v)", l, transforms.Levels)
+		} else if s.Budgets[l] <= 0 {
+			add("no token budget for level %s", l)
+		}
+	}
+	if s.Temperature < 0 || s.TopP <= 0 || s.TopP > 1 || s.RepetitionPenalty <= 0 {
+		add("sampling temperature %v, top_p %v, repetition_penalty %v out of range", s.Temperature, s.TopP, s.RepetitionPenalty)
+	}
+	if s.API != "completions" && s.API != "chat" {
+		add("api %q is neither completions nor chat", s.API)
+	}
+	if s.SlotsPerEndpoint < 1 {
+		add("slots_per_endpoint must be at least 1")
+	}
+	if s.Limit < 0 {
+		add("limit must not be negative")
+	}
+	return errors.Join(errs...)
+}
+
+// targets are the non-English languages of the study: what x ranges over.
+func (s Study) targets() []string {
+	var xs []string
+	for _, l := range s.Langs {
+		if l != transforms.English && !slices.Contains(xs, l) {
+			xs = append(xs, l)
+		}
+	}
+	return xs
+}
+
+// Config is one generate run.
+type Config struct {
+	Data      string   // run directory
+	Study     Study
+	Endpoints []string // base URLs of the servers
+	APIKey    string   // from the environment; never stored or logged
+	Pool      llm.Options
+	// KeepGoing writes the traces that finished even when some requests
+	// failed for good (the run still reports the failures).
+	KeepGoing bool
+	Stderr    io.Writer
+}
+
+// Validate checks the run.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Data == "" {
+		errs = append(errs, errors.New("no data directory"))
+	}
+	if len(c.Endpoints) == 0 {
+		errs = append(errs, errors.New("no endpoints: pass --endpoints URL[,URL...] (one vLLM server per GPU)"))
+	}
+	if err := c.Study.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}

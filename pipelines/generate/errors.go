@@ -1,0 +1,11 @@
+package generate
+
+import "errors"
+
+// ErrMissingProblem means the problems table lacks a (problem, language) the
+// run needs.
+var ErrMissingProblem = errors.New("problem not ingested")
+
+// ErrFailedRequests means some requests failed for good; the responses that
+// finished are journaled and a rerun retries only the failed ones.
+var ErrFailedRequests = errors.New("some requests failed")

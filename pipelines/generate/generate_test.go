@@ -1,0 +1,323 @@
+package generate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/testenv"
+	"github.com/datg/datg/pipelines/ingest"
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+)
+
+// demoRun ingests the demo problem set into a fresh run directory.
+func demoRun(t testing.TB) string {
+	t.Helper()
+	cfg := ingest.DefaultConfig()
+	cfg.Src, cfg.Data, cfg.PerLevel = testenv.Demo(t), t.TempDir(), 5
+	if _, err := ingest.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Data
+}
+
+func endpoints(t testing.TB, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, []string) {
+	t.Helper()
+	for i := range cfgs {
+		cfgs[i].Data = data
+	}
+	eps, err := simulate.StartMany(cfgs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, e := range eps {
+			e.Close()
+		}
+	})
+	var urls []string
+	for _, e := range eps {
+		urls = append(urls, e.URL)
+	}
+	return eps, urls
+}
+
+func quickPool() llm.Options {
+	o := llm.DefaultOptions()
+	o.BackoffBase, o.BackoffMax = time.Millisecond, 20*time.Millisecond
+	o.CooldownBase, o.CooldownMax = 20*time.Millisecond, 100*time.Millisecond
+	o.Patience = time.Second
+	o.MaxAttempts = 15
+	return o
+}
+
+func smallStudy() Study {
+	s := DefaultStudy()
+	s.Models = []string{"Qwen/Qwen3-4B"}
+	s.Langs = []string{"en", "sw", "zh"}
+	s.Levels = []string{"low", "medium"}
+	s.Limit = 3
+	return s
+}
+
+func served(eps []*simulate.Endpoint) (total int64, dup int) {
+	seen := map[string]int{}
+	for _, e := range eps {
+		total += e.Server.Stats().Served
+		for k, n := range e.Server.Served() {
+			seen[k] += n
+		}
+	}
+	for _, n := range seen {
+		if n > 1 {
+			dup += n - 1
+		}
+	}
+	return total, dup
+}
+
+func TestGenerateWritesOneTracePerJob(t *testing.T) {
+	data := demoRun(t)
+	eps, urls := endpoints(t, data, simulate.DefaultConfig(), simulate.DefaultConfig())
+	cfg := Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: quickPool()}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// per level: 3 problems x (en-en + 2 x (en-x, x-en, x-x)) = 3 x 7
+	if want := 2 * 3 * 7; res.Jobs != want || res.New != want {
+		t.Fatalf("result %+v, want %d jobs", res, want)
+	}
+	rows, err := store.ReadAll(data, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != res.Jobs {
+		t.Fatalf("%d rows, want %d", len(rows), res.Jobs)
+	}
+	dirs := map[string]int{}
+	ids := map[string]bool{}
+	for _, r := range rows {
+		dirs[r.Direction]++
+		ids[r.TraceID] = true
+		lang, _ := prompts.Lookup(r.ReasoningLang)
+		if !strings.HasPrefix(r.Text, transforms.ThinkOpen+lang.Prefix) || r.Prefix != lang.Prefix {
+			t.Fatalf("trace %s does not start with the %s prefix: %q", r.TraceID, r.ReasoningLang, r.Text[:40])
+		}
+		if r.Method != "base" || r.Seed != 42 || r.RequestKey == "" || r.CompletionTokens <= 0 || r.FinishReason == "" ||
+			r.MaxTokens != int32(cfg.Study.Budgets[r.Level]) || r.Temperature != 0.6 || r.TopP != 0.95 || r.Source != "generate" {
+			t.Fatalf("row %+v", r)
+		}
+		if want, _ := transforms.Direction(r.InputLang, r.ReasoningLang); want != r.Direction {
+			t.Fatalf("direction %s for %s->%s", r.Direction, r.InputLang, r.ReasoningLang)
+		}
+		if r.Truncated != (r.FinishReason == "length") {
+			t.Fatalf("truncated %v with finish %s", r.Truncated, r.FinishReason)
+		}
+	}
+	if len(ids) != len(rows) || dirs["en-en"] != 6 || dirs["en-x"] != 12 || dirs["x-en"] != 12 || dirs["x-x"] != 12 {
+		t.Fatalf("ids %d, directions %v", len(ids), dirs)
+	}
+	md, _ := store.FileMeta(store.FilePath(data, schema.Traces.Table))
+	if md[store.MetaStage] != "generate" || md[store.MetaConfigHash] != store.HashConfig(cfg.Study) {
+		t.Fatalf("metadata %v", md)
+	}
+
+	// A rerun sends nothing and rewrites the same table.
+	before, _ := served(eps)
+	res, err = Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := served(eps)
+	if after != before || res.New != 0 || res.Resumed != res.Jobs {
+		t.Fatalf("rerun sent %d requests, result %+v", after-before, res)
+	}
+	again, _ := store.ReadAll(data, schema.Traces)
+	if len(again) != len(rows) {
+		t.Fatalf("rerun changed the table: %d rows", len(again))
+	}
+
+	// Growing the study adds traces and keeps the others.
+	cfg.Study.Seeds = []int64{42, 215}
+	if res, err = Run(context.Background(), cfg); err != nil || res.New != res.Jobs/2 {
+		t.Fatalf("second seed: %+v %v", res, err)
+	}
+	if n, _ := store.NumRows(data, schema.Traces.Table); n != int64(2*len(rows)) {
+		t.Fatalf("%d rows after adding a seed, want %d", n, 2*len(rows))
+	}
+}
+
+func TestResumeAfterCancelSendsOnlyUnfinished(t *testing.T) {
+	data := demoRun(t)
+	slow := simulate.DefaultConfig()
+	slow.Latency = 5 * time.Millisecond
+	eps, urls := endpoints(t, data, slow, slow)
+	study := smallStudy()
+	study.Limit = 5
+	study.SlotsPerEndpoint = 4
+	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: quickPool()}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			if total, _ := served(eps); total >= 30 {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	_, err := Run(ctx, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	if store.Exists(data, schema.Traces.Table) {
+		t.Fatal("an interrupted run wrote the traces table")
+	}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dup := served(eps)
+	if res.Resumed < 20 || dup > 2*study.SlotsPerEndpoint {
+		t.Fatalf("resumed %d, re-sent %d (at most %d were in flight)", res.Resumed, dup, 2*study.SlotsPerEndpoint)
+	}
+	if n, _ := store.NumRows(data, schema.Traces.Table); n != int64(res.Jobs) {
+		t.Fatalf("%d rows, want %d", n, res.Jobs)
+	}
+}
+
+func TestMissingProblems(t *testing.T) {
+	data := demoRun(t)
+	_, urls := endpoints(t, data, simulate.DefaultConfig())
+	study := smallStudy()
+	study.Levels = []string{"top"}
+	_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: quickPool()})
+	if !errors.Is(err, ErrMissingProblem) {
+		t.Fatalf("got %v, want ErrMissingProblem", err)
+	}
+}
+
+// rejecting answers 400 to requests for one problem and passes the rest on.
+type rejecting struct {
+	next   http.Handler
+	marker string
+	count  atomic.Int64
+}
+
+func (h *rejecting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if bytes.Contains(body, []byte(h.marker)) {
+		h.count.Add(1)
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error": {"message": "prompt too long", "type": "BadRequestError"}}`)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	h.next.ServeHTTP(w, r)
+}
+
+func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
+	data := demoRun(t)
+	sim, err := simulate.NewServer(func() simulate.Config { c := simulate.DefaultConfig(); c.Data = data; return c }())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The English question of low-0 only appears in en-en and en-x prompts.
+	problems, _ := store.ReadAll(data, schema.Problems)
+	var q string
+	for _, p := range problems {
+		if p.Lang == "en" && p.ProblemID == "low-0" {
+			q = p.Question
+		}
+	}
+	h := &rejecting{next: sim, marker: q[:20]}
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	study := smallStudy()
+	cfg := Config{Data: data, Study: study, Endpoints: []string{ts.URL}, Pool: quickPool()}
+	res, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrFailedRequests) || res.Failed != 3 || h.count.Load() != 3 {
+		t.Fatalf("got %v, result %+v, rejected %d", err, res, h.count.Load())
+	}
+	if store.Exists(data, schema.Traces.Table) || !strings.Contains(err.Error(), "prompt too long") {
+		t.Fatalf("table written or reason missing: %v", err)
+	}
+	cfg.KeepGoing = true
+	res, err = Run(context.Background(), cfg)
+	if !errors.Is(err, ErrFailedRequests) || res.Resumed != res.Jobs-3 {
+		t.Fatalf("keep-going: %v %+v", err, res)
+	}
+	if n, _ := store.NumRows(data, schema.Traces.Table); n != int64(res.Jobs-3) {
+		t.Fatalf("keep-going wrote %d rows, want %d", n, res.Jobs-3)
+	}
+}
+
+func TestChatAPIReassemblesReasoning(t *testing.T) {
+	data := demoRun(t)
+	sim := simulate.DefaultConfig()
+	sim.ReasoningField = true
+	_, urls := endpoints(t, data, sim)
+	study := smallStudy()
+	study.API = "chat"
+	study.Limit = 1
+	if _, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: quickPool()}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := store.ReadAll(data, schema.Traces)
+	closed := 0
+	for _, r := range rows {
+		if strings.Contains(r.Text, "\n</think>\n\n") {
+			closed++
+		}
+		if !strings.HasPrefix(r.Text, transforms.ThinkOpen) {
+			t.Fatalf("trace %q", r.Text[:30])
+		}
+	}
+	if closed == 0 {
+		t.Fatal("no trace has its reasoning block closed")
+	}
+}
+
+func TestNoLiveEndpoint(t *testing.T) {
+	data := demoRun(t)
+	dead, _ := simulate.DeadURL()
+	start := time.Now()
+	_, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: []string{dead}, Pool: quickPool()})
+	if !errors.Is(err, llm.ErrNoEndpoint) || time.Since(start) > 10*time.Second {
+		t.Fatalf("got %v after %v", err, time.Since(start))
+	}
+}
+
+func TestStudyValidation(t *testing.T) {
+	s := DefaultStudy()
+	if err := s.Validate(); err != nil {
+		t.Fatalf("the paper's study is invalid: %v", err)
+	}
+	if s.Budgets["low"] != 4096 || s.Budgets["medium"] != 8192 || s.Budgets["high"] != 16384 || s.Temperature != 0.6 || s.TopP != 0.95 ||
+		len(s.Models) != 3 || len(s.Langs) != 12 || len(s.Directions) != 4 {
+		t.Fatalf("study.json drifted from the paper: %+v", s)
+	}
+	s.Langs = append(s.Langs, "xx")
+	s.Directions = []string{"en-y"}
+	s.Levels = []string{"hard"}
+	err := s.Validate()
+	for _, want := range []string{`"xx"`, `"en-y"`, `"hard"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("validation error %v does not mention %s", err, want)
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package generate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/datg/datg/internal/journal"
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/progress"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+	"golang.org/x/sync/errgroup"
+)
+
+// JournalDir is where a run's LLM calls are journaled.
+func JournalDir(data string) string { return filepath.Join(data, "journal", "llm") }
+
+// Result summarizes a run.
+type Result struct {
+	Jobs, New, Resumed, Failed int
+	Tokens                     int64
+}
+
+// Run samples every trace of the study that is not journaled yet, then
+// merges all of the study's traces into the traces table.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return Result{}, err
+	}
+	stderr := cfg.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	p, err := newPlan(cfg.Data, cfg.Study)
+	if err != nil {
+		return Result{}, err
+	}
+	opts := cfg.Pool
+	opts.APIKey = cfg.APIKey
+	opts.SlotsPerEndpoint = cfg.Study.SlotsPerEndpoint
+	opts.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "\ngenerate: "+format+"\n", args...) }
+	pool, err := llm.NewPool(cfg.Endpoints, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	j, err := journal.Open(JournalDir(cfg.Data))
+	if err != nil {
+		return Result{}, err
+	}
+	defer j.Close()
+	if j.TornLines > 0 {
+		fmt.Fprintf(stderr, "generate: %d response(s) cut off by an earlier kill will be requested again\n", j.TornLines)
+	}
+	client := llm.Journaled{Pool: pool, Journal: j}
+
+	res := Result{Jobs: p.size()}
+	prog := progress.Start(stderr, "generate", res.Jobs)
+	prog.Extra = func() string { return endpointSummary(pool) }
+	failures := &failureLog{}
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(pool.Capacity())
+	p.each(func(jb job) bool {
+		if gctx.Err() != nil {
+			return false
+		}
+		req := p.request(jb)
+		if client.Has(req) {
+			prog.Skip(1)
+			res.Resumed++
+			return true
+		}
+		g.Go(func() error {
+			resp, _, err := client.Do(gctx, req)
+			switch {
+			case err == nil:
+				prog.Done(resp.CompletionTokens)
+				return nil
+			case errors.Is(err, llm.ErrRejected) || errors.Is(err, llm.ErrGaveUp):
+				prog.Fail()
+				failures.add(jb, err)
+				return nil
+			}
+			return err // the run itself cannot go on: no endpoint, refused, canceled, journal broken
+		})
+		return true
+	})
+	err = g.Wait()
+	prog.Finish()
+	done, _, failed := prog.Counts()
+	res.New, res.Failed = int(done), int(failed)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return res, fmt.Errorf("%w (%d responses finished in this run are kept; rerun to resume)", err, done)
+	}
+	if res.Failed > 0 && !cfg.KeepGoing {
+		return res, fmt.Errorf("%w: %d of %d, first: %s; finished responses are kept, rerun to retry the failed ones or pass --keep-going to write the traces that finished",
+			ErrFailedRequests, res.Failed, res.Jobs, failures.first())
+	}
+	tokens, err := writeTraces(cfg, p, client)
+	res.Tokens = tokens
+	if err != nil {
+		return res, err
+	}
+	if res.Failed > 0 {
+		return res, fmt.Errorf("%w: %d of %d, first: %s; the traces that finished were written", ErrFailedRequests, res.Failed, res.Jobs, failures.first())
+	}
+	return res, nil
+}
+
+// writeTraces merges the study's journaled responses into the traces table.
+func writeTraces(cfg Config, p *plan, client llm.Journaled) (int64, error) {
+	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study)})
+	if err != nil {
+		return 0, err
+	}
+	defer m.Abort()
+	var tokens int64
+	var werr error
+	p.each(func(jb job) bool {
+		req := p.request(jb)
+		resp, ok, err := client.Lookup(req)
+		if err != nil {
+			werr = fmt.Errorf("trace %s: %w", transforms.TraceID(jb.key), err)
+			return false
+		}
+		if !ok {
+			return true // failed for good in this run; reported by Run
+		}
+		tokens += int64(resp.CompletionTokens)
+		werr = m.Write(traceRow(jb, p.study, req, resp))
+		return werr == nil
+	})
+	if werr != nil {
+		return tokens, werr
+	}
+	return tokens, m.Commit()
+}
+
+func traceRow(jb job, s Study, req llm.Request, resp llm.Response) schema.Trace {
+	conv := jb.conversation()
+	text := conv.AssistantStart()
+	if resp.Reasoning != "" {
+		// The server split the reasoning from the answer: put the turn back
+		// together as the model wrote it.
+		text += resp.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + resp.Text
+	} else {
+		text += resp.Text
+	}
+	return schema.Trace{
+		TraceID:           transforms.TraceID(jb.key),
+		Model:             jb.key.Model,
+		InputLang:         jb.key.InputLang,
+		ReasoningLang:     jb.key.ReasoningLang,
+		Direction:         jb.direction,
+		Level:             jb.key.Level,
+		ProblemID:         jb.key.ProblemID,
+		Seed:              jb.key.Seed,
+		Method:            jb.key.Method,
+		Text:              text,
+		Prefix:            conv.Prefix,
+		CompletionTokens:  int32(resp.CompletionTokens),
+		PromptTokens:      int32(resp.PromptTokens),
+		FinishReason:      resp.FinishReason,
+		Truncated:         resp.FinishReason == "length" || (req.MaxTokens > 0 && resp.CompletionTokens >= req.MaxTokens),
+		MaxTokens:         int32(req.MaxTokens),
+		Temperature:       s.Temperature,
+		TopP:              s.TopP,
+		RepetitionPenalty: s.RepetitionPenalty,
+		RequestKey:        req.Key().String(),
+		Endpoint:          resp.Endpoint,
+		Source:            "generate",
+		CreatedAt:         time.UnixMilli(resp.ReceivedAt).UTC(),
+	}
+}
+
+func endpointSummary(p *llm.Pool) string {
+	up, n := 0, 0
+	for _, s := range p.Status() {
+		n++
+		if s.Up {
+			up++
+		}
+	}
+	s := fmt.Sprintf("endpoints %d/%d up", up, n)
+	if r := p.Retries(); r > 0 {
+		s += fmt.Sprintf(" retries %d", r)
+	}
+	return s
+}
+
+// failureLog keeps the first failures for the error message.
+type failureLog struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (f *failureLog) add(jb job, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.msgs) < 3 {
+		f.msgs = append(f.msgs, fmt.Sprintf("%s %s %s->%s: %v", jb.key.Model, jb.key.ProblemID, jb.key.InputLang, jb.key.ReasoningLang, err))
+	}
+}
+
+func (f *failureLog) first() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return strings.Join(f.msgs, "; ")
+}

@@ -1,0 +1,37 @@
+package prompts
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLanguagesComplete(t *testing.T) {
+	want := "en fr ru zh ja ko id ms th bn sw te"
+	var got []string
+	for _, l := range Languages() {
+		got = append(got, l.Code)
+		if l.Name == "" || l.NativeName == "" || l.System == "" || l.Prefix == "" {
+			t.Errorf("%s: empty field in %+v", l.Code, l)
+		}
+		if !strings.Contains(l.System, `\boxed{}`) {
+			t.Errorf("%s: system message does not ask for \\boxed{}", l.Code)
+		}
+		if strings.HasPrefix(l.Prefix, "<think>") || strings.HasSuffix(l.Prefix, " ") {
+			t.Errorf("%s: prefix %q must not hold <think> or end in a space", l.Code, l.Prefix)
+		}
+		if !strings.Contains(l.Prefix, "\n") {
+			t.Errorf("%s: prefix %q is not sentence, newline, 'First,'", l.Code, l.Prefix)
+		}
+		switch l.Resource {
+		case "HRL", "MRL", "LRL":
+		default:
+			t.Errorf("%s: resource group %q", l.Code, l.Resource)
+		}
+	}
+	if strings.Join(got, " ") != want {
+		t.Fatalf("languages %v, want %s", got, want)
+	}
+	if _, err := Lookup("xx"); err == nil {
+		t.Fatal("unknown language accepted")
+	}
+}

@@ -1,0 +1,90 @@
+package simulate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Config configures a simulator. Start from DefaultConfig.
+type Config struct {
+	// Listen is the first address to listen on; with Count > 1 and a fixed
+	// port the others take the following ports, with port 0 each gets its own.
+	Listen string
+	// Count is the number of endpoints to serve (one per simulated GPU).
+	Count int
+	// URLFile, when set, receives the endpoints' base URLs, one a line, once
+	// all are listening (written atomically).
+	URLFile string
+	// Data is a run directory whose problems table is the answer key.
+	Data string
+	// Profile sets accuracy and failure rates.
+	Profile Profile
+	// Latency is the fixed time each request takes; TokenLatency is added
+	// per generated token.
+	Latency, TokenLatency time.Duration
+	// MaxSeqs is how many requests an endpoint serves at once; more wait
+	// (vLLM's max_num_seqs).
+	MaxSeqs int
+	// Faults are injected at these rates.
+	Faults Faults
+	// ReasoningField makes chat completions return the reasoning in
+	// reasoning_content (as vLLM's reasoning parser does) instead of inline.
+	ReasoningField bool
+	// RequireKey, when set, is the only API key accepted; a wrong key gets a
+	// 401 that echoes it back (as careless servers do), to test redaction.
+	RequireKey string
+	// Seed seeds fault injection.
+	Seed uint64
+	// Log, when set, receives one line per request.
+	Log io.Writer
+}
+
+// Faults are server failures injected per request.
+type Faults struct {
+	ErrorRate     float64 // answer with an HTTP error from ErrorCodes
+	ErrorCodes    []int   // default 429, 500, 503
+	DropRate      float64 // drop the connection halfway through the response
+	MalformedRate float64 // answer 200 with a body that is not valid JSON
+	Dead          bool    // drop every connection at once
+}
+
+// DefaultConfig is one healthy endpoint on a free loopback port.
+func DefaultConfig() Config {
+	return Config{
+		Listen:  "127.0.0.1:0",
+		Count:   1,
+		Profile: DefaultProfile(),
+		MaxSeqs: 16,
+		Seed:    1,
+	}
+}
+
+// Validate reports settings that cannot work.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Count < 1 {
+		errs = append(errs, fmt.Errorf("count must be at least 1, not %d", c.Count))
+	}
+	if c.MaxSeqs < 1 {
+		errs = append(errs, fmt.Errorf("max-seqs must be at least 1, not %d", c.MaxSeqs))
+	}
+	for name, r := range map[string]float64{"error rate": c.Faults.ErrorRate, "drop rate": c.Faults.DropRate, "malformed rate": c.Faults.MalformedRate} {
+		if r < 0 || r > 1 {
+			errs = append(errs, fmt.Errorf("%s %v is not in [0, 1]", name, r))
+		}
+	}
+	if c.Faults.ErrorRate+c.Faults.DropRate+c.Faults.MalformedRate > 1 {
+		errs = append(errs, errors.New("fault rates add up to more than 1"))
+	}
+	for _, code := range c.Faults.ErrorCodes {
+		if code < 400 || code > 599 {
+			errs = append(errs, fmt.Errorf("error code %d is not an HTTP error", code))
+		}
+	}
+	if c.Latency < 0 || c.TokenLatency < 0 {
+		errs = append(errs, errors.New("latencies must not be negative"))
+	}
+	return errors.Join(errs...)
+}

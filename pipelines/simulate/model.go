@@ -1,0 +1,252 @@
+package simulate
+
+import (
+	_ "embed"
+	"encoding/binary"
+	"encoding/json"
+	"hash/fnv"
+	"math/big"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/transforms"
+)
+
+//go:embed phrases.json
+var phrasesJSON []byte
+
+// phrasebook is the sentences the simulated model writes in one language.
+type phrasebook struct {
+	Steps    []string `json:"steps"`
+	Check    []string `json:"check"`
+	Loop     string   `json:"loop"`
+	Conclude string   `json:"conclude"`
+	Final    string   `json:"final"`
+}
+
+var phrases = func() map[string]phrasebook {
+	var f struct {
+		Languages map[string]phrasebook `json:"languages"`
+	}
+	if err := json.Unmarshal(phrasesJSON, &f); err != nil {
+		panic("simulate: phrases.json: " + err.Error())
+	}
+	return f.Languages
+}()
+
+// Outcomes of a simulated generation.
+const (
+	OutcomeCorrect       = "correct"
+	OutcomeWrong         = "wrong"
+	OutcomeLoop          = "loop"
+	OutcomeWrongLanguage = "wrong-language"
+	OutcomeNoAnswer      = "no-answer"
+)
+
+// problemInfo is what the simulated model "knows" about a question.
+type problemInfo struct {
+	Lang, Level, Answer string
+}
+
+// sampling is the part of a request that shapes the sample.
+type sampling struct {
+	Model             string
+	Seed              int64
+	Temperature, TopP float64
+	RepetitionPenalty float64
+	MaxTokens         int
+}
+
+// generation is one simulated completion.
+type generation struct {
+	Reasoning    string   // continuation up to the end of the thinking block
+	Answer       string   // visible answer after </think> (may be empty)
+	Tokens       []string // the continuation split into tokens (concatenation = Reasoning + Answer)
+	FinishReason string
+	Outcome      string
+	Correct      bool // the boxed answer is the gold one
+	ReasoningLang, InputLang, Level string
+}
+
+// Text is the whole continuation.
+func (g generation) Text() string { return g.Reasoning + g.Answer }
+
+// split is the continuation as a server with a reasoning parser returns it:
+// the reasoning without the closing tag, and the visible answer.
+func (g generation) split() (reasoning, content string) {
+	return strings.TrimSuffix(g.Reasoning, "\n"+transforms.ThinkClose), strings.TrimPrefix(g.Answer, "\n\n")
+}
+
+// model is the simulated reasoning model.
+type model struct {
+	profile Profile
+	key     map[string]problemInfo // question text -> what it is
+}
+
+func normQuestion(q string) string { return strings.Join(strings.Fields(q), " ") }
+
+// reasoningLanguage finds the requested reasoning language from the
+// assistant prefix (or else the system message) of datg's own prompts.
+func reasoningLanguage(system, assistant string) string {
+	for _, l := range prompts.Languages() {
+		if strings.HasSuffix(strings.TrimRight(assistant, " "), l.Prefix) {
+			return l.Code
+		}
+	}
+	for _, l := range prompts.Languages() {
+		if system == l.System {
+			return l.Code
+		}
+	}
+	return transforms.English
+}
+
+func (m *model) generate(system, user, assistant string, s sampling) generation {
+	info, known := m.key[normQuestion(user)]
+	g := generation{ReasoningLang: reasoningLanguage(system, assistant), InputLang: info.Lang, Level: info.Level}
+	if !known {
+		g.InputLang, g.Level = transforms.English, "medium"
+	}
+	rng := rand.New(seedFor(system, user, assistant, s))
+
+	rl, il := m.profile.lang(g.ReasoningLang), m.profile.lang(g.InputLang)
+	pCorrect := clamp01(m.profile.LevelAccuracy[g.Level] * m.profile.modelFactor(s.Model) * rl.Reasoning * il.Input)
+	loopFactor := m.profile.LoopLevelFactor[g.Level]
+	if loopFactor == 0 {
+		loopFactor = 1
+	}
+	// A repetition penalty above 1 makes loops rarer, as it does for real models.
+	pLoop := clamp01(rl.Loop * loopFactor * max(0, 1-3*(max(s.RepetitionPenalty, 1)-1)))
+	u := rng.Float64()
+	g.Correct = rng.Float64() < pCorrect
+	switch {
+	case u < pLoop:
+		g.Outcome, g.Correct = OutcomeLoop, false
+	case u < pLoop+rl.WrongLanguage:
+		g.Outcome = OutcomeWrongLanguage // drifting language does not decide the answer
+	case u < pLoop+rl.WrongLanguage+rl.NoAnswer:
+		g.Outcome, g.Correct = OutcomeNoAnswer, false
+	case g.Correct:
+		g.Outcome = OutcomeCorrect
+	default:
+		g.Outcome = OutcomeWrong
+	}
+
+	writeLang := g.ReasoningLang
+	if g.Outcome == OutcomeWrongLanguage {
+		writeLang = transforms.English
+		if g.ReasoningLang == transforms.English {
+			writeLang = "fr"
+		}
+	}
+	pb, ok := phrases[writeLang]
+	if !ok {
+		pb = phrases[transforms.English]
+	}
+	answer := boxedForm(info.Answer)
+	if !known {
+		answer = strconv.Itoa(rng.IntN(1000))
+	}
+	if !g.Correct {
+		answer = perturb(answer, rng)
+	}
+
+	var b strings.Builder
+	steps := m.profile.steps(g.Level)
+	n := steps[0] + rng.IntN(steps[1]-steps[0]+1)
+	if g.Outcome == OutcomeLoop {
+		n = 1 + rng.IntN(2)
+	}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			if rng.IntN(3) == 0 {
+				b.WriteString("\n\n")
+			} else {
+				b.WriteString(" ")
+			}
+		} else {
+			b.WriteString(" ")
+		}
+		x, y := 2+rng.IntN(98), 2+rng.IntN(98)
+		step := rng.IntN(len(pb.Steps))
+		if i == 0 {
+			// The prefix already said "First,"; do not open with the
+			// phrase book's own first step.
+			step = 1 + rng.IntN(len(pb.Steps)-1)
+		}
+		b.WriteString(fill(pb.Steps[step], x, y, x+y, ""))
+		if rng.IntN(5) == 0 {
+			b.WriteString(" " + pb.Check[rng.IntN(len(pb.Check))])
+		}
+	}
+	budget := s.MaxTokens
+	if budget <= 0 {
+		budget = 4096
+	}
+	switch g.Outcome {
+	case OutcomeLoop:
+		// Repeat one sentence until the budget runs out.
+		chunk := "\n\n" + pb.Loop + strings.Repeat(" "+pb.Loop, 7)
+		per := countTokens(chunk)
+		for have := countTokens(b.String()); have <= budget; have += per {
+			b.WriteString(chunk)
+		}
+		g.Reasoning = b.String()
+	case OutcomeNoAnswer:
+		b.WriteString("\n\n" + pb.Check[rng.IntN(len(pb.Check))])
+		g.Reasoning = b.String() + "\n" + transforms.ThinkClose
+		g.Answer = "\n\n" + pb.Check[0]
+	default:
+		b.WriteString("\n\n" + fill(pb.Conclude, 0, 0, 0, answer))
+		g.Reasoning = b.String() + "\n" + transforms.ThinkClose
+		g.Answer = "\n\n" + pb.Final + " $\\boxed{" + answer + "}$"
+	}
+	g.FinishReason = "stop"
+	g.Tokens = tokenize(g.Text())
+	if len(g.Tokens) > budget {
+		g.Tokens = g.Tokens[:budget]
+		g.FinishReason = "length"
+		cut := strings.Join(g.Tokens, "")
+		if len(cut) <= len(g.Reasoning) {
+			g.Reasoning, g.Answer = cut, ""
+		} else {
+			g.Answer = cut[len(g.Reasoning):]
+		}
+	}
+	return g
+}
+
+func fill(tmpl string, a, b, c int, answer string) string {
+	return strings.NewReplacer("{a}", strconv.Itoa(a), "{b}", strconv.Itoa(b), "{c}", strconv.Itoa(c), "{answer}", answer).Replace(tmpl)
+}
+
+// boxedForm is a gold answer as a model would box it: without $ delimiters.
+func boxedForm(gold string) string {
+	return strings.TrimSpace(strings.ReplaceAll(gold, "$", ""))
+}
+
+// perturb makes a wrong answer near the right one.
+func perturb(ans string, rng *rand.Rand) string {
+	delta := int64(1 + rng.IntN(9))
+	if rng.IntN(2) == 0 {
+		delta = -delta
+	}
+	if n, ok := new(big.Int).SetString(ans, 10); ok {
+		return n.Add(n, big.NewInt(delta)).String()
+	}
+	return ans + "+" + strconv.FormatInt(delta*delta, 10)
+}
+
+func seedFor(system, user, assistant string, s sampling) *rand.PCG {
+	h := fnv.New128a()
+	for _, part := range []string{system, user, assistant, s.Model,
+		strconv.FormatInt(s.Seed, 10), strconv.FormatFloat(s.Temperature, 'g', -1, 64),
+		strconv.FormatFloat(s.TopP, 'g', -1, 64), strconv.FormatFloat(s.RepetitionPenalty, 'g', -1, 64)} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	sum := h.Sum(nil)
+	return rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:]))
+}

@@ -1,0 +1,474 @@
+package simulate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+)
+
+// Server is one simulated endpoint. It is an http.Handler.
+type Server struct {
+	cfg   Config
+	model *model
+	seqs  chan struct{}
+
+	mu     sync.Mutex
+	rng    *rand.Rand
+	stats  Stats
+	served map[string]int
+}
+
+// Stats counts what an endpoint did.
+type Stats struct {
+	Requests    int64 // completion requests received
+	Served      int64 // full responses written
+	Errors      int64 // injected HTTP errors
+	Dropped     int64 // injected dropped connections
+	Malformed   int64 // injected malformed bodies
+	InFlight    int64 // requests being generated now
+	MaxInFlight int64 // most requests generated at once
+}
+
+// NewServer builds an endpoint. With cfg.Data set, the run's problems table
+// becomes the simulated model's answer key.
+func NewServer(cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	key, err := loadAnswerKey(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	return newServer(cfg, &model{profile: cfg.Profile, key: key}), nil
+}
+
+func newServer(cfg Config, m *model) *Server {
+	if len(cfg.Faults.ErrorCodes) == 0 {
+		cfg.Faults.ErrorCodes = []int{429, 500, 503}
+	}
+	return &Server{
+		cfg:    cfg,
+		model:  m,
+		seqs:   make(chan struct{}, cfg.MaxSeqs),
+		rng:    rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
+		served: map[string]int{},
+	}
+}
+
+func loadAnswerKey(dir string) (map[string]problemInfo, error) {
+	key := map[string]problemInfo{}
+	if dir == "" {
+		return key, nil
+	}
+	err := store.Scan(dir, schema.Problems, func(p *schema.Problem) error {
+		key[normQuestion(p.Question)] = problemInfo{Lang: p.Lang, Level: p.Level, Answer: p.Answer}
+		return nil
+	})
+	if errors.Is(err, store.ErrNoTable) {
+		return nil, fmt.Errorf("no problems table in %s for the answer key; run datg ingest first or leave --data out", dir)
+	}
+	return key, err
+}
+
+// Stats returns the endpoint's counters.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// Served returns, per request (SHA-256 of its body), how many full responses
+// the endpoint wrote.
+func (s *Server) Served() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.served))
+	for k, v := range s.served {
+		out[k] = v
+	}
+	return out
+}
+
+// request is the union of the completion and chat request fields the
+// simulator reads, vLLM's extra sampling fields included.
+type request struct {
+	Model         string          `json:"model"`
+	Prompt        json.RawMessage `json:"prompt"`
+	Messages      []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	MaxTokens         *int     `json:"max_tokens"`
+	Temperature       *float64 `json:"temperature"`
+	TopP              *float64 `json:"top_p"`
+	Seed              *int64   `json:"seed"`
+	Stream            bool     `json:"stream"`
+	StreamOptions     *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	RepetitionPenalty    *float64 `json:"repetition_penalty"`
+	ReturnTokenIDs       bool     `json:"return_token_ids"`
+	ContinueFinalMessage bool     `json:"continue_final_message"`
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Faults.Dead {
+		hangUp(w)
+		return
+	}
+	switch {
+	case r.URL.Path == "/health":
+		w.WriteHeader(http.StatusOK)
+	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []map[string]any{
+			{"id": "simulated", "object": "model", "owned_by": "datg-simulator"}}})
+	case r.URL.Path == "/v1/completions" && r.Method == http.MethodPost:
+		s.complete(w, r, false)
+	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
+		s.complete(w, r, true)
+	default:
+		writeError(w, http.StatusNotFound, "NotFoundError", "no route "+r.Method+" "+r.URL.Path)
+	}
+}
+
+func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
+	if s.cfg.RequireKey != "" {
+		if got := r.Header.Get("Authorization"); got != "Bearer "+s.cfg.RequireKey {
+			writeError(w, http.StatusUnauthorized, "AuthenticationError", "invalid API key in header: "+got)
+			return
+		}
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+	if err != nil {
+		return
+	}
+	var req request
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeError(w, http.StatusBadRequest, "BadRequestError", "invalid JSON body: "+err.Error())
+		return
+	}
+	system, user, assistant, err := req.conversation(chat)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "BadRequestError", err.Error())
+		return
+	}
+	fault := s.drawFault()
+	s.count(func(st *Stats) { st.Requests++ })
+	if fault == "error" {
+		code := s.cfg.Faults.ErrorCodes[s.intn(len(s.cfg.Faults.ErrorCodes))]
+		if code == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", "1")
+		}
+		s.count(func(st *Stats) { st.Errors++ })
+		writeError(w, code, "SimulatedError", "simulated failure "+strconv.Itoa(code))
+		return
+	}
+
+	select {
+	case s.seqs <- struct{}{}:
+	case <-r.Context().Done():
+		return
+	}
+	defer func() { <-s.seqs }()
+	s.count(func(st *Stats) { st.InFlight++; st.MaxInFlight = max(st.MaxInFlight, st.InFlight) })
+	defer s.count(func(st *Stats) { st.InFlight-- })
+
+	samp := sampling{Model: req.Model, Temperature: 1, TopP: 1, RepetitionPenalty: 1, MaxTokens: 4096}
+	if req.Seed != nil {
+		samp.Seed = *req.Seed
+	}
+	if req.Temperature != nil {
+		samp.Temperature = *req.Temperature
+	}
+	if req.TopP != nil {
+		samp.TopP = *req.TopP
+	}
+	if req.RepetitionPenalty != nil {
+		samp.RepetitionPenalty = *req.RepetitionPenalty
+	}
+	if req.MaxTokens != nil {
+		samp.MaxTokens = *req.MaxTokens
+	}
+	g := s.model.generate(system, user, assistant, samp)
+	if !req.Stream {
+		if !sleepCtx(r.Context(), s.cfg.Latency+time.Duration(len(g.Tokens))*s.cfg.TokenLatency) {
+			return
+		}
+	}
+	if s.cfg.Log != nil {
+		s.logLine(req, g, fault)
+	}
+	switch fault {
+	case "drop":
+		s.count(func(st *Stats) { st.Dropped++ })
+		dropHalfway(w)
+		return
+	case "malformed":
+		s.count(func(st *Stats) { st.Malformed++ })
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, `{"id": "cmpl-broken", "choices": [{"text": "`+strings.Repeat("x", 10))
+		return
+	}
+	promptTokens := countTokens(system + user + assistant)
+	var ok bool
+	if req.Stream {
+		ok = s.stream(w, r, req, g, chat, promptTokens)
+	} else {
+		ok = writeJSON(w, http.StatusOK, s.response(req, g, chat, promptTokens)) == nil
+	}
+	if ok {
+		sum := sha256.Sum256(body)
+		s.mu.Lock()
+		s.stats.Served++
+		s.served[hex.EncodeToString(sum[:])]++
+		s.mu.Unlock()
+	}
+}
+
+// conversation recovers (system, user, assistant-so-far) from a request.
+func (req request) conversation(chat bool) (system, user, assistant string, err error) {
+	if !chat {
+		var prompt string
+		if err := json.Unmarshal(req.Prompt, &prompt); err != nil {
+			return "", "", "", errors.New("prompt must be a string")
+		}
+		if sys, u, a, ok := transforms.ParseQwen3(prompt); ok {
+			return sys, u, a, nil
+		}
+		return "", prompt, "", nil
+	}
+	if len(req.Messages) == 0 {
+		return "", "", "", errors.New("messages must not be empty")
+	}
+	for i, m := range req.Messages {
+		switch {
+		case m.Role == "system":
+			system = m.Content
+		case m.Role == "user":
+			user = m.Content
+		case m.Role == "assistant" && i == len(req.Messages)-1 && req.ContinueFinalMessage:
+			assistant = m.Content
+		}
+	}
+	return system, user, assistant, nil
+}
+
+func (s *Server) response(req request, g generation, chat bool, promptTokens int) map[string]any {
+	usage := map[string]any{"prompt_tokens": promptTokens, "completion_tokens": len(g.Tokens), "total_tokens": promptTokens + len(g.Tokens)}
+	now := time.Now().Unix()
+	if !chat {
+		choice := map[string]any{"index": 0, "text": g.Text(), "finish_reason": g.FinishReason, "logprobs": nil}
+		if req.ReturnTokenIDs {
+			choice["token_ids"] = tokenIDs(g.Tokens)
+		}
+		return map[string]any{"id": "cmpl-sim", "object": "text_completion", "created": now, "model": req.Model,
+			"choices": []any{choice}, "usage": usage}
+	}
+	msg := map[string]any{"role": "assistant"}
+	if s.cfg.ReasoningField {
+		msg["reasoning_content"], msg["content"] = g.split()
+	} else {
+		msg["content"] = g.Text()
+	}
+	choice := map[string]any{"index": 0, "message": msg, "finish_reason": g.FinishReason}
+	if req.ReturnTokenIDs {
+		choice["token_ids"] = tokenIDs(g.Tokens)
+	}
+	return map[string]any{"id": "chatcmpl-sim", "object": "chat.completion", "created": now, "model": req.Model,
+		"choices": []any{choice}, "usage": usage}
+}
+
+// stream writes the generation as server-sent events, a few tokens a chunk.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, req request, g generation, chat bool, promptTokens int) bool {
+	flusher, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	send := func(v any) bool {
+		b, _ := json.Marshal(v)
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	if !sleepCtx(r.Context(), s.cfg.Latency) {
+		return false
+	}
+	// Pieces of the output in order, each with the field it streams in.
+	type piece struct{ field, text string }
+	var pieces []piece
+	field := "text"
+	if chat {
+		field = "content"
+	}
+	if chat && s.cfg.ReasoningField {
+		reasoning, content := g.split()
+		for _, t := range tokenize(reasoning) {
+			pieces = append(pieces, piece{"reasoning_content", t})
+		}
+		for _, t := range tokenize(content) {
+			pieces = append(pieces, piece{"content", t})
+		}
+	} else {
+		for _, t := range g.Tokens {
+			pieces = append(pieces, piece{field, t})
+		}
+	}
+	const per = 8
+	for i := 0; i < len(pieces); {
+		// A chunk holds up to per tokens of one field.
+		j := i
+		var part strings.Builder
+		for j < len(pieces) && j-i < per && pieces[j].field == pieces[i].field {
+			part.WriteString(pieces[j].text)
+			j++
+		}
+		var chunk map[string]any
+		if chat {
+			chunk = map[string]any{"id": "chatcmpl-sim", "object": "chat.completion.chunk", "model": req.Model,
+				"choices": []any{map[string]any{"index": 0, "delta": map[string]any{pieces[i].field: part.String()}, "finish_reason": nil}}}
+		} else {
+			chunk = map[string]any{"id": "cmpl-sim", "object": "text_completion", "model": req.Model,
+				"choices": []any{map[string]any{"index": 0, "text": part.String(), "finish_reason": nil}}}
+		}
+		if !send(chunk) || !sleepCtx(r.Context(), time.Duration(j-i)*s.cfg.TokenLatency) {
+			return false
+		}
+		i = j
+	}
+	final := map[string]any{"index": 0, "finish_reason": g.FinishReason}
+	object := "text_completion"
+	if chat {
+		final["delta"] = map[string]any{}
+		object = "chat.completion.chunk"
+	} else {
+		final["text"] = ""
+	}
+	if !send(map[string]any{"id": "sim", "object": object, "model": req.Model, "choices": []any{final}}) {
+		return false
+	}
+	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
+		if !send(map[string]any{"id": "sim", "object": object, "model": req.Model, "choices": []any{},
+			"usage": map[string]any{"prompt_tokens": promptTokens, "completion_tokens": len(g.Tokens), "total_tokens": promptTokens + len(g.Tokens)}}) {
+			return false
+		}
+	}
+	_, err := io.WriteString(w, "data: [DONE]\n\n")
+	return err == nil
+}
+
+func (s *Server) drawFault() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.rng.Float64()
+	f := s.cfg.Faults
+	switch {
+	case u < f.ErrorRate:
+		return "error"
+	case u < f.ErrorRate+f.DropRate:
+		return "drop"
+	case u < f.ErrorRate+f.DropRate+f.MalformedRate:
+		return "malformed"
+	}
+	return ""
+}
+
+func (s *Server) intn(n int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rng.IntN(n)
+}
+
+func (s *Server) count(f func(*Stats)) {
+	s.mu.Lock()
+	f(&s.stats)
+	s.mu.Unlock()
+}
+
+func (s *Server) logLine(req request, g generation, fault string) {
+	b, _ := json.Marshal(map[string]any{"model": req.Model, "reasoning_lang": g.ReasoningLang, "input_lang": g.InputLang,
+		"level": g.Level, "outcome": g.Outcome, "correct": g.Correct, "tokens": len(g.Tokens), "finish_reason": g.FinishReason, "fault": fault})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.Log.Write(append(b, '\n'))
+}
+
+func tokenIDs(toks []string) []int {
+	ids := make([]int, len(toks))
+	for i, t := range toks {
+		ids[i] = tokenID(t)
+	}
+	return ids
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, err = w.Write(b)
+	return err
+}
+
+func writeError(w http.ResponseWriter, status int, typ, msg string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": status}})
+}
+
+// hangUp closes the connection without an answer.
+func hangUp(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// dropHalfway promises a body and closes the connection partway through it.
+func dropHalfway(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n{\"id\": \"cmpl-dropped\", \"choices\": [")
+	buf.Flush()
+	conn.Close()
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,9 @@
+package tables
+
+import "errors"
+
+// ErrNotGraded means traces exist that datg verify has not graded.
+var ErrNotGraded = errors.New("traces are not graded")
+
+// ErrNoTraces means the run has no traces yet.
+var ErrNoTraces = errors.New("no traces in the run")

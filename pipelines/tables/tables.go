@@ -1,0 +1,95 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+
+	"github.com/datg/datg/internal/atomicfile"
+	"github.com/datg/datg/internal/duck"
+	"github.com/datg/datg/pipelines/prompts"
+	datgsql "github.com/datg/datg/sql"
+)
+
+// Config is one tables run.
+type Config struct {
+	Data string
+	Out  string // default DIR/tables
+	// Only, when set, limits the run to these tables.
+	Only   []string
+	Stdout io.Writer // told where each output went
+}
+
+// Run writes every table. It refuses to run on traces that are not graded,
+// since their accuracy would silently count as wrong.
+func Run(ctx context.Context, cfg Config) ([]string, error) {
+	out := cfg.Out
+	if out == "" {
+		out = filepath.Join(cfg.Data, "tables")
+	}
+	db, err := duck.Open(ctx, cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if !db.Present["traces"] {
+		return nil, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
+	}
+	var ungraded int64
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM traces ANTI JOIN answers USING (trace_id)").Scan(&ungraded); err != nil {
+		return nil, err
+	}
+	if ungraded > 0 {
+		return nil, fmt.Errorf("%w: %d traces have no verdict (run datg verify)", ErrNotGraded, ungraded)
+	}
+	var written []string
+	for _, f := range datgsql.Tables() {
+		if len(cfg.Only) > 0 && !slices.Contains(cfg.Only, f.Name) {
+			continue
+		}
+		res, err := query(ctx, db.DB, f.Text)
+		if err != nil {
+			return written, fmt.Errorf("sql/tables/%s.sql: %w", f.Name, err)
+		}
+		lay, ok := layouts[f.Name]
+		if !ok {
+			lay = long
+		}
+		g := lay(res)
+		for ext, data := range map[string][]byte{".csv": csvBytes(res), ".md": g.markdown(), ".tex": g.latex()} {
+			path := filepath.Join(out, f.Name+ext)
+			if err := atomicfile.WriteFile(path, data); err != nil {
+				return written, err
+			}
+			written = append(written, path)
+		}
+		if cfg.Stdout != nil {
+			fmt.Fprintf(cfg.Stdout, "%s: %d rows -> %s.{csv,md,tex}\n", f.Name, len(res.Rows), filepath.Join(out, f.Name))
+		}
+	}
+	slices.Sort(written)
+	return written, nil
+}
+
+// studyOrder sorts language codes in the paper's order; unknown codes last.
+func studyOrder(langs []string) []string {
+	order := map[string]int{}
+	for i, l := range prompts.Languages() {
+		order[l.Code] = i
+	}
+	out := slices.Clone(langs)
+	slices.SortStableFunc(out, func(a, b string) int {
+		oa, okA := order[a]
+		ob, okB := order[b]
+		if !okA {
+			oa = len(order)
+		}
+		if !okB {
+			ob = len(order)
+		}
+		return oa - ob
+	})
+	return out
+}

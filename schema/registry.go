@@ -1,0 +1,148 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// Table describes one table of a run: its name, what writes it and its
+// columns, all derived from a row struct.
+type Table struct {
+	Name  string   // file name without extension: DIR/<Name>.parquet
+	Doc   string   // one line
+	Stage string   // the command that writes it
+	Key   []string // columns that identify a row
+	// RowsPerGroup bounds the rows a writer buffers before flushing a row
+	// group; tables with long texts use small groups to keep memory flat.
+	RowsPerGroup int
+
+	row     reflect.Type
+	columns []Column
+	keyIdx  [][]int
+}
+
+// Column is one column of a table.
+type Column struct {
+	Name     string
+	Type     string // DuckDB type
+	Doc      string
+	Nullable bool
+	field    []int
+}
+
+// Def is a typed handle on a table whose rows are T.
+type Def[T any] struct{ *Table }
+
+// Columns returns the table's columns in declaration order.
+func (t *Table) Columns() []Column { return t.columns }
+
+// RowType is the Go type of the table's rows.
+func (t *Table) RowType() reflect.Type { return t.row }
+
+// Column returns the named column.
+func (t *Table) Column(name string) (Column, bool) {
+	for _, c := range t.columns {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Column{}, false
+}
+
+// KeyOf returns the identity of a row: its key columns joined by NUL.
+func (d Def[T]) KeyOf(row *T) string {
+	v := reflect.ValueOf(row).Elem()
+	parts := make([]string, len(d.keyIdx))
+	for i, idx := range d.keyIdx {
+		parts[i] = fmt.Sprint(v.FieldByIndex(idx).Interface())
+	}
+	return strings.Join(parts, "\x00")
+}
+
+func declare[T any](name, stage, doc string, rowsPerGroup int, key ...string) Def[T] {
+	var zero T
+	t := &Table{Name: name, Doc: doc, Stage: stage, Key: key, RowsPerGroup: rowsPerGroup, row: reflect.TypeOf(zero)}
+	for i := 0; i < t.row.NumField(); i++ {
+		f := t.row.Field(i)
+		tag := f.Tag.Get("parquet")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		opts := strings.Split(tag, ",")
+		doc := f.Tag.Get("doc")
+		if doc == "" {
+			panic(fmt.Sprintf("schema: %s.%s has no doc tag", name, opts[0]))
+		}
+		t.columns = append(t.columns, Column{
+			Name:     opts[0],
+			Type:     duckType(f.Type),
+			Doc:      doc,
+			Nullable: f.Type.Kind() == reflect.Pointer,
+			field:    f.Index,
+		})
+	}
+	for _, k := range key {
+		c, ok := t.Column(k)
+		if !ok {
+			panic(fmt.Sprintf("schema: %s key %q is not a column", name, k))
+		}
+		t.keyIdx = append(t.keyIdx, c.field)
+	}
+	registry = append(registry, t)
+	return Def[T]{t}
+}
+
+func duckType(t reflect.Type) string {
+	if t == reflect.TypeOf(time.Time{}) {
+		return "TIMESTAMPTZ"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return duckType(t.Elem())
+	case reflect.String:
+		return "VARCHAR"
+	case reflect.Bool:
+		return "BOOLEAN"
+	case reflect.Int32:
+		return "INTEGER"
+	case reflect.Int64:
+		return "BIGINT"
+	case reflect.Float64:
+		return "DOUBLE"
+	case reflect.Slice:
+		return duckType(t.Elem()) + "[]"
+	}
+	panic(fmt.Sprintf("schema: no DuckDB type for %s", t))
+}
+
+var registry []*Table
+
+// All lists every table, in the order of the pipeline.
+func All() []*Table { return registry }
+
+// Lookup returns the named table.
+func Lookup(name string) (*Table, bool) {
+	for _, t := range registry {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// The tables of a run, in pipeline order.
+var (
+	Problems        = declare[Problem]("problems", "ingest", "benchmark problems, one row per (problem, language)", 5000, "problem_id", "lang")
+	Traces          = declare[Trace]("traces", "generate, import traces, control", "reasoning traces, one row per (model, input_lang, reasoning_lang, level, problem, seed, method)", 256, "trace_id")
+	Answers         = declare[Answer]("answers", "verify", "the final answer of every trace, graded against the gold answer", 20000, "trace_id")
+	Compliances     = declare[Compliance]("compliance", "langcheck", "reasoning-language compliance of every trace", 20000, "trace_id")
+	DAGs            = declare[DAG]("dags", "dags, import dags", "reference DAGs, one per (problem, reference derivation)", 2000, "dag_id")
+	Nodes           = declare[Node]("nodes", "dags, import dags", "anchors of the reference DAGs", 20000, "dag_id", "node_id")
+	Edges           = declare[Edge]("edges", "dags, import dags", "dependency edges of the reference DAGs (parent before child)", 20000, "dag_id", "parent_id", "child_id")
+	AlignmentEvents = declare[AlignmentEvent]("alignment_events", "align, import alignments", "closed-set alignment evidence, one row per (trace, DAG, node, event)", 20000, "trace_id", "dag_id", "node_id", "seq")
+	HarmfulActions  = declare[HarmfulAction]("harmful_actions", "align, import alignments", "harmful actions reported by the aligner", 20000, "trace_id", "dag_id", "category", "seq")
+	Scores          = declare[Score]("scores", "score", "CAR, PMF and HAR of every (trace, DAG) pair", 20000, "trace_id", "dag_id")
+	Trials          = declare[Trial]("trials", "control", "every generation attempt of a controlled run", 20000, "trace_id", "phase", "trial")
+)

@@ -1,0 +1,138 @@
+package schema
+
+import "time"
+
+// Problem is one benchmark problem in one language.
+type Problem struct {
+	ProblemID string `parquet:"problem_id" doc:"{level}-{k}; the same id in every language (PolyMath's medium-sw-12 is medium-12)"`
+	Level     string `parquet:"level" doc:"low, medium, high or top"`
+	Lang      string `parquet:"lang" doc:"ISO 639-1 code of the question's language"`
+	K         int32  `parquet:"k" doc:"0-based index of the problem within its level"`
+	SourceID  string `parquet:"source_id" doc:"the id the source gave the row (e.g. medium-sw-12)"`
+	Question  string `parquet:"question,zstd" doc:"problem statement in lang"`
+	Answer    string `parquet:"answer" doc:"gold answer, identical in every language"`
+	Source    string `parquet:"source" doc:"file the row was read from, relative to the ingested directory"`
+}
+
+// Trace is one sampled reasoning trace.
+type Trace struct {
+	TraceID           string    `parquet:"trace_id" doc:"deterministic id of (model, input_lang, reasoning_lang, level, problem_id, seed, method)"`
+	Model             string    `parquet:"model" doc:"model name as served (e.g. Qwen/Qwen3-4B)"`
+	InputLang         string    `parquet:"input_lang" doc:"language of the problem statement"`
+	ReasoningLang     string    `parquet:"reasoning_lang" doc:"requested language of the reasoning trace"`
+	Direction         string    `parquet:"direction" doc:"en-en, en-x, x-en or x-x, from (input_lang, reasoning_lang)"`
+	Level             string    `parquet:"level" doc:"problem level"`
+	ProblemID         string    `parquet:"problem_id" doc:"problem id, {level}-{k}"`
+	Seed              int64     `parquet:"seed" doc:"sampling seed of the run"`
+	Method            string    `parquet:"method" doc:"base, loop-retry, formula-retry or reference"`
+	Text              string    `parquet:"text,zstd" doc:"the whole assistant turn: <think>, the direct-first prefix, the reasoning, </think> and the answer"`
+	Prefix            string    `parquet:"prefix" doc:"the assistant-side prefix the model continued (empty for imported traces)"`
+	CompletionTokens  int32     `parquet:"completion_tokens" doc:"decoded tokens, as the server counted them"`
+	PromptTokens      int32     `parquet:"prompt_tokens" doc:"prompt tokens, as the server counted them (0 when unknown)"`
+	FinishReason      string    `parquet:"finish_reason" doc:"stop or length as the server reported it (empty when unknown)"`
+	Truncated         bool      `parquet:"truncated" doc:"the token budget cut the trace (finish_reason length)"`
+	MaxTokens         int32     `parquet:"max_tokens" doc:"token budget of the request (0 when unknown)"`
+	Temperature       float64   `parquet:"temperature" doc:"sampling temperature"`
+	TopP              float64   `parquet:"top_p" doc:"nucleus sampling top_p"`
+	RepetitionPenalty float64   `parquet:"repetition_penalty" doc:"vLLM repetition_penalty (1 = none)"`
+	RequestKey        string    `parquet:"request_key" doc:"content hash of the LLM request that produced the text (empty for imported traces)"`
+	Endpoint          string    `parquet:"endpoint" doc:"base URL of the server that answered"`
+	Source            string    `parquet:"source" doc:"generate, control or import:<file>"`
+	CreatedAt         time.Time `parquet:"created_at,timestamp(millisecond)" doc:"when the response was received or imported"`
+}
+
+// Answer is the grader's verdict on one trace.
+type Answer struct {
+	TraceID   string `parquet:"trace_id" doc:"the graded trace"`
+	Extracted string `parquet:"extracted" doc:"the final answer found in the trace (empty when none)"`
+	HasAnswer bool   `parquet:"has_answer" doc:"an answer was found"`
+	Correct   bool   `parquet:"correct" doc:"the extracted answer equals the gold answer"`
+	Gold      string `parquet:"gold" doc:"the gold answer it was compared with"`
+	Reason    string `parquet:"reason" doc:"why the grader decided so (e.g. no-answer, string-match, numeric-match, mismatch)"`
+	Grader    string `parquet:"grader" doc:"grader name and version"`
+}
+
+// Compliance is the reasoning-language check of one trace.
+type Compliance struct {
+	TraceID   string `parquet:"trace_id" doc:"the checked trace"`
+	Requested string `parquet:"requested" doc:"the requested reasoning language"`
+	Detected  string `parquet:"detected" doc:"the detected language(s), comma-separated; empty when nothing could be detected"`
+	Compliant bool   `parquet:"compliant" doc:"one language was detected and it is the requested one (ms and id accept each other)"`
+	Status    string `parquet:"status" doc:"ok, empty, too-short or mixed"`
+	Chars     int32  `parquet:"chars" doc:"characters of reasoning text left after math spans were removed"`
+}
+
+// DAG is one reference DAG of a problem.
+type DAG struct {
+	DagID       string `parquet:"dag_id" doc:"{problem_id}/r{ref_index}"`
+	ProblemID   string `parquet:"problem_id" doc:"the problem the reference solves"`
+	RefIndex    int32  `parquet:"ref_index" doc:"which of the problem's reference derivations (0-based)"`
+	FinalNodeID string `parquet:"final_node_id" doc:"the terminal answer node"`
+	Valid       bool   `parquet:"valid" doc:"the DAG passed validation"`
+	Reason      string `parquet:"reason" doc:"why the DAG is invalid (empty when valid)"`
+	Raw         string `parquet:"raw,zstd" doc:"the DAG JSON as the model or the import returned it"`
+	Source      string `parquet:"source" doc:"model name, symbolic, or import:<file>"`
+}
+
+// Node is one anchor of a reference DAG.
+type Node struct {
+	DagID       string `parquet:"dag_id" doc:"the DAG"`
+	NodeID      string `parquet:"node_id" doc:"node id, unique within the DAG"`
+	Position    int32  `parquet:"position" doc:"0-based position of the node in the DAG's node list"`
+	Anchor      string `parquet:"anchor" doc:"compact mathematical content of the node"`
+	Description string `parquet:"description" doc:"short English gloss (not matched against traces)"`
+}
+
+// Edge is one dependency of a reference DAG.
+type Edge struct {
+	DagID    string `parquet:"dag_id" doc:"the DAG"`
+	ParentID string `parquet:"parent_id" doc:"prerequisite node"`
+	ChildID  string `parquet:"child_id" doc:"dependent node"`
+}
+
+// AlignmentEvent is one piece of evidence the aligner tied to a DAG node.
+type AlignmentEvent struct {
+	TraceID        string   `parquet:"trace_id" doc:"the aligned trace"`
+	DagID          string   `parquet:"dag_id" doc:"the reference DAG"`
+	NodeID         string   `parquet:"node_id" doc:"the node the evidence is about"`
+	Seq            int32    `parquet:"seq" doc:"0-based order of the event within the node's list"`
+	Status         string   `parquet:"status" doc:"COMMIT, ATTEMPT, ERROR or MISSING"`
+	Evidence       string   `parquet:"evidence" doc:"the aligner's explanation"`
+	EvidenceSpan   string   `parquet:"evidence_span" doc:"the quoted trace text"`
+	StartChar      *int32   `parquet:"start_char,optional" doc:"character offset of the located span in the trace text (null when not located)"`
+	EndChar        *int32   `parquet:"end_char,optional" doc:"end offset (exclusive) of the located span"`
+	CommitProgress *float64 `parquet:"commit_progress,optional" doc:"start_char / length of the trace text"`
+	BlockID        *int32   `parquet:"block_id,optional" doc:"0-based paragraph (blank-line separated) holding the span"`
+	Match          string   `parquet:"match" doc:"how the span was located: exact, normalized, fuzzy or none"`
+}
+
+// HarmfulAction is one harmful step the aligner reported.
+type HarmfulAction struct {
+	TraceID      string `parquet:"trace_id" doc:"the aligned trace"`
+	DagID        string `parquet:"dag_id" doc:"the reference DAG"`
+	Seq          int32  `parquet:"seq" doc:"0-based order within its category"`
+	Category     string `parquet:"category" doc:"contradictory, harmful_loop or degenerate"`
+	Evidence     string `parquet:"evidence" doc:"the aligner's explanation"`
+	EvidenceSpan string `parquet:"evidence_span" doc:"the quoted trace text"`
+}
+
+// Score is the DATG metrics of one (trace, DAG) pair.
+type Score struct {
+	TraceID string  `parquet:"trace_id" doc:"the trace"`
+	DagID   string  `parquet:"dag_id" doc:"the reference DAG"`
+	CAR     float64 `parquet:"car" doc:"committed anchor recall"`
+	PMF     float64 `parquet:"pmf" doc:"path monotonic fidelity"`
+	HAR     float64 `parquet:"har" doc:"harmful action rate"`
+	Best    bool    `parquet:"best" doc:"this DAG is the trace's best (CAR, then PMF, then lower HAR, then lower ref_index)"`
+}
+
+// Trial is one generation attempt of a controlled run.
+type Trial struct {
+	TraceID          string `parquet:"trace_id" doc:"the final trace of the controlled run"`
+	Trial            int32  `parquet:"trial" doc:"0-based attempt number"`
+	Phase            string `parquet:"phase" doc:"scaffold or reasoning"`
+	CompletionTokens int32  `parquet:"completion_tokens" doc:"tokens decoded by this attempt, aborted continuations included"`
+	Aborted          bool   `parquet:"aborted" doc:"the attempt was stopped at the checkpoint and resampled"`
+	ForcedAccept     bool   `parquet:"forced_accept" doc:"the last attempt triggered and was accepted anyway (unhealthy)"`
+	AbortReason      string `parquet:"abort_reason" doc:"why the detector fired (empty when it did not)"`
+}

@@ -1,0 +1,58 @@
+package transforms
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// TraceKey is what identifies a trace: one per (model, input language,
+// reasoning language, level, problem, seed, method).
+type TraceKey struct {
+	Model, InputLang, ReasoningLang, Level, ProblemID string
+	Seed                                              int64
+	Method                                            string
+}
+
+// TraceID derives the trace's id deterministically from its key, so a trace
+// imported twice or regenerated keeps its id.
+func TraceID(k TraceKey) string {
+	h := sha256.New()
+	for _, part := range []string{k.Model, k.InputLang, k.ReasoningLang, k.Level, k.ProblemID, strconv.FormatInt(k.Seed, 10), k.Method} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return "t" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Levels of PolyMath, easiest first.
+var Levels = []string{"low", "medium", "high", "top"}
+
+// ValidLevel reports whether s is a PolyMath level.
+func ValidLevel(s string) bool {
+	for _, l := range Levels {
+		if s == l {
+			return true
+		}
+	}
+	return false
+}
+
+// ProblemID is the language-independent id of problem k of a level.
+func ProblemID(level string, k int) string { return level + "-" + strconv.Itoa(k) }
+
+// ParseProblemID splits "{level}-{k}".
+func ParseProblemID(id string) (level string, k int, err error) {
+	i := strings.LastIndexByte(id, '-')
+	if i <= 0 {
+		return "", 0, fmt.Errorf("problem id %q is not {level}-{k}", id)
+	}
+	level = id[:i]
+	k, err = strconv.Atoi(id[i+1:])
+	if err != nil || k < 0 || !ValidLevel(level) {
+		return "", 0, fmt.Errorf("problem id %q is not {level}-{k}", id)
+	}
+	return level, k, nil
+}

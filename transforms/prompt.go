@@ -1,0 +1,64 @@
+package transforms
+
+import "strings"
+
+// Conversation is one direction-probing query: a solver system message in
+// the reasoning language, the problem as the user message, and the
+// assistant-side direct-first prefix the model must continue.
+type Conversation struct {
+	System string
+	User   string
+	Prefix string // opens the reasoning, e.g. "I will start thinking in English.\nFirst,"
+}
+
+// ThinkOpen starts a Qwen3 reasoning block.
+const ThinkOpen = "<think>\n"
+
+// ThinkClose ends a Qwen3 reasoning block.
+const ThinkClose = "</think>"
+
+// AssistantStart is the assistant turn's text up to where the model
+// continues: the opened thinking block and the direct-first prefix.
+func (c Conversation) AssistantStart() string { return ThinkOpen + c.Prefix }
+
+// RenderQwen3 renders the conversation with Qwen3's chat template (ChatML)
+// as a raw completion prompt whose assistant turn is already open and holds
+// the direct-first prefix, so the model continues the prefix instead of
+// starting its own reasoning.
+func RenderQwen3(c Conversation) string {
+	var b strings.Builder
+	b.Grow(len(c.System) + len(c.User) + len(c.Prefix) + 96)
+	if c.System != "" {
+		b.WriteString("<|im_start|>system\n")
+		b.WriteString(c.System)
+		b.WriteString("<|im_end|>\n")
+	}
+	b.WriteString("<|im_start|>user\n")
+	b.WriteString(c.User)
+	b.WriteString("<|im_end|>\n<|im_start|>assistant\n")
+	b.WriteString(c.AssistantStart())
+	return b.String()
+}
+
+// ParseQwen3 inverts RenderQwen3: it recovers the system message, the user
+// message and the assistant text already present. ok is false when the prompt
+// is not a single-turn Qwen3 prompt.
+func ParseQwen3(prompt string) (system, user, assistant string, ok bool) {
+	rest := prompt
+	if s, ok := strings.CutPrefix(rest, "<|im_start|>system\n"); ok {
+		var found bool
+		system, rest, found = strings.Cut(s, "<|im_end|>\n")
+		if !found {
+			return "", "", "", false
+		}
+	}
+	s, ok := strings.CutPrefix(rest, "<|im_start|>user\n")
+	if !ok {
+		return "", "", "", false
+	}
+	user, rest, ok = strings.Cut(s, "<|im_end|>\n<|im_start|>assistant\n")
+	if !ok {
+		return "", "", "", false
+	}
+	return system, user, rest, true
+}

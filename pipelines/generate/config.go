@@ -28,7 +28,7 @@ type Study struct {
 	Temperature       float64        `json:"temperature"`
 	TopP              float64        `json:"top_p"`
 	RepetitionPenalty float64        `json:"repetition_penalty"`
-	TopK              int            `json:"top_k"` // 0 leaves the server's default
+	TopK              int            `json:"top_k"`   // 0 leaves the server's default
 	Budgets           map[string]int `json:"budgets"` // max completion tokens per level
 	API               string         `json:"api"`     // "completions" (raw Qwen3 prompt) or "chat"
 	SlotsPerEndpoint  int            `json:"slots_per_endpoint"`
@@ -126,7 +126,7 @@ func (s Study) targets() []string {
 
 // Config is one generate run.
 type Config struct {
-	Data      string   // run directory
+	Data      string // run directory
 	Study     Study
 	Endpoints []string // base URLs of the servers
 	APIKey    string   // from the environment; never stored or logged

@@ -23,10 +23,10 @@ type job struct {
 
 // plan is the set of jobs of a run.
 type plan struct {
-	study     Study
-	problems  map[string]string // lang + "\x00" + problem_id -> question
-	levelKs   map[string][]int  // level -> problem indexes in use
-	pairs     [][2]string       // (input, reasoning) language pairs, in direction order
+	study      Study
+	problems   map[string]string // lang + "\x00" + problem_id -> question
+	levelKs    map[string][]int  // level -> problem indexes in use
+	pairs      [][2]string       // (input, reasoning) language pairs, in direction order
 	directions []string
 }
 

@@ -247,4 +247,3 @@ func checkAgainstTable(dir string, golds map[string]gold) error {
 	}
 	return err
 }
-

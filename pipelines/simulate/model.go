@@ -61,12 +61,12 @@ type sampling struct {
 
 // generation is one simulated completion.
 type generation struct {
-	Reasoning    string   // continuation up to the end of the thinking block
-	Answer       string   // visible answer after </think> (may be empty)
-	Tokens       []string // the continuation split into tokens (concatenation = Reasoning + Answer)
-	FinishReason string
-	Outcome      string
-	Correct      bool // the boxed answer is the gold one
+	Reasoning                       string   // continuation up to the end of the thinking block
+	Answer                          string   // visible answer after </think> (may be empty)
+	Tokens                          []string // the continuation split into tokens (concatenation = Reasoning + Answer)
+	FinishReason                    string
+	Outcome                         string
+	Correct                         bool // the boxed answer is the gold one
 	ReasoningLang, InputLang, Level string
 }
 

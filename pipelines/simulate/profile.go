@@ -17,10 +17,10 @@ var defaultProfile []byte
 // Profile sets how the simulated model behaves per level, model size and
 // language.
 type Profile struct {
-	LevelAccuracy   map[string]float64 `json:"level_accuracy"`
-	ModelSizes      []ModelSize        `json:"model_sizes"`
-	LoopLevelFactor map[string]float64 `json:"loop_level_factor"`
-	Steps           map[string][2]int  `json:"steps"` // reasoning steps, min and max
+	LevelAccuracy   map[string]float64       `json:"level_accuracy"`
+	ModelSizes      []ModelSize              `json:"model_sizes"`
+	LoopLevelFactor map[string]float64       `json:"loop_level_factor"`
+	Steps           map[string][2]int        `json:"steps"` // reasoning steps, min and max
 	Languages       map[string]LangBehaviour `json:"languages"`
 }
 

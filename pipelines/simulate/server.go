@@ -106,18 +106,18 @@ func (s *Server) Served() map[string]int {
 // request is the union of the completion and chat request fields the
 // simulator reads, vLLM's extra sampling fields included.
 type request struct {
-	Model         string          `json:"model"`
-	Prompt        json.RawMessage `json:"prompt"`
-	Messages      []struct {
+	Model    string          `json:"model"`
+	Prompt   json.RawMessage `json:"prompt"`
+	Messages []struct {
 		Role    string `json:"role"`
 		Content string `json:"content"`
 	} `json:"messages"`
-	MaxTokens         *int     `json:"max_tokens"`
-	Temperature       *float64 `json:"temperature"`
-	TopP              *float64 `json:"top_p"`
-	Seed              *int64   `json:"seed"`
-	Stream            bool     `json:"stream"`
-	StreamOptions     *struct {
+	MaxTokens     *int     `json:"max_tokens"`
+	Temperature   *float64 `json:"temperature"`
+	TopP          *float64 `json:"top_p"`
+	Seed          *int64   `json:"seed"`
+	Stream        bool     `json:"stream"`
+	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
 	RepetitionPenalty    *float64 `json:"repetition_penalty"`

@@ -135,7 +135,7 @@ func Lookup(name string) (*Table, bool) {
 // The tables of a run, in pipeline order.
 var (
 	Problems        = declare[Problem]("problems", "ingest", "benchmark problems, one row per (problem, language)", 5000, "problem_id", "lang")
-	Traces          = declare[Trace]("traces", "generate, import traces, control", "reasoning traces, one row per (model, input_lang, reasoning_lang, level, problem, seed, method)", 256, "trace_id")
+	Traces          = declare[Trace]("traces", "generate, import traces, control", "reasoning traces, one row per (model, input_lang, reasoning_lang, level, problem, seed, method)", 128, "trace_id")
 	Answers         = declare[Answer]("answers", "verify", "the final answer of every trace, graded against the gold answer", 20000, "trace_id")
 	Compliances     = declare[Compliance]("compliance", "langcheck", "reasoning-language compliance of every trace", 20000, "trace_id")
 	DAGs            = declare[DAG]("dags", "dags, import dags", "reference DAGs, one per (problem, reference derivation)", 2000, "dag_id")

@@ -50,6 +50,7 @@ type Journal struct {
 	index    map[Key]location
 	off      int64 // end of the current segment
 	dirty    bool
+	syncing  bool
 	lastSync time.Time
 	closed   bool
 
@@ -227,10 +228,17 @@ func (j *Journal) Put(k Key, v any) error {
 	j.index[k] = location{seg: int32(len(j.segs) - 1), off: j.off, length: int32(len(line))}
 	j.off += int64(len(line))
 	j.dirty = true
-	if time.Since(j.lastSync) >= j.SyncEvery {
-		return j.syncLocked()
+	if j.syncing || time.Since(j.lastSync) < j.SyncEvery {
+		return nil
 	}
-	return nil
+	// Sync outside the lock so appends from other goroutines do not wait
+	// for the disk.
+	j.syncing, j.dirty, j.lastSync = true, false, time.Now()
+	j.mu.Unlock()
+	err = cur.Sync()
+	j.mu.Lock()
+	j.syncing = false
+	return err
 }
 
 func (j *Journal) syncLocked() error {

@@ -60,19 +60,45 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	client := llm.Journaled{Pool: pool, Journal: j}
 
+	// Traces are written as their responses arrive (or, for journaled ones,
+	// as they are enumerated), overlapping the table's encoding with the
+	// requests; the new table replaces the old one only if the run succeeds.
+	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study)})
+	if err != nil {
+		return Result{}, err
+	}
+	defer m.Abort()
+	var mu sync.Mutex
+	var tokens int64
+	write := func(jb job, req llm.Request, resp llm.Response) error {
+		mu.Lock()
+		defer mu.Unlock()
+		tokens += int64(resp.CompletionTokens)
+		return m.Write(traceRow(jb, cfg.Study, req, resp))
+	}
+
 	res := Result{Jobs: p.size()}
 	prog := progress.Start(stderr, "generate", res.Jobs)
 	prog.Extra = func() string { return endpointSummary(pool) }
 	failures := &failureLog{}
 
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(pool.Capacity())
+	// Twice the pool's capacity: while some goroutines journal their
+	// responses, others already wait for the slots they freed.
+	g.SetLimit(2 * pool.Capacity())
 	p.each(func(jb job) bool {
 		if gctx.Err() != nil {
 			return false
 		}
 		req := p.request(jb)
-		if client.Has(req) {
+		if resp, ok, err := client.Lookup(req); err != nil || ok {
+			if err == nil {
+				err = write(jb, req, resp)
+			}
+			if err != nil {
+				g.Go(func() error { return fmt.Errorf("trace %s: %w", transforms.TraceID(jb.key), err) })
+				return false
+			}
 			prog.Skip(1)
 			res.Resumed++
 			return true
@@ -82,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			switch {
 			case err == nil:
 				prog.Done(resp.CompletionTokens)
-				return nil
+				return write(jb, req, resp)
 			case errors.Is(err, llm.ErrRejected) || errors.Is(err, llm.ErrGaveUp):
 				prog.Fail()
 				failures.add(jb, err)
@@ -95,7 +121,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	err = g.Wait()
 	prog.Finish()
 	done, _, failed := prog.Counts()
-	res.New, res.Failed = int(done), int(failed)
+	res.New, res.Failed, res.Tokens = int(done), int(failed), tokens
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -106,44 +132,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return res, fmt.Errorf("%w: %d of %d, first: %s; finished responses are kept, rerun to retry the failed ones or pass --keep-going to write the traces that finished",
 			ErrFailedRequests, res.Failed, res.Jobs, failures.first())
 	}
-	tokens, err := writeTraces(cfg, p, client)
-	res.Tokens = tokens
-	if err != nil {
+	if err := m.Commit(); err != nil {
 		return res, err
 	}
 	if res.Failed > 0 {
 		return res, fmt.Errorf("%w: %d of %d, first: %s; the traces that finished were written", ErrFailedRequests, res.Failed, res.Jobs, failures.first())
 	}
 	return res, nil
-}
-
-// writeTraces merges the study's journaled responses into the traces table.
-func writeTraces(cfg Config, p *plan, client llm.Journaled) (int64, error) {
-	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study)})
-	if err != nil {
-		return 0, err
-	}
-	defer m.Abort()
-	var tokens int64
-	var werr error
-	p.each(func(jb job) bool {
-		req := p.request(jb)
-		resp, ok, err := client.Lookup(req)
-		if err != nil {
-			werr = fmt.Errorf("trace %s: %w", transforms.TraceID(jb.key), err)
-			return false
-		}
-		if !ok {
-			return true // failed for good in this run; reported by Run
-		}
-		tokens += int64(resp.CompletionTokens)
-		werr = m.Write(traceRow(jb, p.study, req, resp))
-		return werr == nil
-	})
-	if werr != nil {
-		return tokens, werr
-	}
-	return tokens, m.Commit()
 }
 
 func traceRow(jb job, s Study, req llm.Request, resp llm.Response) schema.Trace {

@@ -136,10 +136,14 @@ func bad(field, format string, args ...any) error {
 
 func (r traceRecord) trace() (schema.Trace, error) {
 	var t schema.Trace
-	for name, v := range map[string]*string{"model": r.Model, "input_lang": r.InputLang, "reasoning_lang": r.ReasoningLang,
-		"level": r.Level, "problem_id": r.ProblemID, "method": r.Method, "text": r.Text} {
-		if v == nil {
-			return t, bad(name, "missing")
+	required := []struct {
+		name string
+		v    *string
+	}{{"model", r.Model}, {"input_lang", r.InputLang}, {"reasoning_lang", r.ReasoningLang},
+		{"level", r.Level}, {"problem_id", r.ProblemID}, {"method", r.Method}, {"text", r.Text}}
+	for _, f := range required {
+		if f.v == nil {
+			return t, bad(f.name, "missing")
 		}
 	}
 	if r.Seed == nil {
@@ -151,10 +155,11 @@ func (r traceRecord) trace() (schema.Trace, error) {
 	if *r.Model == "" {
 		return t, bad("model", "empty")
 	}
-	for name, code := range map[string]string{"input_lang": *r.InputLang, "reasoning_lang": *r.ReasoningLang} {
-		if _, err := prompts.Lookup(code); err != nil {
-			return t, bad(name, "%v", err)
-		}
+	if _, err := prompts.Lookup(*r.InputLang); err != nil {
+		return t, bad("input_lang", "%v", err)
+	}
+	if _, err := prompts.Lookup(*r.ReasoningLang); err != nil {
+		return t, bad("reasoning_lang", "%v", err)
 	}
 	level := *r.Level
 	if !transforms.ValidLevel(level) {
@@ -194,16 +199,18 @@ func (r traceRecord) trace() (schema.Trace, error) {
 		t.FinishReason = *r.FinishReason
 		t.Truncated = t.FinishReason == "length"
 	}
-	for name, p := range map[string]struct {
-		v   *float64
-		dst *int32
-	}{"prompt_tokens": {r.PromptTokens, &t.PromptTokens}, "max_tokens": {r.MaxTokens, &t.MaxTokens}} {
-		if p.v != nil {
-			n, ok := integer(*p.v)
+	counts := []struct {
+		name string
+		v    *float64
+		dst  *int32
+	}{{"prompt_tokens", r.PromptTokens, &t.PromptTokens}, {"max_tokens", r.MaxTokens, &t.MaxTokens}}
+	for _, c := range counts {
+		if c.v != nil {
+			n, ok := integer(*c.v)
 			if !ok || n < 0 || n > math.MaxInt32 {
-				return t, bad(name, "%v is not a token count", *p.v)
+				return t, bad(c.name, "%v is not a token count", *c.v)
 			}
-			*p.dst = int32(n)
+			*c.dst = int32(n)
 		}
 	}
 	if t.MaxTokens > 0 && t.CompletionTokens >= t.MaxTokens {

@@ -1,0 +1,40 @@
+# datg: see README.md. `make demo` runs the study end to end offline;
+# `make test` runs the tests.
+
+GO      ?= go
+BIN     ?= bin/datg
+DATA    ?= data/run
+SRC     ?= data/demo
+LIMIT   ?=
+PKGS    := ./...
+
+.PHONY: build test demo tables bench lint readme clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/datg
+
+# One `go test` builds the DuckDB driver (cgo) once for every package.
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -timeout 15m $(PKGS)
+
+demo: build
+	DATG=$(BIN) SRC=$(SRC) LIMIT=$(LIMIT) scripts/demo.sh
+
+# Every paper table from the Parquet tables of $(DATA).
+tables: build
+	$(BIN) tables --data $(DATA)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+# Regenerate the schema reference in README.md from schema/.
+readme:
+	$(GO) test ./schema -run TestReadmeSchemaIsCurrent -update
+
+clean:
+	rm -rf bin

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/testenv"
+	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/schema"
+)
+
+// The test binary doubles as datg: with DATG_TEST_MAIN set it runs main, so
+// tests can run, interrupt and kill real datg processes.
+func TestMain(m *testing.M) {
+	if os.Getenv("DATG_TEST_MAIN") != "" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func datgCmd(ctx context.Context, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "DATG_TEST_MAIN=1"), env...)
+	return cmd
+}
+
+func datg(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := datgCmd(context.Background(), env, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func mustDatg(t *testing.T, args ...string) result {
+	t.Helper()
+	r := datg(t, nil, args...)
+	if r.code != 0 {
+		t.Fatalf("datg %s: exit %d\n%s", strings.Join(args, " "), r.code, r.stderr)
+	}
+	return r
+}
+
+func simulators(t *testing.T, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, string) {
+	t.Helper()
+	for i := range cfgs {
+		cfgs[i].Data = data
+	}
+	eps, err := simulate.StartMany(cfgs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, e := range eps {
+			e.Close()
+		}
+	})
+	var urls []string
+	for _, e := range eps {
+		urls = append(urls, e.URL)
+	}
+	return eps, strings.Join(urls, ",")
+}
+
+func TestStudyEndToEnd(t *testing.T) {
+	data := t.TempDir()
+	r := mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
+	if !strings.Contains(r.stdout, "180 problems") {
+		t.Fatalf("ingest said %q", r.stdout)
+	}
+	_, urls := simulators(t, data, simulate.DefaultConfig(), simulate.DefaultConfig())
+	r = mustDatg(t, "generate", "--data", data, "--models", "Qwen/Qwen3-4B,Qwen/Qwen3-8B", "--limit", "2", "--endpoints", urls)
+	// 2 models x 3 levels x 2 problems x 34 (en-en + 11 x 3)
+	if !strings.Contains(r.stdout, "generate: 408 traces") {
+		t.Fatalf("generate said %q", r.stdout)
+	}
+	mustDatg(t, "verify", "--data", data)
+	r = mustDatg(t, "tables", "--data", data)
+	for _, name := range []string{"direction_accuracy", "accuracy_groups"} {
+		for _, ext := range []string{".csv", ".md", ".tex"} {
+			if _, err := os.Stat(filepath.Join(data, "tables", name+ext)); err != nil {
+				t.Fatalf("tables did not write %s%s: %v", name, ext, err)
+			}
+		}
+	}
+	f, _ := os.Open(filepath.Join(data, "tables", "direction_accuracy.csv"))
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// per model and level: en-en + 11 languages x 3 directions
+	if len(recs) != 1+2*3*34 || strings.Join(recs[0], ",") != "model,model_label,level,direction,lang,n,correct,accuracy,wilson_low,wilson_high" {
+		t.Fatalf("direction_accuracy.csv: %d records, header %v", len(recs), recs[0])
+	}
+	r = mustDatg(t, "sql", "--data", data, "--format", "csv",
+		"select count(*) as n, count(distinct trace_id) as ids from traces join answers using (trace_id)")
+	if strings.TrimSpace(r.stdout) != "n,ids\n408,408" {
+		t.Fatalf("sql said %q", r.stdout)
+	}
+	q := filepath.Join(t.TempDir(), "q.sql")
+	os.WriteFile(q, []byte("create temp table x as select 2 as v; select v * 21 as answer from x;"), 0o644)
+	if r = mustDatg(t, "sql", "--data", data, "--format", "json", "-f", q); strings.TrimSpace(r.stdout) != `{"answer":42}` {
+		t.Fatalf("sql -f said %q", r.stdout)
+	}
+}
+
+// TestKillAndResume kills a generation of 2,550 requests with kill -9
+// midway, over three endpoints of which one is dead and one answers 5xx and
+// 429 and drops connections, and checks that the rerun leaves every trace
+// exactly once and re-sends only what was in flight.
+func TestKillAndResume(t *testing.T) {
+	data := t.TempDir()
+	mustDatg(t, "ingest", "polymath", "--src", testenv.PolyMath(t), "--data", data)
+	healthy := simulate.DefaultConfig()
+	healthy.Latency = 25 * time.Millisecond
+	faulty := healthy
+	faulty.Faults = simulate.Faults{ErrorRate: 0.15, ErrorCodes: []int{429, 500, 502, 503}, DropRate: 0.05}
+	eps, urls := simulators(t, data, healthy, faulty)
+	dead, _ := simulate.DeadURL()
+	args := []string{"generate", "--data", data, "--models", "Qwen/Qwen3-4B", "--limit", "25",
+		"--endpoints", dead + "," + urls, "--backoff", "10ms", "--max-attempts", "20"}
+
+	cmd := datgCmd(context.Background(), nil, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	servedNow := func() (n int64) {
+		for _, e := range eps {
+			n += e.Server.Stats().Served
+		}
+		return n
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for servedNow() < 1000 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("generation too slow to kill midway:\n%s", errb.String())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	atKill := servedNow()
+	if atKill >= 2550 {
+		t.Fatalf("the run finished (%d served) before it was killed", atKill)
+	}
+	if store.Exists(data, schema.Traces.Table) {
+		t.Fatal("a killed run left a traces table")
+	}
+
+	r := datg(t, nil, args...)
+	if r.code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", r.code, r.stderr)
+	}
+	rows, err := store.ReadAll(data, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, row := range rows {
+		ids[row.TraceID] = true
+	}
+	if len(rows) != 2550 || len(ids) != 2550 {
+		t.Fatalf("%d rows, %d distinct traces; want 2550 each", len(rows), len(ids))
+	}
+	seen := map[string]int{}
+	for _, e := range eps {
+		for k, n := range e.Server.Served() {
+			seen[k] += n
+		}
+	}
+	resent := 0
+	for _, n := range seen {
+		resent += n - 1
+	}
+	inFlight := 2 * 16 // two live endpoints x 16 slots
+	if len(seen) != 2550 || resent > inFlight {
+		t.Fatalf("%d distinct requests served, %d served twice; at most %d could be in flight at the kill", len(seen), resent, inFlight)
+	}
+	if st := eps[1].Server.Stats(); st.Errors == 0 || st.Dropped == 0 {
+		t.Fatalf("the faulty endpoint injected no faults: %+v", st)
+	}
+	t.Logf("killed after %d responses; rerun re-sent %d of them; faulty endpoint %+v", atKill, resent, eps[1].Server.Stats())
+}
+
+func TestErrorsAreOneLineWithStage(t *testing.T) {
+	data := t.TempDir()
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"model": "m", "input_lang": "en", "reasoning_lang": "sw", "level": "low", "problem_id": "low-1", "seed": 42, "method": "base", "text": "x", "completion_tokens": 3}
+{"model": "m", "input_lang": "en", "reasoning_lang": "xx", "level": "low", "problem_id": "low-1", "seed": 42, "method": "base", "text": "x", "completion_tokens": 3}
+`), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"ingest", "polymath", "--src", filepath.Join(data, "nope"), "--data", data}, 1, "datg: ingest: source"},
+		{[]string{"generate", "--data", data}, 1, "datg: generate: "},
+		{[]string{"import", "traces", "--in", bad, "--data", data}, 1, "reasoning_lang: invalid record"},
+		{[]string{"sql", "--data", data, "select nope"}, 1, "datg: sql: "},
+		{[]string{"tables", "--data", data}, 1, "datg: tables: no traces"},
+		{[]string{"verify", "--data", data, "extra"}, 2, "unexpected argument"},
+	}
+	for _, c := range cases {
+		r := datg(t, nil, c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("datg %v: exit %d, stderr %q; want exit %d and %q", c.args, r.code, r.stderr, c.code, c.want)
+		}
+		if c.code == 1 && strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("datg %v: error is not one line: %q", c.args, r.stderr)
+		}
+	}
+	r := datg(t, nil, "import", "traces", "--in", bad, "--data", data)
+	if !strings.Contains(r.stderr, "bad.jsonl:2") {
+		t.Errorf("import error does not name the line: %q", r.stderr)
+	}
+}
+
+func TestAPIKeyNeverWritten(t *testing.T) {
+	data := t.TempDir()
+	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--langs", "en,sw", "--levels", "low", "--data", data)
+	const key = "sk-test-0123456789abcdef"
+	sim := simulate.DefaultConfig()
+	sim.RequireKey = "another-key"
+	_, urls := simulators(t, data, sim)
+	env := []string{"MY_KEY=" + key}
+	r := datg(t, env, "generate", "--data", data, "--langs", "en,sw", "--levels", "low", "--limit", "1", "--endpoints", urls, "--api-key-env", "MY_KEY")
+	if r.code == 0 || strings.Contains(r.stderr+r.stdout, key) || !strings.Contains(r.stderr, "REDACTED") {
+		t.Fatalf("exit %d, output %q", r.code, r.stderr)
+	}
+	sim.RequireKey = key
+	_, urls = simulators(t, data, sim)
+	r = datg(t, env, "generate", "--data", data, "--langs", "en,sw", "--levels", "low", "--limit", "1", "--endpoints", urls, "--api-key-env", "MY_KEY")
+	if r.code != 0 {
+		t.Fatalf("generate with the right key: %s", r.stderr)
+	}
+	filepath.Walk(data, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			b, _ := os.ReadFile(p)
+			if bytes.Contains(b, []byte(key)) {
+				t.Errorf("the API key was written to %s", p)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,93 @@
+package imports
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+)
+
+const good = `{"model": "Qwen/Qwen3-4B", "input_lang": "en", "reasoning_lang": "sw", "level": "low", "problem_id": "low-3", "seed": 42, "method": "base", "text": "<think>\nKwanza\n</think> \\boxed{1}", "completion_tokens": 12, "finish_reason": "stop"}
+{"trace_id": "mine-1", "model": "Qwen/Qwen3-4B", "input_lang": "sw", "reasoning_lang": "sw", "level": "high", "problem_id": "high-0", "seed": 215, "method": "loop-retry", "text": "x", "completion_tokens": 16384, "max_tokens": 16384}
+`
+
+func write(t *testing.T, content string) string {
+	p := filepath.Join(t.TempDir(), "traces.jsonl")
+	os.WriteFile(p, []byte(content), 0o644)
+	return p
+}
+
+func TestImportTraces(t *testing.T) {
+	dir := t.TempDir()
+	sum, err := Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir})
+	if err != nil || sum.Records != 2 {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	rows, _ := store.ReadAll(dir, schema.Traces)
+	byID := map[string]schema.Trace{}
+	for _, r := range rows {
+		byID[r.TraceID] = r
+	}
+	derived := transforms.TraceID(transforms.TraceKey{Model: "Qwen/Qwen3-4B", InputLang: "en", ReasoningLang: "sw", Level: "low", ProblemID: "low-3", Seed: 42, Method: "base"})
+	if r, ok := byID[derived]; !ok || r.Direction != "en-x" || r.FinishReason != "stop" || r.Truncated || r.Source != "import:traces.jsonl" {
+		t.Fatalf("derived-id trace: %+v (ok %v)", r, ok)
+	}
+	if r := byID["mine-1"]; r.Direction != "x-x" || !r.Truncated || r.Method != "loop-retry" {
+		t.Fatalf("given-id trace: %+v", r)
+	}
+	// Importing again replaces, not duplicates.
+	sum, err = Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir})
+	if err != nil || sum.Replaced != 2 {
+		t.Fatalf("reimport: %+v %v", sum, err)
+	}
+	if n, _ := store.NumRows(dir, schema.Traces.Table); n != 2 {
+		t.Fatalf("%d rows after reimport", n)
+	}
+}
+
+func TestImportErrorsNameLineAndField(t *testing.T) {
+	base := strings.SplitN(good, "\n", 2)[0]
+	cases := []struct {
+		name, content, want string
+		is                  error
+	}{
+		{"missing field", strings.Replace(base, `"seed": 42, `, "", 1), "seed: invalid record: missing (", ErrBadRecord},
+		{"unknown field", strings.Replace(base, `"seed": 42`, `"seeed": 42`, 1), `unknown field "seeed"`, ErrBadRecord},
+		{"bad language", strings.Replace(base, `"sw"`, `"xx"`, 1), "reasoning_lang", ErrBadRecord},
+		{"no direction", strings.Replace(base, `"input_lang": "en"`, `"input_lang": "fr"`, 1), "reasoning_lang", ErrBadRecord},
+		{"bad level", strings.Replace(base, `"level": "low"`, `"level": "easy"`, 1), "level", ErrBadRecord},
+		{"level mismatch", strings.Replace(base, `"problem_id": "low-3"`, `"problem_id": "high-3"`, 1), "problem_id", ErrBadRecord},
+		{"bad method", strings.Replace(base, `"method": "base"`, `"method": "magic"`, 1), "method", ErrBadRecord},
+		{"fractional seed", strings.Replace(base, `"seed": 42`, `"seed": 4.2`, 1), "seed", ErrBadRecord},
+		{"negative tokens", strings.Replace(base, `"completion_tokens": 12`, `"completion_tokens": -1`, 1), "completion_tokens", ErrBadRecord},
+		{"direction mismatch", strings.Replace(base, `"seed": 42`, `"seed": 42, "direction": "x-x"`, 1), "direction", ErrBadRecord},
+		{"not JSON", "{nope", "invalid character", ErrBadRecord},
+		{"duplicate", base, "as line 1", ErrDuplicate},
+		{"empty", "\n\n", "no traces", ErrBadRecord},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			content := good + c.content + "\n"
+			if c.name == "empty" {
+				content = c.content
+			}
+			_, err := Run(context.Background(), Config{Kind: "traces", In: write(t, content), Data: dir})
+			if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %v mentioning %q", err, c.is, c.want)
+			}
+			if c.name != "empty" && !strings.Contains(err.Error(), "traces.jsonl:3") {
+				t.Errorf("error does not name line 3: %v", err)
+			}
+			if store.Exists(dir, schema.Traces.Table) {
+				t.Fatal("a failed import wrote the table")
+			}
+		})
+	}
+}

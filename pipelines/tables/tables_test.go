@@ -1,0 +1,94 @@
+package tables
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+func trace(id, model, level, in, out, dir, problem string) schema.Trace {
+	return schema.Trace{TraceID: id, Model: model, Level: level, InputLang: in, ReasoningLang: out, Direction: dir,
+		ProblemID: problem, Seed: 42, Method: "base", Text: "x"}
+}
+
+func writeRun(t *testing.T, graded bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	traces := []schema.Trace{
+		trace("a", "org/my_model&v2", "low", "en", "en", "en-en", "low-0"),
+		trace("b", "org/my_model&v2", "low", "en", "sw", "en-x", "low-0"),
+		trace("c", "org/my_model&v2", "low", "sw", "en", "x-en", "low-0"),
+		trace("d", "Qwen/Qwen3-8B", "medium", "en", "te", "en-x", "medium-0"),
+	}
+	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
+		t.Fatal(err)
+	}
+	answers := []schema.Answer{{TraceID: "a", Correct: true}, {TraceID: "b"}, {TraceID: "c", Correct: true}}
+	if graded {
+		answers = append(answers, schema.Answer{TraceID: "d", Correct: true})
+	}
+	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestRunWritesPaperLayout(t *testing.T) {
+	dir := writeRun(t, true)
+	written, err := Run(context.Background(), Config{Data: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(written) != 6 {
+		t.Fatalf("wrote %v", written)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.md"))
+	for _, want := range []string{
+		"| Difficulty | Direction | en | sw | te |",
+		"| **org/my\\_model&v2** |",
+		"| low | en-en | 100.00 | -- | -- |",
+		"| low | en-x | -- | 0.00 | -- |",
+		"| low | x-en | -- | 100.00 | -- |",
+		"| **8B** |",
+		"| medium | en-x | -- | -- | 100.00 |",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("direction_accuracy.md lacks %q:\n%s", want, md)
+		}
+	}
+	tex, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.tex"))
+	for _, want := range []string{`\toprule`, `\multicolumn{5}{l}{\textbf{org/my\_model\&v2}} \\`, `low & en-en & 100.00 & -- & -- \\`, `\bottomrule`} {
+		if !strings.Contains(string(tex), want) {
+			t.Errorf("direction_accuracy.tex lacks %q:\n%s", want, tex)
+		}
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.csv"))
+	if !strings.Contains(string(csv), "Qwen/Qwen3-8B,8B,medium,en-x,te,1,1,100,20.65,100\n") {
+		t.Errorf("csv:\n%s", csv)
+	}
+}
+
+func TestRefusesUngradedTraces(t *testing.T) {
+	dir := writeRun(t, false)
+	if _, err := Run(context.Background(), Config{Data: dir}); !errors.Is(err, ErrNotGraded) {
+		t.Fatalf("got %v, want ErrNotGraded", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tables")); err == nil {
+		t.Fatal("tables written for an ungraded run")
+	}
+}
+
+func TestEscaping(t *testing.T) {
+	if got := texEscape(`50% of $x_1$ & {y} \ ~^#`); got != `50\% of \$x\_1\$ \& \{y\} \textbackslash{} \textasciitilde{}\textasciicircum{}\#` {
+		t.Errorf("texEscape = %s", got)
+	}
+	if got := mdEscape("a|b <script>*x*\nc"); got != `a\|b &lt;script&gt;\*x\* c` {
+		t.Errorf("mdEscape = %s", got)
+	}
+}

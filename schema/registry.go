@@ -29,7 +29,11 @@ type Column struct {
 	Type     string // DuckDB type
 	Doc      string
 	Nullable bool
-	field    []int
+	// Blob marks long free text (a trace, a question): writers record no
+	// min/max bounds for it, which would be meaningless and would copy whole
+	// texts into the file footer for every row group.
+	Blob  bool
+	field []int
 }
 
 // Def is a typed handle on a table whose rows are T.
@@ -80,6 +84,7 @@ func declare[T any](name, stage, doc string, rowsPerGroup int, key ...string) De
 			Type:     duckType(f.Type),
 			Doc:      doc,
 			Nullable: f.Type.Kind() == reflect.Pointer,
+			Blob:     f.Tag.Get("blob") == "true",
 			field:    f.Index,
 		})
 	}

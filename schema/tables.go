@@ -9,7 +9,7 @@ type Problem struct {
 	Lang      string `parquet:"lang" doc:"ISO 639-1 code of the question's language"`
 	K         int32  `parquet:"k" doc:"0-based index of the problem within its level"`
 	SourceID  string `parquet:"source_id" doc:"the id the source gave the row (e.g. medium-sw-12)"`
-	Question  string `parquet:"question,zstd" doc:"problem statement in lang"`
+	Question  string `parquet:"question,zstd" blob:"true" doc:"problem statement in lang"`
 	Answer    string `parquet:"answer" doc:"gold answer, identical in every language"`
 	Source    string `parquet:"source" doc:"file the row was read from, relative to the ingested directory"`
 }
@@ -25,7 +25,7 @@ type Trace struct {
 	ProblemID         string    `parquet:"problem_id" doc:"problem id, {level}-{k}"`
 	Seed              int64     `parquet:"seed" doc:"sampling seed of the run"`
 	Method            string    `parquet:"method" doc:"base, loop-retry, formula-retry or reference"`
-	Text              string    `parquet:"text,zstd" doc:"the whole assistant turn: <think>, the direct-first prefix, the reasoning, </think> and the answer"`
+	Text              string    `parquet:"text,zstd" blob:"true" doc:"the whole assistant turn: <think>, the direct-first prefix, the reasoning, </think> and the answer"`
 	Prefix            string    `parquet:"prefix" doc:"the assistant-side prefix the model continued (empty for imported traces)"`
 	CompletionTokens  int32     `parquet:"completion_tokens" doc:"decoded tokens, as the server counted them"`
 	PromptTokens      int32     `parquet:"prompt_tokens" doc:"prompt tokens, as the server counted them (0 when unknown)"`
@@ -70,7 +70,7 @@ type DAG struct {
 	FinalNodeID string `parquet:"final_node_id" doc:"the terminal answer node"`
 	Valid       bool   `parquet:"valid" doc:"the DAG passed validation"`
 	Reason      string `parquet:"reason" doc:"why the DAG is invalid (empty when valid)"`
-	Raw         string `parquet:"raw,zstd" doc:"the DAG JSON as the model or the import returned it"`
+	Raw         string `parquet:"raw,zstd" blob:"true" doc:"the DAG JSON as the model or the import returned it"`
 	Source      string `parquet:"source" doc:"model name, symbolic, or import:<file>"`
 }
 

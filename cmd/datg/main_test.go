@@ -65,22 +65,7 @@ func mustDatg(t *testing.T, args ...string) result {
 
 func simulators(t *testing.T, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, string) {
 	t.Helper()
-	for i := range cfgs {
-		cfgs[i].Data = data
-	}
-	eps, err := simulate.StartMany(cfgs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, e := range eps {
-			e.Close()
-		}
-	})
-	var urls []string
-	for _, e := range eps {
-		urls = append(urls, e.URL)
-	}
+	eps, urls := simulate.StartTest(t, data, cfgs...)
 	return eps, strings.Join(urls, ",")
 }
 

@@ -38,15 +38,7 @@ func simConfig() simulate.Config {
 
 func start(t *testing.T, cfgs ...simulate.Config) []*simulate.Endpoint {
 	t.Helper()
-	eps, err := simulate.StartMany(cfgs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, e := range eps {
-			e.Close()
-		}
-	})
+	eps, _ := simulate.StartTest(t, "", cfgs...)
 	return eps
 }
 

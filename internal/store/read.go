@@ -71,20 +71,36 @@ func Scan[T any](dir string, def schema.Def[T], fn func(*T) error) error {
 	return nil
 }
 
-func scanFile[T any](path string, fn func(*T) error) error {
+// OpenFile opens a Parquet file for reading; close the returned file when
+// done. footerOnly skips the page indexes and bloom filters (for metadata).
+func OpenFile(path string, footerOnly bool) (*parquet.File, *os.File, error) {
 	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	var opts []parquet.FileOption
+	if footerOnly {
+		opts = append(opts, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), opts...)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return pf, f, nil
+}
+
+func scanFile[T any](path string, fn func(*T) error) error {
+	pf, f, err := OpenFile(path, false)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return err
-	}
 	r := parquet.NewGenericReader[T](pf)
 	defer r.Close()
 	buf := make([]T, 64)
@@ -117,19 +133,11 @@ func ReadAll[T any](dir string, def schema.Def[T]) ([]T, error) {
 
 // FileMeta returns the key/value metadata of one Parquet file.
 func FileMeta(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+	pf, f, err := OpenFile(path, true)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	out := map[string]string{}
 	for _, kv := range pf.Metadata().KeyValueMetadata {
 		out[kv.Key] = kv.Value
@@ -149,22 +157,12 @@ func NumRows(dir string, t *schema.Table) (int64, error) {
 	}
 	var n int64
 	for _, p := range paths {
-		f, err := os.Open(p)
+		pf, f, err := OpenFile(p, true)
 		if err != nil {
 			return 0, err
 		}
-		st, err := f.Stat()
-		if err == nil {
-			var pf *parquet.File
-			pf, err = parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-			if err == nil {
-				n += pf.NumRows()
-			}
-		}
+		n += pf.NumRows()
 		f.Close()
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", p, err)
-		}
 	}
 	return n, nil
 }

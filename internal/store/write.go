@@ -40,6 +40,11 @@ func Create[T any](dir string, def schema.Def[T], meta Meta) (*Writer[T], error)
 		parquet.Compression(&parquet.Zstd),
 		parquet.MaxRowsPerRowGroup(int64(max(def.RowsPerGroup, 1))),
 	)
+	for _, c := range def.Columns() {
+		if c.Blob {
+			opts = append(opts, parquet.SkipPageBounds(c.Name))
+		}
+	}
 	return &Writer[T]{
 		def:  def,
 		dir:  dir,

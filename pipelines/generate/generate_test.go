@@ -35,23 +35,7 @@ func demoRun(t testing.TB) string {
 
 func endpoints(t testing.TB, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, []string) {
 	t.Helper()
-	for i := range cfgs {
-		cfgs[i].Data = data
-	}
-	eps, err := simulate.StartMany(cfgs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, e := range eps {
-			e.Close()
-		}
-	})
-	var urls []string
-	for _, e := range eps {
-		urls = append(urls, e.URL)
-	}
-	return eps, urls
+	return simulate.StartTest(t, data, cfgs...)
 }
 
 func quickPool() llm.Options {

@@ -204,19 +204,11 @@ func readJSONL(path string) ([]row, error) {
 }
 
 func readParquet(path string) ([]row, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	pf, f, err := store.OpenFile(path, false)
 	if err != nil {
 		return nil, inputerr.At(path, 0, fmt.Errorf("%w: not a Parquet file: %v", ErrMalformed, err))
 	}
+	defer f.Close()
 	for _, col := range []string{"id", "question", "answer"} {
 		if _, ok := pf.Schema().Lookup(col); !ok {
 			return nil, inputerr.At(path, 0, fmt.Errorf("%w: no %s column", ErrMalformed, col))

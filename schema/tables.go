@@ -26,6 +26,7 @@ type Trace struct {
 	Seed              int64     `parquet:"seed" doc:"sampling seed of the run"`
 	Method            string    `parquet:"method" doc:"base, loop-retry, formula-retry or reference"`
 	Text              string    `parquet:"text,zstd" blob:"true" doc:"the whole assistant turn: <think>, the direct-first prefix, the reasoning, </think> and the answer"`
+	TextHash          string    `parquet:"text_hash" doc:"SHA-256 prefix of text; verdicts and alignments record it to tell when a trace changed"`
 	Prefix            string    `parquet:"prefix" doc:"the assistant-side prefix the model continued (empty for imported traces)"`
 	CompletionTokens  int32     `parquet:"completion_tokens" doc:"decoded tokens, as the server counted them"`
 	PromptTokens      int32     `parquet:"prompt_tokens" doc:"prompt tokens, as the server counted them (0 when unknown)"`
@@ -50,6 +51,7 @@ type Answer struct {
 	Gold      string `parquet:"gold" doc:"the gold answer it was compared with"`
 	Reason    string `parquet:"reason" doc:"why the grader decided so (e.g. no-answer, string-match, numeric-match, mismatch)"`
 	Grader    string `parquet:"grader" doc:"grader name and version"`
+	TextHash  string `parquet:"text_hash" doc:"text_hash of the trace as graded; a trace whose text changed since is ungraded"`
 }
 
 // Compliance is the reasoning-language check of one trace.

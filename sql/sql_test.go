@@ -95,6 +95,7 @@ func TestWilson(t *testing.T) {
 		{5, 10, 0.236593, 0.763407, false},
 		{0, 10, 0, 0.277533, false},
 		{10, 10, 0.722467, 1, false},
+		{0, 1, 0, 0.793451, false},
 		{102, 125, 0.739011, 0.874146, false},
 		{1, 125, 0.001414, 0.043925, false},
 		{0, 0, 0, 0, true},
@@ -110,7 +111,7 @@ func TestWilson(t *testing.T) {
 			}
 			continue
 		}
-		if lo == nil || hi == nil || math.Abs(*lo-c.lo) > 1e-6 || math.Abs(*hi-c.hi) > 1e-6 {
+		if lo == nil || hi == nil || math.Abs(*lo-c.lo) > 1e-6 || math.Abs(*hi-c.hi) > 1e-6 || *lo < 0 || *hi > 1 {
 			t.Errorf("wilson(%d, %d) = %v, %v; want %.6f, %.6f", c.k, c.n, deref(lo), deref(hi), c.lo, c.hi)
 		}
 	}

@@ -27,6 +27,14 @@ func TraceID(k TraceKey) string {
 	return "t" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// TextHash identifies a trace's text: the first 16 hex digits of its
+// SHA-256. Stages that derive data from a trace record it, so data derived
+// from an older text is recognized as stale.
+func TextHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:8])
+}
+
 // Levels of PolyMath, easiest first.
 var Levels = []string{"low", "medium", "high", "top"}
 

@@ -62,3 +62,12 @@ func ParseQwen3(prompt string) (system, user, assistant string, ok bool) {
 	}
 	return system, user, rest, true
 }
+
+// ChatMLContinueTemplate is a Jinja chat template (for vLLM's chat_template
+// request field) that renders messages as plain ChatML and leaves the final
+// assistant message open, so a chat request continues the direct-first
+// prefix exactly as the raw prompt of RenderQwen3 does.
+const ChatMLContinueTemplate = "{%- for m in messages -%}" +
+	"{{- '<|im_start|>' + m['role'] + '\\n' + m['content'] -}}" +
+	"{%- if not loop.last or m['role'] != 'assistant' -%}{{- '<|im_end|>\\n' -}}{%- endif -%}" +
+	"{%- endfor -%}"

@@ -95,7 +95,7 @@ func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 	if *genAPI != "" {
 		study.API = *genAPI
 	}
-	if *genSlots > 0 {
+	if flagWasSet(&cmd.Flag, "slots") {
 		study.SlotsPerEndpoint = *genSlots
 	}
 	opts := llm.DefaultOptions()

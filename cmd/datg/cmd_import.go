@@ -33,7 +33,7 @@ func runImport(ctx context.Context, cmd *Command, args []string) error {
 	if len(args) == 0 || args[0] != "traces" {
 		return usageError{cmd, "say what to import: datg import traces --in FILE.jsonl"}
 	}
-	if err := cmd.Flag.Parse(args[1:]); err != nil {
+	if err := parseFlags(cmd, args[1:]); err != nil {
 		return err
 	}
 	if err := noArgs(cmd, cmd.Flag.Args()); err != nil {

@@ -40,7 +40,7 @@ func runIngest(ctx context.Context, cmd *Command, args []string) error {
 	if len(args) == 0 || args[0] != "polymath" {
 		return usageError{cmd, "the source must be named: datg ingest polymath --src DIR"}
 	}
-	if err := cmd.Flag.Parse(args[1:]); err != nil {
+	if err := parseFlags(cmd, args[1:]); err != nil {
 		return err
 	}
 	if err := noArgs(cmd, cmd.Flag.Args()); err != nil {

@@ -11,10 +11,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/datg/datg/internal/inputerr"
 )
 
 // commands lists every subcommand, in the order of a study.
@@ -57,33 +60,46 @@ func run(ctx context.Context, args []string) int {
 		fmt.Fprintf(stderr, "datg: unknown command %q; run 'datg help'\n", args[0])
 		return 2
 	}
-	cmd.Flag.Usage = func() { cmd.Usage(stderr) }
-	cmd.Flag.SetOutput(stderr)
+	// Flag errors are reported by run, in one line, not by package flag.
+	cmd.Flag.Usage = func() {}
+	cmd.Flag.SetOutput(io.Discard)
 	rest := args[1:]
+	var err error
 	if cmd.Name() != "import" && cmd.Name() != "ingest" {
-		if err := cmd.Flag.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
+		if err = parseFlags(cmd, rest); err == nil {
+			rest = cmd.Flag.Args()
 		}
-		rest = cmd.Flag.Args()
 	}
-	err := cmd.Run(ctx, cmd, rest)
 	if err == nil {
-		return 0
+		err = cmd.Run(ctx, cmd, rest)
 	}
 	var ue usageError
-	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "datg %s: %s\n", cmd.Name(), ue.msg)
-		fmt.Fprintf(stderr, "usage: datg %s\n", cmd.UsageLine)
-		return 2
-	}
-	if errors.Is(err, flag.ErrHelp) {
+	switch {
+	case err == nil:
 		return 0
+	case errors.Is(err, flag.ErrHelp):
+		cmd.Usage(stdout)
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "datg: %s: %s (usage: datg %s)\n", cmd.Name(), oneLine(ue), cmd.UsageLine)
+		return 2
+	case errors.Is(err, inputerr.ErrInvalidConfig):
+		fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), oneLine(err))
+		return 2
 	}
 	fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), oneLine(err))
 	return 1
+}
+
+// parseFlags parses a command's flags; a bad flag is a usage error.
+func parseFlags(cmd *Command, args []string) error {
+	if err := cmd.Flag.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{cmd, err.Error()}
+	}
+	return nil
 }
 
 func lookup(name string) *Command {

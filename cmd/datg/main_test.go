@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -195,6 +198,8 @@ func TestKillAndResume(t *testing.T) {
 
 func TestErrorsAreOneLineWithStage(t *testing.T) {
 	data := t.TempDir()
+	empty := t.TempDir()
+	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(bad, []byte(`{"model": "m", "input_lang": "en", "reasoning_lang": "sw", "level": "low", "problem_id": "low-1", "seed": 42, "method": "base", "text": "x", "completion_tokens": 3}
 {"model": "m", "input_lang": "en", "reasoning_lang": "xx", "level": "low", "problem_id": "low-1", "seed": 42, "method": "base", "text": "x", "completion_tokens": 3}
@@ -206,18 +211,23 @@ func TestErrorsAreOneLineWithStage(t *testing.T) {
 	}{
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"ingest", "polymath", "--src", filepath.Join(data, "nope"), "--data", data}, 1, "datg: ingest: source"},
-		{[]string{"generate", "--data", data}, 1, "datg: generate: "},
+		{[]string{"generate", "--data", data}, 2, "datg: generate: invalid configuration: no endpoints"},
 		{[]string{"import", "traces", "--in", bad, "--data", data}, 1, "reasoning_lang: invalid record"},
 		{[]string{"sql", "--data", data, "select nope"}, 1, "datg: sql: "},
-		{[]string{"tables", "--data", data}, 1, "datg: tables: no traces"},
-		{[]string{"verify", "--data", data, "extra"}, 2, "unexpected argument"},
+		{[]string{"tables", "--data", empty}, 1, "datg: tables: no traces"},
+		{[]string{"verify", "--data", data, "extra"}, 2, "datg: verify: unexpected argument"},
+		{[]string{"generate", "--data", data, "--nope"}, 2, "datg: generate: flag provided but not defined: -nope (usage: datg generate"},
+		{[]string{"ingest", "polymath", "--bogus"}, 2, "datg: ingest: flag provided but not defined: -bogus"},
+		{[]string{"generate", "--data", data, "--seeds", "42,42", "--endpoints", "http://127.0.0.1:1"}, 2, "seeds lists 42 twice"},
+		{[]string{"generate", "--data", data, "--limit", "-1", "--endpoints", "http://127.0.0.1:1"}, 2, "limit must not be negative"},
+		{[]string{"generate", "--data", data, "--langs", "en", "--directions", "en-x", "--endpoints", "http://127.0.0.1:1"}, 2, "nothing to generate"},
 	}
 	for _, c := range cases {
 		r := datg(t, nil, c.args...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("datg %v: exit %d, stderr %q; want exit %d and %q", c.args, r.code, r.stderr, c.code, c.want)
 		}
-		if c.code == 1 && strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+		if c.code != 0 && strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
 			t.Errorf("datg %v: error is not one line: %q", c.args, r.stderr)
 		}
 	}
@@ -254,4 +264,50 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestServeScript runs pipelines/vllm/serve.sh with a stand-in for the vllm
+// command that starts datg's simulator on the port it is given, and checks
+// that the script waits for every server and prints their URLs.
+func TestServeScript(t *testing.T) {
+	for _, tool := range []string{"bash", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	bin := t.TempDir()
+	fake := `#!/bin/sh
+# stand-in for vllm: "vllm serve MODEL --port N ..." starts the simulator
+port=""
+while [ $# -gt 0 ]; do [ "$1" = "--port" ] && port=$2; shift; done
+DATG_TEST_MAIN=1 exec "` + os.Args[0] + `" simulate --listen 127.0.0.1:$port
+`
+	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	logs := t.TempDir()
+	cmd := exec.Command("bash", filepath.Join(testenv.Root(t), "pipelines", "vllm", "serve.sh"), "Qwen/Qwen3-4B")
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "GPUS=2", "BASE_PORT="+strconv.Itoa(base), "LOG_DIR="+logs, "TIMEOUT=30")
+	out, err := cmd.Output()
+	defer func() {
+		pids, _ := os.ReadFile(filepath.Join(logs, "pids"))
+		for _, p := range strings.Fields(string(pids)) {
+			if pid, err := strconv.Atoi(p); err == nil {
+				syscall.Kill(pid, syscall.SIGTERM)
+			}
+		}
+	}()
+	if err != nil {
+		t.Fatalf("serve.sh: %v\n%s", err, out)
+	}
+	want := fmt.Sprintf("http://127.0.0.1:%d/v1,http://127.0.0.1:%d/v1", base, base+1)
+	if strings.TrimSpace(string(out)) != want {
+		t.Fatalf("serve.sh printed %q, want %q", out, want)
+	}
 }

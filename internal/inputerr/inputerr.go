@@ -2,7 +2,22 @@
 // and line (or the record and field) so the user can go and fix it.
 package inputerr
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalidConfig marks a configuration that cannot work (a bad flag
+// value, an unknown language): a command-line mistake, caught before any work.
+var ErrInvalidConfig = errors.New("invalid configuration")
+
+// Invalid wraps the problems a Validate method found, or returns nil.
+func Invalid(errs ...error) error {
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	}
+	return nil
+}
 
 // Error is a problem at a place in an input file.
 type Error struct {

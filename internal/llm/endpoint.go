@@ -122,6 +122,11 @@ func (e *endpoint) call(ctx context.Context, req Request) (Response, *exchange, 
 	if err := readExtras(ex.body, &out); err != nil {
 		return out, ex, err
 	}
+	if out.FinishReason == "abort" || out.FinishReason == "error" {
+		// vLLM aborted the sequence (preempted, server shutting down): not
+		// an answer to keep.
+		return out, ex, fmt.Errorf("generation ended with finish_reason %q: %w", out.FinishReason, ErrMalformed)
+	}
 	out.Endpoint = strings.TrimSuffix(e.url, "/v1")
 	out.LatencyMS = time.Since(start).Milliseconds()
 	out.ReceivedAt = time.Now().UnixMilli()

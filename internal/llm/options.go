@@ -1,9 +1,10 @@
 package llm
 
 import (
-	"errors"
 	"fmt"
 	"time"
+
+	"github.com/datg/datg/internal/inputerr"
 )
 
 // Options configure a Pool. Start from DefaultOptions.
@@ -66,5 +67,5 @@ func (o Options) Validate() error {
 	check(o.CooldownBase > 0 && o.CooldownMax >= o.CooldownBase, "cooldown %v..%v is not a range", o.CooldownBase, o.CooldownMax)
 	check(o.Patience > 0, "patience must be positive")
 	check(o.RequestTimeout > 0 && o.ConnectTimeout > 0, "timeouts must be positive")
-	return errors.Join(errs...)
+	return inputerr.Invalid(errs...)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -246,5 +247,136 @@ func TestBadEndpointURLs(t *testing.T) {
 	}
 	if _, err := llm.NewPool([]string{"http://a:1", "http://a:1/v1"}, llm.DefaultOptions()); err == nil {
 		t.Error("the same endpoint twice accepted")
+	}
+}
+
+// switchable answers 503 while broken is set and passes requests on otherwise,
+// recording when each request arrived.
+type switchable struct {
+	next   http.Handler
+	broken atomic.Bool
+	status int
+	mu     sync.Mutex
+	times  []time.Time
+}
+
+func (s *switchable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.times = append(s.times, time.Now())
+	s.mu.Unlock()
+	if s.broken.Load() {
+		if s.status == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", "1")
+		}
+		w.WriteHeader(s.status)
+		io.WriteString(w, `{"error": {"message": "unavailable"}}`)
+		return
+	}
+	s.next.ServeHTTP(w, r)
+}
+
+func newSwitchable(t *testing.T, status int) (*switchable, string) {
+	srv, err := simulate.NewServer(simConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &switchable{next: srv, status: status}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return s, ts.URL
+}
+
+func TestEndpointRejoinsAfterCooldown(t *testing.T) {
+	flaky, flakyURL := newSwitchable(t, http.StatusServiceUnavailable)
+	_, steadyURL := newSwitchable(t, http.StatusServiceUnavailable)
+	flaky.broken.Store(true)
+	p, err := llm.NewPool([]string{flakyURL, steadyURL}, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		if _, err := p.Do(context.Background(), swahiliRequest(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.Status()[0].Up {
+		t.Fatal("an endpoint answering 503 stayed in rotation")
+	}
+	flaky.broken.Store(false)
+	deadline := time.Now().Add(5 * time.Second)
+	for !p.Status()[0].Up && time.Now().Before(deadline) {
+		// Keep both busy so the recovered endpoint gets its probe.
+		var wg sync.WaitGroup
+		for i := 0; i < 40; i++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); p.Do(context.Background(), swahiliRequest(i)) }()
+		}
+		wg.Wait()
+	}
+	if !p.Status()[0].Up {
+		t.Fatal("the endpoint did not rejoin after it recovered")
+	}
+}
+
+func TestRetryAfterIsRespected(t *testing.T) {
+	busy, url := newSwitchable(t, http.StatusTooManyRequests)
+	busy.broken.Store(true)
+	o := fastOptions()
+	o.BackoffMax = 5 * time.Second
+	p, _ := llm.NewPool([]string{url}, o)
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		busy.broken.Store(false)
+	}()
+	if _, err := p.Do(context.Background(), swahiliRequest(0)); err != nil {
+		t.Fatal(err)
+	}
+	busy.mu.Lock()
+	defer busy.mu.Unlock()
+	if len(busy.times) != 2 || busy.times[1].Sub(busy.times[0]) < 900*time.Millisecond {
+		t.Fatalf("%d attempts; the retry came %v after a 429 with Retry-After: 1", len(busy.times), busy.times[len(busy.times)-1].Sub(busy.times[0]))
+	}
+}
+
+func TestBackoffIsCapped(t *testing.T) {
+	down, url := newSwitchable(t, http.StatusInternalServerError)
+	down.broken.Store(true)
+	o := fastOptions()
+	o.BackoffBase, o.BackoffMax = 10*time.Millisecond, 40*time.Millisecond
+	o.MaxAttempts, o.FailThreshold = 8, 100 // keep the endpoint in rotation
+	p, _ := llm.NewPool([]string{url}, o)
+	_, err := p.Do(context.Background(), swahiliRequest(0))
+	if !errors.Is(err, llm.ErrGaveUp) {
+		t.Fatalf("got %v, want ErrGaveUp", err)
+	}
+	down.mu.Lock()
+	defer down.mu.Unlock()
+	if len(down.times) != 8 {
+		t.Fatalf("%d attempts, want 8", len(down.times))
+	}
+	for i := 1; i < len(down.times); i++ {
+		if gap := down.times[i].Sub(down.times[i-1]); gap > 500*time.Millisecond {
+			t.Fatalf("pause %d was %v; the cap is 40ms", i, gap)
+		}
+	}
+}
+
+func TestPatienceRunsOutMidRun(t *testing.T) {
+	dying, url := newSwitchable(t, http.StatusServiceUnavailable)
+	o := fastOptions()
+	o.Patience = 300 * time.Millisecond
+	o.MaxAttempts = 1000
+	p, _ := llm.NewPool([]string{url}, o)
+	if _, err := p.Do(context.Background(), swahiliRequest(0)); err != nil {
+		t.Fatal(err)
+	}
+	dying.broken.Store(true)
+	start := time.Now()
+	_, err := p.Do(context.Background(), swahiliRequest(1))
+	if !errors.Is(err, llm.ErrNoEndpoint) {
+		t.Fatalf("got %v, want ErrNoEndpoint", err)
+	}
+	if waited := time.Since(start); waited < 300*time.Millisecond {
+		t.Fatalf("gave up after %v, before the patience of 300ms", waited)
 	}
 }

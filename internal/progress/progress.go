@@ -114,7 +114,16 @@ func (p *Progress) Finish() {
 			fmt.Fprint(p.w, "\r\033[K")
 		}
 		done, skipped, failed := p.Counts()
-		fmt.Fprintf(p.w, "%s: %d new, %d already done, %d failed, %d tokens in %s\n",
-			p.label, done, skipped, failed, p.tokens.Load(), time.Since(p.start).Round(time.Millisecond))
+		s := fmt.Sprintf("%s: %d done", p.label, done)
+		if skipped > 0 {
+			s += fmt.Sprintf(", %d already done before", skipped)
+		}
+		if failed > 0 {
+			s += fmt.Sprintf(", %d failed", failed)
+		}
+		if t := p.tokens.Load(); t > 0 {
+			s += fmt.Sprintf(", %d tokens", t)
+		}
+		fmt.Fprintf(p.w, "%s in %s\n", s, time.Since(p.start).Round(time.Millisecond))
 	})
 }

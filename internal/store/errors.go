@@ -11,3 +11,6 @@ var ErrAmbiguousTable = errors.New("table exists both as a file and as a folder"
 
 // ErrDuplicateKey means rows given to one write share a key.
 var ErrDuplicateKey = errors.New("duplicate row key")
+
+// ErrTableBusy means another process is writing the table.
+var ErrTableBusy = errors.New("another datg process is writing this table")

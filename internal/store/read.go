@@ -59,16 +59,7 @@ func Exists(dir string, t *schema.Table) bool {
 // a time so memory stays bounded by the batch, not the table. It returns
 // ErrNoTable (wrapped) when the table has not been written.
 func Scan[T any](dir string, def schema.Def[T], fn func(*T) error) error {
-	paths, err := Paths(dir, def.Table)
-	if err != nil {
-		return err
-	}
-	for _, p := range paths {
-		if err := scanFile(p, fn); err != nil {
-			return fmt.Errorf("reading %s: %w", p, err)
-		}
-	}
-	return nil
+	return ScanProjection(dir, def.Table, fn)
 }
 
 // OpenFile opens a Parquet file for reading; close the returned file when
@@ -93,6 +84,22 @@ func OpenFile(path string, footerOnly bool) (*parquet.File, *os.File, error) {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return pf, f, nil
+}
+
+// ScanProjection is Scan into a struct P holding some of the table's
+// columns (by parquet tag); only those columns are decoded, so reading the
+// ids of a table of long texts does not read the texts.
+func ScanProjection[P any](dir string, t *schema.Table, fn func(*P) error) error {
+	paths, err := Paths(dir, t)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if err := scanFile(p, fn); err != nil {
+			return fmt.Errorf("reading %s: %w", p, err)
+		}
+	}
+	return nil
 }
 
 func scanFile[T any](path string, fn func(*T) error) error {

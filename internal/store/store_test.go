@@ -74,7 +74,7 @@ func TestAbortKeepsPreviousVersion(t *testing.T) {
 	if got := strings.Join(ids(t, dir), ","); got != "low-0=q low-0" {
 		t.Fatalf("after abort rows = %s", got)
 	}
-	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
 	if len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
@@ -198,5 +198,44 @@ func TestStaleTempRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("stale temporary file of a dead writer was not removed")
+	}
+}
+
+func TestScanProjection(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteAll(dir, schema.Problems, Meta{}, problems("low-0", "low-1")); err != nil {
+		t.Fatal(err)
+	}
+	type idOnly struct {
+		ProblemID string `parquet:"problem_id"`
+	}
+	var got []string
+	err := ScanProjection(dir, schema.Problems.Table, func(r *idOnly) error {
+		got = append(got, r.ProblemID)
+		return nil
+	})
+	if err != nil || strings.Join(got, ",") != "low-0,low-1" {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}
+
+func TestOneWriterPerTable(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, schema.Problems, Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(dir, schema.Problems, Meta{}); !errors.Is(err, ErrTableBusy) {
+		t.Fatalf("second writer: %v, want ErrTableBusy", err)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(FilePath(dir, schema.Problems.Table))
+	if err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("table mode %v, %v; want 0644", fi.Mode(), err)
+	}
+	if err := WriteAll(dir, schema.Problems, Meta{}, problems("low-0")); err != nil {
+		t.Fatalf("writer after commit: %v", err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 type Writer[T any] struct {
 	def      schema.Def[T]
 	dir      string
+	lock     *os.File // held from Create to Commit or Abort
 	tmp      *os.File
 	w        *parquet.GenericWriter[T]
 	keys     map[string]struct{}
@@ -31,9 +32,21 @@ func Create[T any](dir string, def schema.Def[T], meta Meta) (*Writer[T], error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	lock, err := lockTable(dir, def.Name)
+	if err != nil {
+		return nil, err
+	}
 	removeStaleTemps(dir, def.Name)
 	tmp, err := os.CreateTemp(dir, tempPrefix(def.Name)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	// CreateTemp makes the file private; tables are for every reader.
+	if err := tmp.Chmod(0o644); err != nil {
+		lock.Close()
+		tmp.Close()
+		os.Remove(tmp.Name())
 		return nil, err
 	}
 	opts := append(meta.options(def.Name, time.Now()),
@@ -48,6 +61,7 @@ func Create[T any](dir string, def schema.Def[T], meta Meta) (*Writer[T], error)
 	return &Writer[T]{
 		def:  def,
 		dir:  dir,
+		lock: lock,
 		tmp:  tmp,
 		w:    parquet.NewGenericWriter[T](tmp, opts...),
 		keys: map[string]struct{}{},
@@ -85,6 +99,7 @@ func (w *Writer[T]) Commit() error {
 		return errors.New("store: commit after commit or abort")
 	}
 	w.finished = true
+	defer w.lock.Close()
 	err := w.w.Close()
 	if err == nil {
 		err = w.tmp.Sync()
@@ -123,6 +138,25 @@ func (w *Writer[T]) Abort() {
 	w.w.Close()
 	w.tmp.Close()
 	os.Remove(w.tmp.Name())
+	w.lock.Close()
+}
+
+// lockTable takes the table's writer lock, so two processes never rewrite
+// one table at once (the second would drop the first's rows). Closing the
+// file releases it.
+func lockTable(dir, table string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, "."+table+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s: %w", table, ErrTableBusy)
+		}
+		return nil, err
+	}
+	return f, nil
 }
 
 // WriteAll replaces the table with rows.

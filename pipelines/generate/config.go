@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/transforms"
@@ -110,7 +111,30 @@ func (s Study) Validate() error {
 	if s.Limit < 0 {
 		add("limit must not be negative")
 	}
-	return errors.Join(errs...)
+	for name, list := range map[string][]string{"models": s.Models, "directions": s.Directions, "langs": s.Langs, "levels": s.Levels} {
+		if d := firstDuplicate(list); d != "" {
+			add("%s lists %q twice", name, d)
+		}
+	}
+	seeds := make([]string, len(s.Seeds))
+	for i, v := range s.Seeds {
+		seeds[i] = fmt.Sprint(v)
+	}
+	if d := firstDuplicate(seeds); d != "" {
+		add("seeds lists %s twice", d)
+	}
+	return inputerr.Invalid(errs...)
+}
+
+func firstDuplicate(list []string) string {
+	seen := map[string]bool{}
+	for _, v := range list {
+		if seen[v] {
+			return v
+		}
+		seen[v] = true
+	}
+	return ""
 }
 
 // targets are the non-English languages of the study: what x ranges over.
@@ -149,5 +173,8 @@ func (c Config) Validate() error {
 	if err := c.Study.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	return errors.Join(errs...)
+	if err := c.Pool.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return inputerr.Invalid(errs...)
 }

@@ -160,6 +160,10 @@ func (p *plan) request(j job) llm.Request {
 		}
 		req.Extra["continue_final_message"] = true
 		req.Extra["add_generation_prompt"] = false
+		// Qwen3's own template renders a final assistant message after an
+		// empty, closed <think></think>, which would switch thinking off;
+		// this template renders the turn as RenderQwen3 does.
+		req.Extra["chat_template"] = transforms.ChatMLContinueTemplate
 	} else {
 		req.API = llm.APICompletions
 		req.Prompt = transforms.RenderQwen3(conv)

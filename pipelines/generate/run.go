@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/journal"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
@@ -78,6 +79,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 
 	res := Result{Jobs: p.size()}
+	if res.Jobs == 0 {
+		return res, inputerr.Invalid(fmt.Errorf("nothing to generate: directions %v over languages %v give no query", cfg.Study.Directions, cfg.Study.Langs))
+	}
 	prog := progress.Start(stderr, "generate", res.Jobs)
 	prog.Extra = func() string { return endpointSummary(pool) }
 	failures := &failureLog{}
@@ -144,12 +148,16 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 func traceRow(jb job, s Study, req llm.Request, resp llm.Response) schema.Trace {
 	conv := jb.conversation()
 	text := conv.AssistantStart()
-	if resp.Reasoning != "" {
+	switch {
+	case resp.Reasoning == "":
+		text += resp.Text
+	case resp.Text == "" && resp.FinishReason == "length":
+		// The budget cut the reasoning: the model never closed it.
+		text += resp.Reasoning
+	default:
 		// The server split the reasoning from the answer: put the turn back
 		// together as the model wrote it.
 		text += resp.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + resp.Text
-	} else {
-		text += resp.Text
 	}
 	return schema.Trace{
 		TraceID:           transforms.TraceID(jb.key),
@@ -162,6 +170,7 @@ func traceRow(jb job, s Study, req llm.Request, resp llm.Response) schema.Trace 
 		Seed:              jb.key.Seed,
 		Method:            jb.key.Method,
 		Text:              text,
+		TextHash:          transforms.TextHash(text),
 		Prefix:            conv.Prefix,
 		CompletionTokens:  int32(resp.CompletionTokens),
 		PromptTokens:      int32(resp.PromptTokens),

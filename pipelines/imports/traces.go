@@ -80,6 +80,14 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 	defer m.Abort()
 	source := "import:" + filepath.Base(cfg.In)
 	now := time.Now().UTC()
+	known, err := knownProblems(cfg.Data)
+	if err != nil {
+		return Summary{}, err
+	}
+	existing, err := existingTraces(cfg.Data)
+	if err != nil {
+		return Summary{}, err
+	}
 	seen := map[string]int{} // trace key -> line
 	var sum Summary
 	err = eachLine(cfg.In, f, func(line int, b []byte) error {
@@ -87,10 +95,8 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 			return err
 		}
 		var rec traceRecord
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&rec); err != nil {
-			return inputerr.At(cfg.In, line, fmt.Errorf("%w: %v", ErrBadRecord, err))
+		if err := decodeStrict(b, &rec); err != nil {
+			return inputerr.At(cfg.In, line, err)
 		}
 		row, err := rec.trace()
 		if err != nil {
@@ -100,15 +106,25 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 			}
 			return inputerr.At(cfg.In, line, err)
 		}
-		row.Source, row.CreatedAt = source, now
-		key := transforms.TraceID(transforms.TraceKey{Model: row.Model, InputLang: row.InputLang, ReasoningLang: row.ReasoningLang,
-			Level: row.Level, ProblemID: row.ProblemID, Seed: row.Seed, Method: row.Method})
+		row.Source, row.CreatedAt, row.TextHash = source, now, transforms.TextHash(row.Text)
+		if !known[row.ProblemID] {
+			return inputerr.Field(cfg.In, line, "problem_id", fmt.Errorf("%w: %s is not in the problems table (ingest it first)", ErrBadRecord, row.ProblemID))
+		}
+		key := traceKeyOf(row)
 		if first, dup := seen[key]; dup {
 			return inputerr.At(cfg.In, line, fmt.Errorf("%w: same model, languages, problem, seed and method as line %d", ErrDuplicate, first))
 		}
 		seen[key] = line
 		if m.Has(row.TraceID) {
 			return inputerr.Field(cfg.In, line, "trace_id", fmt.Errorf("%w: %s is used twice", ErrDuplicate, row.TraceID))
+		}
+		// One row per trace key: a trace replaces the row of the same key,
+		// under the same id.
+		if id, ok := existing.idOf[key]; ok && id != row.TraceID {
+			return inputerr.Field(cfg.In, line, "trace_id", fmt.Errorf("%w: the table holds this trace as %s; give that id or none", ErrDuplicate, id))
+		}
+		if k, ok := existing.keyOf[row.TraceID]; ok && k != key {
+			return inputerr.Field(cfg.In, line, "trace_id", fmt.Errorf("%w: %s already names another trace", ErrDuplicate, row.TraceID))
 		}
 		sum.Records++
 		return m.Write(row)
@@ -234,6 +250,73 @@ func (r traceRecord) trace() (schema.Trace, error) {
 		t.TraceID = *r.TraceID
 	}
 	return t, nil
+}
+
+// decodeStrict decodes one JSON object with no unknown fields and nothing
+// after it.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadRecord, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: text after the JSON object", ErrBadRecord)
+	}
+	return nil
+}
+
+// traceKeyOf is the identity of a trace: one per (model, languages, level,
+// problem, seed, method).
+func traceKeyOf(t schema.Trace) string {
+	return transforms.TraceID(transforms.TraceKey{Model: t.Model, InputLang: t.InputLang, ReasoningLang: t.ReasoningLang,
+		Level: t.Level, ProblemID: t.ProblemID, Seed: t.Seed, Method: t.Method})
+}
+
+// traceIndex maps the traces already in the table between ids and keys.
+type traceIndex struct {
+	idOf  map[string]string // key -> trace_id
+	keyOf map[string]string // trace_id -> key
+}
+
+func existingTraces(dir string) (traceIndex, error) {
+	idx := traceIndex{idOf: map[string]string{}, keyOf: map[string]string{}}
+	type keyCols struct {
+		TraceID       string `parquet:"trace_id"`
+		Model         string `parquet:"model"`
+		InputLang     string `parquet:"input_lang"`
+		ReasoningLang string `parquet:"reasoning_lang"`
+		Level         string `parquet:"level"`
+		ProblemID     string `parquet:"problem_id"`
+		Seed          int64  `parquet:"seed"`
+		Method        string `parquet:"method"`
+	}
+	err := store.ScanProjection(dir, schema.Traces.Table, func(r *keyCols) error {
+		key := traceKeyOf(schema.Trace{Model: r.Model, InputLang: r.InputLang, ReasoningLang: r.ReasoningLang,
+			Level: r.Level, ProblemID: r.ProblemID, Seed: r.Seed, Method: r.Method})
+		idx.idOf[key], idx.keyOf[r.TraceID] = r.TraceID, key
+		return nil
+	})
+	if errors.Is(err, store.ErrNoTable) {
+		err = nil
+	}
+	return idx, err
+}
+
+// knownProblems is the set of ingested problem ids.
+func knownProblems(dir string) (map[string]bool, error) {
+	known := map[string]bool{}
+	type idOnly struct {
+		ProblemID string `parquet:"problem_id"`
+	}
+	err := store.ScanProjection(dir, schema.Problems.Table, func(r *idOnly) error {
+		known[r.ProblemID] = true
+		return nil
+	})
+	if errors.Is(err, store.ErrNoTable) {
+		return nil, fmt.Errorf("no problems in %s: ingest the benchmark before importing traces", dir)
+	}
+	return known, err
 }
 
 func integer(f float64) (int64, bool) {

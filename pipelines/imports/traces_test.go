@@ -17,6 +17,19 @@ const good = `{"model": "Qwen/Qwen3-4B", "input_lang": "en", "reasoning_lang": "
 {"trace_id": "mine-1", "model": "Qwen/Qwen3-4B", "input_lang": "sw", "reasoning_lang": "sw", "level": "high", "problem_id": "high-0", "seed": 215, "method": "loop-retry", "text": "x", "completion_tokens": 16384, "max_tokens": 16384}
 `
 
+// runDir is a run with the problems the test traces refer to.
+func runDir(t *testing.T) string {
+	dir := t.TempDir()
+	var ps []schema.Problem
+	for _, id := range []string{"low-3", "high-0"} {
+		ps = append(ps, schema.Problem{ProblemID: id, Lang: "en", Answer: "1"})
+	}
+	if err := store.WriteAll(dir, schema.Problems, store.Meta{}, ps); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func write(t *testing.T, content string) string {
 	p := filepath.Join(t.TempDir(), "traces.jsonl")
 	os.WriteFile(p, []byte(content), 0o644)
@@ -24,7 +37,7 @@ func write(t *testing.T, content string) string {
 }
 
 func TestImportTraces(t *testing.T) {
-	dir := t.TempDir()
+	dir := runDir(t)
 	sum, err := Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir})
 	if err != nil || sum.Records != 2 {
 		t.Fatalf("%+v %v", sum, err)
@@ -69,11 +82,13 @@ func TestImportErrorsNameLineAndField(t *testing.T) {
 		{"direction mismatch", strings.Replace(base, `"seed": 42`, `"seed": 42, "direction": "x-x"`, 1), "direction", ErrBadRecord},
 		{"not JSON", "{nope", "invalid character", ErrBadRecord},
 		{"duplicate", base, "as line 1", ErrDuplicate},
+		{"unknown problem", strings.Replace(base, `"low-3"`, `"low-99"`, 1), "problem_id: invalid record: low-99 is not in the problems table", ErrBadRecord},
+		{"trailing text", base + " garbage", "text after the JSON object", ErrBadRecord},
 		{"empty", "\n\n", "no traces", ErrBadRecord},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := runDir(t)
 			content := good + c.content + "\n"
 			if c.name == "empty" {
 				content = c.content
@@ -89,5 +104,28 @@ func TestImportErrorsNameLineAndField(t *testing.T) {
 				t.Fatal("a failed import wrote the table")
 			}
 		})
+	}
+}
+
+func TestImportKeepsOneRowPerTraceKey(t *testing.T) {
+	dir := runDir(t)
+	if _, err := Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	base := strings.SplitN(good, "\n", 2)[0]
+	// The same trace under a new id would be a second row for one key.
+	renamed := strings.Replace(base, "{", `{"trace_id": "custom1", `, 1)
+	_, err := Run(context.Background(), Config{Kind: "traces", In: write(t, renamed+"\n"), Data: dir})
+	if !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), "give that id or none") {
+		t.Fatalf("got %v", err)
+	}
+	// An id already naming another trace must not replace it.
+	stolen := strings.Replace(strings.Replace(base, `"seed": 42`, `"seed": 7`, 1), "{", `{"trace_id": "mine-1", `, 1)
+	_, err = Run(context.Background(), Config{Kind: "traces", In: write(t, stolen+"\n"), Data: dir})
+	if !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), "already names another trace") {
+		t.Fatalf("got %v", err)
+	}
+	if n, _ := store.NumRows(dir, schema.Traces.Table); n != 2 {
+		t.Fatalf("%d rows, want 2", n)
 	}
 }

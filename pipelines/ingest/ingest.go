@@ -62,7 +62,7 @@ func (c Config) Validate() error {
 	if c.PerLevel < 0 {
 		errs = append(errs, errors.New("problems per level must not be negative"))
 	}
-	return errors.Join(errs...)
+	return inputerr.Invalid(errs...)
 }
 
 // row is one problem as the source gives it.

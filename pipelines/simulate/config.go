@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/datg/datg/internal/inputerr"
 )
 
 // Config configures a simulator. Start from DefaultConfig.
@@ -35,6 +37,9 @@ type Config struct {
 	// RequireKey, when set, is the only API key accepted; a wrong key gets a
 	// 401 that echoes it back (as careless servers do), to test redaction.
 	RequireKey string
+	// Models are the names /v1/models lists. Requests for other names are
+	// served too; the name only scales accuracy by the size it mentions.
+	Models []string
 	// Seed seeds fault injection.
 	Seed uint64
 	// Log, when set, receives one line per request.
@@ -58,6 +63,7 @@ func DefaultConfig() Config {
 		Profile: DefaultProfile(),
 		MaxSeqs: 16,
 		Seed:    1,
+		Models:  []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"},
 	}
 }
 
@@ -86,5 +92,5 @@ func (c Config) Validate() error {
 	if c.Latency < 0 || c.TokenLatency < 0 {
 		errs = append(errs, errors.New("latencies must not be negative"))
 	}
-	return errors.Join(errs...)
+	return inputerr.Invalid(errs...)
 }

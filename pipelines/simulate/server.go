@@ -134,8 +134,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/health":
 		w.WriteHeader(http.StatusOK)
 	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []map[string]any{
-			{"id": "simulated", "object": "model", "owned_by": "datg-simulator"}}})
+		var data []map[string]any
+		for _, m := range s.cfg.Models {
+			data = append(data, map[string]any{"id": m, "object": "model", "owned_by": "datg-simulator"})
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 	case r.URL.Path == "/v1/completions" && r.Method == http.MethodPost:
 		s.complete(w, r, false)
 	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
@@ -162,6 +165,9 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		return
 	}
 	system, user, assistant, err := req.conversation(chat)
+	if err == nil && req.MaxTokens != nil && *req.MaxTokens < 1 {
+		err = fmt.Errorf("max_tokens must be at least 1, got %d", *req.MaxTokens)
+	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "BadRequestError", err.Error())
 		return

@@ -37,12 +37,15 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 	if !db.Present["traces"] {
 		return nil, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
 	}
+	// A verdict counts only for the text it graded: a trace regenerated or
+	// re-imported since is ungraded.
 	var ungraded int64
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM traces ANTI JOIN answers USING (trace_id)").Scan(&ungraded); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM traces t LEFT JOIN answers a USING (trace_id)
+		WHERE a.trace_id IS NULL OR a.text_hash IS DISTINCT FROM t.text_hash`).Scan(&ungraded); err != nil {
 		return nil, err
 	}
 	if ungraded > 0 {
-		return nil, fmt.Errorf("%w: %d traces have no verdict (run datg verify)", ErrNotGraded, ungraded)
+		return nil, fmt.Errorf("%w: %d traces have no verdict for their current text (run datg verify)", ErrNotGraded, ungraded)
 	}
 	var written []string
 	for _, f := range datgsql.Tables() {

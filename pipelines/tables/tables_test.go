@@ -92,3 +92,20 @@ func TestEscaping(t *testing.T) {
 		t.Errorf("mdEscape = %s", got)
 	}
 }
+
+func TestRefusesVerdictsOfAnOlderText(t *testing.T) {
+	dir := writeRun(t, true)
+	// Trace "b" was regenerated after grading: its text hash changed.
+	rows, _ := store.ReadAll(dir, schema.Traces)
+	for i := range rows {
+		if rows[i].TraceID == "b" {
+			rows[i].TextHash = "newer"
+		}
+	}
+	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, rows); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Config{Data: dir}); !errors.Is(err, ErrNotGraded) || !strings.Contains(err.Error(), "1 traces") {
+		t.Fatalf("got %v, want ErrNotGraded for one trace", err)
+	}
+}

@@ -67,7 +67,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			sum.NoAnswer++
 		}
 		batch = append(batch, schema.Answer{TraceID: t.TraceID, Extracted: v.Extracted, HasAnswer: v.HasAnswer,
-			Correct: v.Correct, Gold: gold, Reason: v.Reason, Grader: transforms.GraderName})
+			Correct: v.Correct, Gold: gold, Reason: v.Reason, Grader: transforms.GraderName, TextHash: transforms.TextHash(t.Text)})
 		prog.Done(0)
 		if len(batch) == cap(batch) {
 			err := w.Write(batch...)

@@ -9,6 +9,8 @@
 # Settings are the paper's (appendix G): max_num_seqs 16,
 # max_num_batched_tokens 8192, gpu_memory_utilization 0.82. Servers run in
 # the background with logs in $LOG_DIR; stop them with `kill $(cat $LOG_DIR/pids)`.
+# With VLLM_API_KEY set, the servers require that key (give datg the same
+# key through OPENAI_API_KEY or --api-key-env VLLM_API_KEY).
 set -euo pipefail
 
 MODEL=${1:?usage: serve.sh MODEL}
@@ -22,7 +24,10 @@ MAX_MODEL_LEN=${MAX_MODEL_LEN:-20480}  # prompt + the 16384-token high-level bud
 command -v vllm >/dev/null || { echo "serve.sh: vllm is not installed (pip install vllm)" >&2; exit 1; }
 mkdir -p "$LOG_DIR"
 : > "$LOG_DIR/pids"
+key_args=()
+[ -n "${VLLM_API_KEY:-}" ] && key_args=(--api-key "$VLLM_API_KEY")
 urls=()
+pids=()
 for ((i = 0; i < GPUS; i++)); do
   port=$((BASE_PORT + i))
   CUDA_VISIBLE_DEVICES=$i nohup vllm serve "$MODEL" \
@@ -32,14 +37,23 @@ for ((i = 0; i < GPUS; i++)); do
     --gpu-memory-utilization 0.82 \
     --max-model-len "$MAX_MODEL_LEN" \
     --enable-prefix-caching \
+    "${key_args[@]}" \
     >"$LOG_DIR/vllm-gpu$i.log" 2>&1 &
   echo $! >>"$LOG_DIR/pids"
+  pids+=($!)
   urls+=("http://$HOST:$port/v1")
 done
 
+auth=()
+[ -n "${VLLM_API_KEY:-}" ] && auth=(-H "Authorization: Bearer $VLLM_API_KEY")
 deadline=$((SECONDS + TIMEOUT))
-for url in "${urls[@]}"; do
-  until curl -sf "$url/models" >/dev/null; do
+for i in "${!urls[@]}"; do
+  url=${urls[$i]}
+  until curl -sf "${auth[@]}" "$url/models" >/dev/null; do
+    if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+      echo "serve.sh: the server for $url (GPU $i) exited; see $LOG_DIR/vllm-gpu$i.log" >&2
+      exit 1
+    fi
     if ((SECONDS > deadline)); then
       echo "serve.sh: $url did not answer within ${TIMEOUT}s; see $LOG_DIR" >&2
       exit 1

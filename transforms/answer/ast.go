@@ -1,0 +1,76 @@
+package answer
+
+import "math/big"
+
+// node is a parsed answer. Scalar nodes evaluate to numbers; structural
+// nodes (lists, intervals, relations, matrices) are compared part by part.
+type node interface{}
+
+type (
+	numNode struct {
+		r        *big.Rat
+		decimals int // digits after the decimal point as written
+	}
+	constNode struct{ name string } // pi, e, inf, empty
+	varNode   struct{ name string }
+	negNode   struct{ x node }
+	addNode   struct{ terms []node }
+	mulNode   struct{ factors []node }
+	divNode   struct{ num, den node }
+	powNode   struct{ base, exp node }
+	funcNode  struct {
+		name  string
+		arg   node
+		base  node // log base; nil for natural or default
+		power node // sin^2 x
+	}
+	factNode    struct{ x node }
+	binomNode   struct{ n, k node }
+	floorNode   struct{ x node }
+	ceilNode    struct{ x node }
+	absNode     struct{ x node }
+	percentNode struct{ x node }
+	sumNode     struct {
+		prod       bool
+		index      string
+		lo, hi     node
+		body       node
+	}
+	// pmNode is a ± b: two solutions.
+	pmNode struct {
+		a, b  node
+		minus bool // ∓
+	}
+)
+
+// listKind tells how a list compares.
+type listKind int
+
+const (
+	listSolutions listKind = iota // a, b, c at the top level: unordered
+	listSet                       // {a, b}: unordered
+	listTuple                     // (a, b, c): ordered
+	listBracket                   // [a, b, c]: ordered
+	listParts                     // a; b: the parts of a multi-part answer, ordered
+)
+
+type (
+	listNode struct {
+		kind  listKind
+		items []node
+	}
+	// intervalNode is (lo, hi), [lo, hi], (lo, hi], [lo, hi). A pair in
+	// parentheses may also be a point or tuple; pair records that.
+	intervalNode struct {
+		lo, hi             node
+		loClosed, hiClosed bool
+		pair               bool
+	}
+	unionNode struct{ parts []node }
+	// relNode is a chain: items[0] ops[0] items[1] ops[1] items[2] ...
+	relNode struct {
+		items []node
+		ops   []string
+	}
+	matrixNode struct{ rows [][]node }
+)

@@ -1,0 +1,28 @@
+// Package answer grades a model's final answer against a gold answer the way
+// a careful human grader would, with no computer-algebra system that could
+// hang a run.
+//
+// Grading has three steps, each a pure function:
+//
+//   - Extract finds the final answer in a generation: the last \boxed{} or
+//     \fbox{} after the reasoning block (several boxes become a list when the
+//     gold is a list), else a final-answer marker in any of the study's 12
+//     languages ("Answer:", "Jibu:", "答案：", "উত্তর:", ...), else the last
+//     number; then the same inside the reasoning block. A trace the token
+//     budget cut off before any answer has none.
+//   - Parse reads plain and LaTeX math into a value: numbers (thousands
+//     separators, decimal commas, percent, currency and units, mixed
+//     numbers, degrees), expressions (fractions, roots, powers, pi and e,
+//     trigonometric, logarithmic and exponential functions, factorials,
+//     binomials, floor and ceiling, finite and convergent infinite sums),
+//     equations, inequalities and chains (as intervals), sets, tuples,
+//     intervals and their unions, several solutions, and matrices.
+//   - Equal compares two values: exact rationals where both are rational,
+//     relative tolerance otherwise, identity of expressions in free
+//     variables by evaluation at fixed pseudo-random points, and structural
+//     comparison of sets, tuples, intervals and matrices.
+//
+// What cannot be parsed is compared as normalized text. Every input gets a
+// verdict and a reason; nothing panics or runs unbounded (inputs, nesting,
+// exponents and sums are bounded).
+package answer

@@ -1,0 +1,171 @@
+package answer
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Think tags of reasoning models.
+const (
+	thinkOpen  = "<think>"
+	thinkClose = "</think>"
+)
+
+// LastBoxed returns the content of the last \boxed{...} or \fbox{...} whose
+// braces balance; nested braces are kept.
+func LastBoxed(text string) (string, bool) {
+	boxes := allBoxed(text)
+	if len(boxes) == 0 {
+		return "", false
+	}
+	return boxes[len(boxes)-1], true
+}
+
+// allBoxed returns the contents of every balanced \boxed{} and \fbox{} in
+// order of appearance (a box inside another is part of the outer one).
+func allBoxed(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '\\')
+		if j < 0 {
+			break
+		}
+		at := i + j
+		rest := text[at:]
+		var n int
+		switch {
+		case strings.HasPrefix(rest, `\boxed`):
+			n = len(`\boxed`)
+		case strings.HasPrefix(rest, `\fbox`):
+			n = len(`\fbox`)
+		default:
+			i = at + 1
+			continue
+		}
+		k := at + n
+		for k < len(text) && text[k] == ' ' {
+			k++
+		}
+		if k < len(text) && text[k] == '{' {
+			if content, ok := balanced(text[k:]); ok {
+				out = append(out, content)
+				i = k + len(content) + 2
+				continue
+			}
+		}
+		i = at + n
+	}
+	return out
+}
+
+// balanced returns what lies between s[0] == '{' and its matching '}'.
+func balanced(s string) (string, bool) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++ // an escaped brace does not count
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return s[1:i], true
+			}
+		}
+	}
+	return "", false
+}
+
+// markerRe finds a final-answer marker in any of the study's languages;
+// the answer is what follows on the same line.
+var markerRe = regexp.MustCompile(`(?i)(?:final answer|the answer is|answer|réponse finale|réponse|la réponse est|окончательный ответ|ответ|最终答案|答案|答|最終的な答え|答え|解答|최종 답|정답|답|jawaban akhir(?:nya)?|jawaban|jawapan akhir(?:nya)?|jawapan|คำตอบสุดท้าย|คำตอบ|চূড়ান্ত উত্তর|উত্তর|jibu la mwisho|jibu|తుది సమాధానం|సమాధానం)\s*(?:(?:is|equals|est|ni|adalah|ialah|คือ|হলো|হল|は|은|는|是|为|為|:|：|=)\s*)+([^\n]+)`)
+
+// numberRe finds numbers (with signs, thousands separators, decimals and
+// simple fractions) for the last-number fallback.
+var numberRe = regexp.MustCompile(`-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:\s*/\s*\d+)?`)
+
+// Extraction says where an answer was found.
+type Extraction struct {
+	Answer string
+	Where  string // boxed, marker, last-number (after-think or in-think), or none
+}
+
+// Extract finds the final answer of a generation. gold, when given, tells
+// whether several boxes are one list answer. truncated says the token budget
+// cut the generation: then only a boxed answer counts.
+func Extract(text, gold string, truncated bool) Extraction {
+	after, inside := text, ""
+	if i := strings.LastIndex(text, thinkClose); i >= 0 {
+		after, inside = text[i+len(thinkClose):], text[:i]
+	} else if strings.Contains(text, thinkOpen) || truncated {
+		// The reasoning never closed: everything is inside it.
+		after, inside = "", text
+	}
+	if a, ok := fromRegion(after, gold); ok {
+		return Extraction{Answer: a, Where: "after-think " + kindOf(after, a)}
+	}
+	if boxes := allBoxed(inside); len(boxes) > 0 {
+		return Extraction{Answer: joinBoxes(boxes, gold), Where: "in-think boxed"}
+	}
+	if truncated {
+		return Extraction{Where: "none"}
+	}
+	if a, ok := fromRegion(inside, gold); ok {
+		return Extraction{Answer: a, Where: "in-think " + kindOf(inside, a)}
+	}
+	return Extraction{Where: "none"}
+}
+
+func kindOf(region, answer string) string {
+	if strings.Contains(region, `\boxed`) || strings.Contains(region, `\fbox`) {
+		return "boxed"
+	}
+	return "marker-or-number"
+}
+
+// fromRegion applies boxed, then marker, then last number to one region.
+func fromRegion(region, gold string) (string, bool) {
+	if strings.TrimSpace(region) == "" {
+		return "", false
+	}
+	if boxes := allBoxed(region); len(boxes) > 0 {
+		return joinBoxes(boxes, gold), true
+	}
+	if ms := markerRe.FindAllStringSubmatch(region, -1); len(ms) > 0 {
+		a := strings.TrimSpace(ms[len(ms)-1][1])
+		a = strings.TrimRight(a, " .。")
+		if a != "" {
+			return a, true
+		}
+	}
+	if ns := numberRe.FindAllString(region, -1); len(ns) > 0 {
+		return ns[len(ns)-1], true
+	}
+	return "", false
+}
+
+// joinBoxes is the last box, or all boxes of the final answer as one list
+// when the gold answer is itself a list of several values.
+func joinBoxes(boxes []string, gold string) string {
+	if len(boxes) > 1 && gold != "" && isListAnswer(gold) {
+		return strings.Join(boxes, ", ")
+	}
+	return boxes[len(boxes)-1]
+}
+
+// isListAnswer reports whether a gold answer holds several values.
+func isListAnswer(gold string) bool {
+	v := Parse(gold)
+	switch x := v.node.(type) {
+	case *listNode:
+		return len(x.items) > 1
+	case *relNode:
+		if len(x.items) == 2 {
+			if l, ok := x.items[1].(*listNode); ok {
+				return len(l.items) > 1
+			}
+		}
+	}
+	return false
+}

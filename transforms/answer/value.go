@@ -1,0 +1,352 @@
+package answer
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Value is a parsed answer. When the answer is not math it keeps its
+// normalized text, which is then what is compared.
+type Value struct {
+	Raw  string
+	Text string // normalized text (spaces removed)
+	Err  error  // why the answer is not math (nil when it parsed)
+	node node
+}
+
+// Parsed reports whether the answer was read as math.
+func (v Value) Parsed() bool { return v.node != nil }
+
+var (
+	plainIntRe   = regexp.MustCompile(`^-?\d+$`)
+	mixedPlainRe = regexp.MustCompile(`^(-?)(\d+)\s+(\d+)\s*/\s*(\d+)$`)
+	decimalComma = regexp.MustCompile(`^-?\d+,\d+$`)
+)
+
+// Parse reads an answer.
+func Parse(s string) Value {
+	v := Value{Raw: s, Text: squash(s)}
+	norm := normalize(s)
+	switch {
+	case norm == "":
+		v.Err = fmt.Errorf("%w: empty", ErrSyntax)
+		return v
+	case len(norm) > maxAnswerLen:
+		v.Err = fmt.Errorf("%w: longer than %d characters", ErrSyntax, maxAnswerLen)
+		return v
+	case plainIntRe.MatchString(norm):
+		r, _ := new(big.Rat).SetString(norm)
+		v.node = &numNode{r: r}
+		return v
+	}
+	if m := mixedPlainRe.FindStringSubmatch(norm); m != nil {
+		norm = m[1] + m[2] + `\frac{` + m[3] + `}{` + m[4] + `}`
+	}
+	n, err := parse(norm)
+	if err != nil {
+		// Lenient with unbalanced braces: close what was left open.
+		if open := strings.Count(norm, "{") - strings.Count(norm, "}"); open > 0 && open < 10 {
+			if n2, err2 := parse(norm + strings.Repeat("}", open)); err2 == nil {
+				n, err = n2, nil
+			}
+		}
+	}
+	if err != nil {
+		v.Err = err
+		return v
+	}
+	v.node = n
+	return v
+}
+
+// decimalCommaAlternative reads "3,5" as three and a half, for comparing a
+// two-item list with a gold that is a single number.
+func decimalCommaAlternative(raw string) (node, bool) {
+	s := strings.TrimSpace(strings.ReplaceAll(raw, "$", ""))
+	if !decimalComma.MatchString(s) {
+		return nil, false
+	}
+	n, err := numLiteral(strings.Replace(s, ",", ".", 1))
+	return n, err == nil
+}
+
+// Kinds of parsed answers, for reasons and tests.
+func kind(n node) string {
+	switch x := n.(type) {
+	case *listNode:
+		return [...]string{"solutions", "set", "tuple", "list", "parts"}[x.kind]
+	case *intervalNode:
+		if x.pair {
+			return "pair"
+		}
+		return "interval"
+	case *unionNode:
+		return "union"
+	case *relNode:
+		if _, ok := assignment(x); ok {
+			return "assignment"
+		}
+		if len(x.ops) == 1 && x.ops[0] == "=" {
+			return "equation"
+		}
+		return "relation"
+	case *matrixNode:
+		return "matrix"
+	case *pmNode:
+		return "solutions"
+	case *percentNode:
+		return "percent"
+	}
+	return "expression"
+}
+
+// Kind names the structure of a parsed answer (expression, equation,
+// interval, set, ...), or "text".
+func (v Value) Kind() string {
+	if v.node == nil {
+		return "text"
+	}
+	return kind(v.node)
+}
+
+// assignment recognizes "x = value" (also "P(x) = value", "k_3 = ...").
+func assignment(r *relNode) (node, bool) {
+	if len(r.ops) != 1 || r.ops[0] != "=" {
+		return nil, false
+	}
+	if nameLike(r.items[0]) {
+		return r.items[1], true
+	}
+	return nil, false
+}
+
+func nameLike(n node) bool {
+	switch x := n.(type) {
+	case *varNode:
+		return true
+	case *mulNode:
+		// f(x): a name applied to variables
+		if len(x.factors) == 2 {
+			_, ok1 := x.factors[0].(*varNode)
+			_, ok2 := x.factors[1].(*varNode)
+			return ok1 && ok2
+		}
+	}
+	return false
+}
+
+// asInterval reads an inequality about one variable as the interval it
+// describes: b >= -2/3 is [-2/3, inf); 0 < x < 1 is (0, 1); t in [1, 2] is
+// [1, 2].
+func asInterval(r *relNode) (node, bool) {
+	if len(r.ops) == 1 && r.ops[0] == "in" {
+		if _, ok := r.items[0].(*varNode); ok {
+			switch r.items[1].(type) {
+			case *intervalNode, *unionNode, *listNode:
+				return r.items[1], true
+			}
+		}
+		return nil, false
+	}
+	// Normalize to ascending: a < x <= b.
+	items, ops := r.items, r.ops
+	for _, op := range ops {
+		if op != "<" && op != "<=" && op != ">" && op != ">=" {
+			return nil, false
+		}
+	}
+	if ops[0] == ">" || ops[0] == ">=" {
+		items, ops = reversed(items), flip(ops)
+	}
+	for _, op := range ops {
+		if op != "<" && op != "<=" {
+			return nil, false
+		}
+	}
+	varIdx := -1
+	for i, it := range items {
+		if _, ok := it.(*varNode); ok {
+			if varIdx >= 0 {
+				return nil, false
+			}
+			varIdx = i
+		} else if hasVars(it) {
+			return nil, false
+		}
+	}
+	if varIdx < 0 || len(items) > 3 {
+		return nil, false
+	}
+	iv := &intervalNode{lo: &negNode{&constNode{"inf"}}, hi: &constNode{"inf"}}
+	if varIdx > 0 {
+		iv.lo, iv.loClosed = items[varIdx-1], ops[varIdx-1] == "<="
+	}
+	if varIdx < len(items)-1 {
+		iv.hi, iv.hiClosed = items[varIdx+1], ops[varIdx] == "<="
+	}
+	return iv, true
+}
+
+func reversed(items []node) []node {
+	out := make([]node, len(items))
+	for i, it := range items {
+		out[len(items)-1-i] = it
+	}
+	return out
+}
+
+func flip(ops []string) []string {
+	m := map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+	out := make([]string, len(ops))
+	for i, op := range ops {
+		out[len(ops)-1-i] = m[op]
+	}
+	return out
+}
+
+// vars collects the free variables of a node.
+func vars(n node, into map[string]bool) {
+	switch x := n.(type) {
+	case *varNode:
+		into[x.name] = true
+	case *negNode:
+		vars(x.x, into)
+	case *addNode:
+		for _, t := range x.terms {
+			vars(t, into)
+		}
+	case *mulNode:
+		for _, t := range x.factors {
+			vars(t, into)
+		}
+	case *divNode:
+		vars(x.num, into)
+		vars(x.den, into)
+	case *powNode:
+		vars(x.base, into)
+		vars(x.exp, into)
+	case *funcNode:
+		vars(x.arg, into)
+		if x.base != nil {
+			vars(x.base, into)
+		}
+		if x.power != nil {
+			vars(x.power, into)
+		}
+	case *factNode:
+		vars(x.x, into)
+	case *binomNode:
+		vars(x.n, into)
+		vars(x.k, into)
+	case *floorNode:
+		vars(x.x, into)
+	case *ceilNode:
+		vars(x.x, into)
+	case *absNode:
+		vars(x.x, into)
+	case *percentNode:
+		vars(x.x, into)
+	case *sumNode:
+		inner := map[string]bool{}
+		vars(x.body, inner)
+		delete(inner, x.index)
+		lo, hi := evalf(x.lo, nil), evalf(x.hi, nil)
+		for k := range inner {
+			base, sub, ok := strings.Cut(k, "_")
+			if !ok || sub != x.index {
+				into[k] = true
+				continue
+			}
+			// a_i summed over i = 1..6 stands for a_1, ..., a_6.
+			if lo == math.Trunc(lo) && hi == math.Trunc(hi) && hi-lo < 1000 {
+				for i := lo; i <= hi; i++ {
+					into[base+"_"+strconv.Itoa(int(i))] = true
+				}
+			}
+		}
+		vars(x.lo, into)
+		vars(x.hi, into)
+	}
+}
+
+func hasVars(n node) bool {
+	m := map[string]bool{}
+	vars(n, m)
+	return len(m) > 0
+}
+
+// integerValued reports whether a node only makes sense at integer points
+// (floor, factorial, binomial, a power of a negative base).
+func integerValued(n node) bool {
+	found := false
+	var walk func(node)
+	walk = func(n node) {
+		switch x := n.(type) {
+		case *floorNode, *ceilNode, *factNode, *binomNode, *sumNode:
+			found = true
+		case *powNode:
+			if v := evalf(x.base, nil); v < 0 || math.IsNaN(v) {
+				if hasVars(x.exp) {
+					found = true
+				}
+			}
+			walk(x.base)
+			walk(x.exp)
+		case *negNode:
+			walk(x.x)
+		case *addNode:
+			for _, t := range x.terms {
+				walk(t)
+			}
+		case *mulNode:
+			for _, t := range x.factors {
+				walk(t)
+			}
+		case *divNode:
+			walk(x.num)
+			walk(x.den)
+		case *funcNode:
+			walk(x.arg)
+		case *absNode:
+			walk(x.x)
+		}
+	}
+	walk(n)
+	return found
+}
+
+// hasDecimal reports whether a number was written with a decimal point,
+// which makes it an approximation when the other side is irrational.
+func hasDecimal(n node) bool {
+	found := false
+	var walk func(node)
+	walk = func(n node) {
+		switch x := n.(type) {
+		case *numNode:
+			if x.decimals > 0 {
+				found = true
+			}
+		case *negNode:
+			walk(x.x)
+		case *addNode:
+			for _, t := range x.terms {
+				walk(t)
+			}
+		case *mulNode:
+			for _, t := range x.factors {
+				walk(t)
+			}
+		case *divNode:
+			walk(x.num)
+			walk(x.den)
+		case *percentNode:
+			walk(x.x)
+		}
+	}
+	walk(n)
+	return found
+}

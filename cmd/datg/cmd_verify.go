@@ -10,10 +10,14 @@ import (
 var cmdVerify = &Command{
 	UsageLine: "verify",
 	Short:     "grade every trace's final answer into the answers table",
-	Long: `Verify extracts the final answer of every trace (the last \boxed{} after the
-reasoning, else inside it) and compares it with the problem's gold answer:
-equal after normalization, or equal as numbers and fractions. It rewrites
-DIR/answers.parquet with one row per trace.`,
+	Long: `Verify extracts the final answer of every trace and compares it with the
+problem's gold answer, as a careful grader would (transforms/answer): the last
+\boxed{} after the reasoning (several boxes for a list answer), else an answer
+marker in any of the 12 languages, else the last number, then the same inside
+the reasoning; a trace the budget cut off without an answer has none. Answers
+are compared as exact rationals, numbers, expressions in variables (at fixed
+sample points), equations, intervals and inequalities, sets, tuples and
+matrices. It rewrites DIR/answers.parquet with one row per trace.`,
 }
 
 var verifyData = dataFlag(&cmdVerify.Flag)

@@ -27,6 +27,7 @@ var commands = []*Command{
 	cmdGenerate,
 	cmdImport,
 	cmdVerify,
+	cmdAnswers,
 	cmdTables,
 	cmdSQL,
 	cmdSchema,

@@ -9,6 +9,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/transforms/answer"
 )
 
 // Config is one verify run.
@@ -25,15 +26,18 @@ type Summary struct {
 // Run grades every trace and rewrites the answers table. A trace whose
 // problem has no gold answer is an error, and nothing is written.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
-	golds := map[string]string{}
+	// Gold answers are parsed once per problem, not once per trace.
+	golds := map[string]answer.Gold{}
 	err := store.Scan(cfg.Data, schema.Problems, func(p *schema.Problem) error {
-		golds[p.ProblemID] = p.Answer
+		if _, ok := golds[p.ProblemID]; !ok {
+			golds[p.ProblemID] = answer.NewGold(p.Answer)
+		}
 		return nil
 	})
 	if err != nil {
 		return Summary{}, fmt.Errorf("reading problems: %w", err)
 	}
-	w, err := store.Create(cfg.Data, schema.Answers, store.Meta{Stage: "verify", ConfigHash: store.HashConfig(transforms.GraderName)})
+	w, err := store.Create(cfg.Data, schema.Answers, store.Meta{Stage: "verify", ConfigHash: store.HashConfig(answer.GraderName)})
 	if err != nil {
 		return Summary{}, err
 	}
@@ -58,7 +62,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		if !ok {
 			return fmt.Errorf("trace %s: problem %s: %w (ingest it first)", t.TraceID, t.ProblemID, ErrNoGold)
 		}
-		v := transforms.Grade(t.Text, gold)
+		v := gold.Grade(t.Text, t.Truncated)
 		sum.Traces++
 		if v.Correct {
 			sum.Correct++
@@ -67,7 +71,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			sum.NoAnswer++
 		}
 		batch = append(batch, schema.Answer{TraceID: t.TraceID, Extracted: v.Extracted, HasAnswer: v.HasAnswer,
-			Correct: v.Correct, Gold: gold, Reason: v.Reason, Grader: transforms.GraderName, TextHash: transforms.TextHash(t.Text)})
+			Correct: v.Correct, Gold: gold.Raw, Reason: v.Reason, Where: v.Where, Grader: answer.GraderName, TextHash: transforms.TextHash(t.Text)})
 		prog.Done(0)
 		if len(batch) == cap(batch) {
 			err := w.Write(batch...)

@@ -18,7 +18,7 @@ func TestGradesEveryTrace(t *testing.T) {
 	store.WriteAll(dir, schema.Traces, store.Meta{}, []schema.Trace{
 		{TraceID: "right", ProblemID: "low-0", Text: "<think>\nKwanza \\boxed{17}\n</think>\n\nJibu \\boxed{18}"},
 		{TraceID: "wrong", ProblemID: "low-0", Text: "<think>\n...\n</think>\n\\boxed{19}"},
-		{TraceID: "cut", ProblemID: "low-0", Text: "<think>\nloop loop loop"},
+		{TraceID: "cut", ProblemID: "low-0", Text: "<think>\nloop 18 loop loop", Truncated: true},
 		{TraceID: "frac", ProblemID: "medium-1", Text: "</think> $\\boxed{\\dfrac{1}{9}}$"},
 	})
 	sum, err := Run(context.Background(), Config{Data: dir})

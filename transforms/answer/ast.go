@@ -30,11 +30,12 @@ type (
 	ceilNode    struct{ x node }
 	absNode     struct{ x node }
 	percentNode struct{ x node }
+	degNode     struct{ x node } // x degrees: x itself, but π x / 180 inside sin, cos, ...
 	sumNode     struct {
-		prod       bool
-		index      string
-		lo, hi     node
-		body       node
+		prod   bool
+		index  string
+		lo, hi node
+		body   node
 	}
 	// pmNode is a ± b: two solutions.
 	pmNode struct {
@@ -58,6 +59,7 @@ type (
 	listNode struct {
 		kind  listKind
 		items []node
+		conj  string // "and" or "or" when a word joined the items
 	}
 	// intervalNode is (lo, hi), [lo, hi], (lo, hi], [lo, hi). A pair in
 	// parentheses may also be a point or tuple; pair records that.

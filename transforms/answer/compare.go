@@ -34,6 +34,9 @@ func Equal(gold, pred Value) (bool, string) {
 		return true, ReasonString
 	}
 	if gold.node == nil || pred.node == nil {
+		if gold.Text != "" && loose(gold.Text) == loose(pred.Text) {
+			return true, ReasonString
+		}
 		return false, ReasonUnparsed
 	}
 	c := comparer{}
@@ -69,7 +72,37 @@ func (c *comparer) reason() string {
 // equal compares two nodes; top is true for whole answers, where "x = 5"
 // and "5" agree and inequalities read as intervals.
 func (c *comparer) equal(g, p node, top bool) bool {
-	g, p = unwrapSingle(g), unwrapSingle(p)
+	g, p = scaleMatrix(unwrapSingle(g)), scaleMatrix(unwrapSingle(p))
+	// Sets of reals compare as sets, however they are written: [2, 3),
+	// 2 <= x < 3, x >= 2 and x < 3, (-inf, -3] U [3, inf) or |x| >= 3.
+	if _, gReal := asSpanSet(g, false); gReal {
+		if ps, ok := asSpanSet(p, true); ok {
+			gs, _ := asSpanSet(g, true)
+			c.structural = true
+			return gs.equal(ps)
+		}
+	} else if _, pReal := asSpanSet(p, false); pReal {
+		if gs, ok := asSpanSet(g, true); ok {
+			ps, _ := asSpanSet(p, true)
+			c.structural = true
+			return gs.equal(ps)
+		}
+	}
+	// Two equations: the same variable assigned the same value, or the same
+	// relation up to a constant factor (y = 2x + 1 and 2x - y + 1 = 0).
+	if gr, ok := g.(*relNode); ok && isEquation(gr) {
+		if pr, ok := p.(*relNode); ok && isEquation(pr) {
+			gv, gAssign := assignment(gr)
+			pv, pAssign := assignment(pr)
+			if gAssign && pAssign && c.equal(gv, pv, top) {
+				return true
+			}
+			if !isScalar(gr.items[1]) || !isScalar(pr.items[1]) {
+				return false
+			}
+			return c.relationsEqual(gr, pr)
+		}
+	}
 	if gr, ok := g.(*relNode); ok {
 		if v, ok := assignment(gr); ok {
 			if pr, ok := p.(*relNode); ok {
@@ -130,7 +163,7 @@ func (c *comparer) equal(g, p node, top bool) bool {
 			if isOrdered(gx.kind) && isOrdered(px.kind) {
 				return c.ordered(gx.items, px.items)
 			}
-			return c.unordered(gx.items, px.items)
+			return c.unordered(expandItems(gx.items), expandItems(px.items))
 		case *intervalNode:
 			if px.pair && len(gx.items) == 2 && gx.kind != listSet {
 				return c.equal(gx.items[0], px.lo, false) && c.equal(gx.items[1], px.hi, false)
@@ -177,6 +210,55 @@ func unwrapSingle(n node) node {
 		}
 		n = l.items[0]
 	}
+}
+
+// expandItems replaces each ±-item of a list by its two solutions.
+func expandItems(items []node) []node {
+	var out []node
+	for _, it := range items {
+		if pm, ok := it.(*pmNode); ok {
+			out = append(out, expandPM(pm).(*listNode).items...)
+		} else {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// scaleMatrix multiplies a scalar factor into a matrix: 2 [[1, 2], [3, 4]]
+// is [[2, 4], [6, 8]].
+func scaleMatrix(n node) node {
+	switch x := n.(type) {
+	case *negNode:
+		if m, ok := scaleMatrix(x.x).(*matrixNode); ok {
+			return scaleCells(m, func(c node) node { return &negNode{c} })
+		}
+	case *mulNode:
+		var m *matrixNode
+		var scalars []node
+		for _, f := range x.factors {
+			if fm, ok := scaleMatrix(f).(*matrixNode); ok && m == nil {
+				m = fm
+			} else {
+				scalars = append(scalars, f)
+			}
+		}
+		if m != nil {
+			return scaleCells(m, func(c node) node { return &mulNode{factors: append(append([]node(nil), scalars...), c)} })
+		}
+	}
+	return n
+}
+
+func scaleCells(m *matrixNode, f func(node) node) *matrixNode {
+	out := &matrixNode{rows: make([][]node, len(m.rows))}
+	for i, row := range m.rows {
+		out.rows[i] = make([]node, len(row))
+		for j, c := range row {
+			out.rows[i][j] = f(c)
+		}
+	}
+	return out
 }
 
 func expandPM(pm *pmNode) node {
@@ -289,20 +371,20 @@ func (c *comparer) scalarEqual(g, p node) bool {
 		if gok && pok && decimal {
 			// 1/3 against 0.333333: only a decimal with enough digits.
 			c.numeric = true
-			return close(a, b, tolDecimal)
+			return near(a, b, tolDecimal)
 		}
 		c.numeric = true
 		tol := tolExact
 		if decimal {
 			tol = tolDecimal
 		}
-		return close(a, b, tol)
+		return near(a, b, tol)
 	}
 	c.symbolic = true
 	return sameFunction(g, p, names)
 }
 
-func close(a, b, tol float64) bool {
+func near(a, b, tol float64) bool {
 	if math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return a == b
 	}
@@ -345,7 +427,7 @@ func sameFunction(g, p node, names map[string]bool) bool {
 			if math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 				continue
 			}
-			if !close(a, b, tolPoints) {
+			if !near(a, b, tolPoints) {
 				return false
 			}
 			valid++
@@ -379,7 +461,7 @@ func proportional(f, g node) bool {
 			return false
 		}
 		r := a / b
-		if valid > 0 && ratio != 0 && !close(r, ratio, tolPoints) {
+		if valid > 0 && ratio != 0 && !near(r, ratio, tolPoints) {
 			return false
 		}
 		ratio = r
@@ -387,4 +469,3 @@ func proportional(f, g node) bool {
 	}
 	return valid >= 4
 }
-

@@ -115,6 +115,8 @@ func exact(n node, env map[string]*big.Rat) (*big.Rat, bool) {
 			return nil, false
 		}
 		return new(big.Rat).Quo(a, big.NewRat(100, 1)), true
+	case *degNode:
+		return exact(x.x, env)
 	case *sumNode:
 		return exactSum(x, env)
 	}
@@ -300,7 +302,11 @@ func evalf(n node, env map[string]float64) float64 {
 	case *powNode:
 		return math.Pow(evalf(x.base, env), evalf(x.exp, env))
 	case *funcNode:
-		v := applyFunc(x.name, evalf(x.arg, env))
+		arg := evalf(x.arg, env)
+		if trig[x.name] && hasDegrees(x.arg) {
+			arg *= math.Pi / 180
+		}
+		v := applyFunc(x.name, arg)
 		if x.base != nil {
 			v = math.Log(evalf(x.arg, env)) / math.Log(evalf(x.base, env))
 		}
@@ -325,6 +331,8 @@ func evalf(n node, env map[string]float64) float64 {
 		return math.Abs(evalf(x.x, env))
 	case *percentNode:
 		return evalf(x.x, env) / 100
+	case *degNode:
+		return evalf(x.x, env)
 	case *sumNode:
 		return sumf(x, env)
 	}
@@ -422,4 +430,31 @@ func sumf(s *sumNode, env map[string]float64) float64 {
 		}
 	}
 	return acc
+}
+
+var trig = map[string]bool{"sin": true, "cos": true, "tan": true, "cot": true, "sec": true, "csc": true}
+
+// hasDegrees reports whether an angle was written in degrees.
+func hasDegrees(n node) bool {
+	switch x := n.(type) {
+	case *degNode:
+		return true
+	case *negNode:
+		return hasDegrees(x.x)
+	case *addNode:
+		for _, t := range x.terms {
+			if hasDegrees(t) {
+				return true
+			}
+		}
+	case *mulNode:
+		for _, t := range x.factors {
+			if hasDegrees(t) {
+				return true
+			}
+		}
+	case *divNode:
+		return hasDegrees(x.num)
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package answer
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Think tags of reasoning models.
@@ -79,7 +81,7 @@ func balanced(s string) (string, bool) {
 
 // markerRe finds a final-answer marker in any of the study's languages;
 // the answer is what follows on the same line.
-var markerRe = regexp.MustCompile(`(?i)(?:final answer|the answer is|answer|réponse finale|réponse|la réponse est|окончательный ответ|ответ|最终答案|答案|答|最終的な答え|答え|解答|최종 답|정답|답|jawaban akhir(?:nya)?|jawaban|jawapan akhir(?:nya)?|jawapan|คำตอบสุดท้าย|คำตอบ|চূড়ান্ত উত্তর|উত্তর|jibu la mwisho|jibu|తుది సమాధానం|సమాధానం)\s*(?:(?:is|equals|est|ni|adalah|ialah|คือ|হলো|হল|は|은|는|是|为|為|:|：|=)\s*)+([^\n]+)`)
+var markerRe = regexp.MustCompile(`(?i)(?:final answer|the answer is|answer|réponse finale|réponse|la réponse est|окончательный ответ|ответ|最终答案|答案|答|最終的な答え|答え|解答|최종 답|정답|답|jawaban(?:nya)?(?: akhir(?:nya)?)?|jawapan(?:nya)?(?: akhir(?:nya)?)?|คำตอบสุดท้าย|คำตอบ|চূড়ান্ত উত্তর|উত্তর|jibu la mwisho|jibu|తుది సమాధానం|సమాధానం)\s*(?:(?:is|equals|est|ni|adalah|ialah|คือ|হলো|হল|は|은|는|是|为|為|:|：|=)\s*)+([^\n]+)`)
 
 // numberRe finds numbers (with signs, thousands separators, decimals and
 // simple fractions) for the last-number fallback.
@@ -102,8 +104,8 @@ func Extract(text, gold string, truncated bool) Extraction {
 		// The reasoning never closed: everything is inside it.
 		after, inside = "", text
 	}
-	if a, ok := fromRegion(after, gold); ok {
-		return Extraction{Answer: a, Where: "after-think " + kindOf(after, a)}
+	if a, how, ok := fromRegion(after, gold); ok {
+		return Extraction{Answer: a, Where: "after-think " + how}
 	}
 	if boxes := allBoxed(inside); len(boxes) > 0 {
 		return Extraction{Answer: joinBoxes(boxes, gold), Where: "in-think boxed"}
@@ -111,38 +113,81 @@ func Extract(text, gold string, truncated bool) Extraction {
 	if truncated {
 		return Extraction{Where: "none"}
 	}
-	if a, ok := fromRegion(inside, gold); ok {
-		return Extraction{Answer: a, Where: "in-think " + kindOf(inside, a)}
+	if a, how, ok := fromRegion(inside, gold); ok {
+		return Extraction{Answer: a, Where: "in-think " + how}
 	}
 	return Extraction{Where: "none"}
 }
 
-func kindOf(region, answer string) string {
-	if strings.Contains(region, `\boxed`) || strings.Contains(region, `\fbox`) {
-		return "boxed"
-	}
-	return "marker-or-number"
-}
-
-// fromRegion applies boxed, then marker, then last number to one region.
-func fromRegion(region, gold string) (string, bool) {
+// fromRegion applies boxed, then marker, then last number to one region,
+// and says which found the answer.
+func fromRegion(region, gold string) (string, string, bool) {
 	if strings.TrimSpace(region) == "" {
-		return "", false
+		return "", "", false
 	}
 	if boxes := allBoxed(region); len(boxes) > 0 {
-		return joinBoxes(boxes, gold), true
+		return joinBoxes(boxes, gold), "boxed", true
 	}
-	if ms := markerRe.FindAllStringSubmatch(region, -1); len(ms) > 0 {
-		a := strings.TrimSpace(ms[len(ms)-1][1])
-		a = strings.TrimRight(a, " .。")
-		if a != "" {
-			return a, true
+	// Markers and numbers are looked for near the end, where a final answer
+	// is; this also bounds the work on a runaway generation.
+	tail := region
+	if len(tail) > tailLen {
+		tail = tail[len(tail)-tailLen:]
+		for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+			tail = tail[1:]
 		}
 	}
-	if ns := numberRe.FindAllString(region, -1); len(ns) > 0 {
-		return ns[len(ns)-1], true
+	if a, ok := lastMarker(tail); ok {
+		return a, "marker", true
 	}
-	return "", false
+	if ns := numberRe.FindAllString(nativeDigits(tail), -1); len(ns) > 0 {
+		return ns[len(ns)-1], "last-number", true
+	}
+	return "", "", false
+}
+
+// tailLen is how far from the end of a region markers and numbers are
+// looked for.
+const tailLen = 2000
+
+func lastMarker(s string) (string, bool) {
+	ms := markerRe.FindAllStringSubmatch(s, -1)
+	if len(ms) == 0 {
+		return "", false
+	}
+	a := strings.TrimRight(strings.TrimSpace(ms[len(ms)-1][1]), " .。")
+	return a, a != ""
+}
+
+// nativeDigits writes digits of any script (১৮, ๑๘, １８) as ASCII digits.
+func nativeDigits(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= utf8.RuneSelf && unicode.IsDigit(r) {
+			return '0' + digitValue(r)
+		}
+		return r
+	}, s)
+}
+
+// digitValue is the value of a decimal digit rune: Unicode places each
+// script's digits 0-9 consecutively.
+func digitValue(r rune) rune {
+	for zero := r; zero > r-10; zero-- {
+		if !unicode.IsDigit(zero - 1) {
+			return r - zero
+		}
+	}
+	return 0
 }
 
 // joinBoxes is the last box, or all boxes of the final answer as one list

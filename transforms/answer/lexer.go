@@ -56,12 +56,14 @@ var greek = map[string]bool{
 	"Sigma": true, "Phi": true, "Psi": true, "Omega": true,
 }
 
-// conjunctions join several solutions ("2 and 3", "x = 1 or x = 2").
-var conjunctions = map[string]bool{
-	"and": true, "or": true, "et": true, "ou": true, "und": true, "oder": true, "y": false, "na": true, "au": true,
-	"dan": true, "atau": true, "и": true, "или": true, "和": true, "或": true, "与": true, "及": true, "或者": true,
-	"と": true, "または": true, "か": true, "및": true, "또는": true, "와": true, "과": true, "และ": true, "หรือ": true,
-	"এবং": true, "বা": true, "ও": true, "మరియు": true, "లేదా": true,
+// conjunctions join several solutions ("2 and 3", "x = 1 or x = 2") or
+// conditions ("x < 1 and x != 0"); the comma token keeps which one.
+var conjunctions = map[string]string{
+	"and": "and", "et": "and", "und": "and", "na": "and", "dan": "and", "и": "and", "和": "and", "与": "and",
+	"及": "and", "と": "and", "및": "and", "와": "and", "과": "and", "และ": "and", "এবং": "and", "ও": "and",
+	"మరియు": "and",
+	"or": "or", "ou": "or", "oder": "or", "au": "or", "atau": "or", "или": "or", "或": "or", "或者": "or",
+	"または": "or", "か": "or", "또는": "or", "หรือ": "or", "বা": "or", "లేదా": "or",
 }
 
 // units lists short words that are units or currency, not products of
@@ -125,8 +127,8 @@ func lex(s string) ([]token, error) {
 				}
 				j += w2
 			}
-			if conjunctions[strings.ToLower(s[i:j])] {
-				add(tComma, ",")
+			if c := conjunctions[strings.ToLower(s[i:j])]; c != "" {
+				add(tComma, c)
 			} else {
 				add(tWord, s[i:j])
 			}
@@ -169,8 +171,8 @@ func lexWord(w string, toks *[]token, space *bool, glued, beforeScript bool) {
 	case lower == "inf" || lower == "infty" || lower == "infinity":
 		add(tConst, "inf")
 		return
-	case conjunctions[lower]:
-		add(tComma, ",")
+	case conjunctions[lower] != "":
+		add(tComma, conjunctions[lower])
 		return
 	case len(w) == 1:
 		if w == "e" {
@@ -188,7 +190,7 @@ func lexWord(w string, toks *[]token, space *bool, glued, beforeScript bool) {
 			return
 		}
 	}
-	if len(w) >= 4 || units[lower] && !glued && !beforeScript {
+	if len(w) >= 4 || units[lower] && !glued {
 		add(tWord, w)
 		return
 	}
@@ -241,6 +243,23 @@ func lexCommand(s string, add func(tokKind, string), toks *[]token, space *bool)
 	}
 	name := s[1:j]
 	switch {
+	case name == "begin" || name == "end":
+		// \begin{pmatrix} is one token; an array's column spec is skipped.
+		rest := s[j:]
+		env, ok := balanced(rest)
+		if !ok || !strings.HasPrefix(rest, "{") {
+			return 0, fmt.Errorf("%w: \\%s without an environment", ErrSyntax, name)
+		}
+		n := j + len(env) + 2
+		if name == "begin" && env == "array" && strings.HasPrefix(s[n:], "{") {
+			if spec, ok := balanced(s[n:]); ok {
+				n += len(spec) + 2
+			}
+		}
+		add(tCmd, name+" "+env)
+		return n, nil
+	case name == "sqrt":
+		add(tCmd, "sqrt")
 	case functions[name] != "":
 		add(tFunc, functions[name])
 	case greek[name]:
@@ -283,8 +302,10 @@ func lexCommand(s string, add func(tokKind, string), toks *[]token, space *bool)
 		add(tOpen, "⌈")
 	case name == "rceil":
 		add(tClose, "⌉")
-	case name == "vert" || name == "lvert" || name == "rvert" || name == "mid":
+	case name == "vert" || name == "lvert" || name == "rvert":
 		add(tOpen, "|")
+	case name == "mid":
+		add(tOp, "mid")
 	case name == "lbrace":
 		add(tOpen, `\{`)
 	case name == "rbrace":
@@ -293,10 +314,11 @@ func lexCommand(s string, add func(tokKind, string), toks *[]token, space *bool)
 		add(tOpen, "(")
 	case name == "rangle":
 		add(tClose, ")")
-	case name == "circ" || name == "degree" || name == "quad" || name == "qquad" || name == "hfill":
+	case name == "circ" || name == "degree":
+		add(tOp, "°")
+	case name == "quad" || name == "qquad" || name == "hfill":
 		*space = true
-	case name == "frac" || name == "sqrt" || name == "binom" || name == "choose" || name == "sum" || name == "prod" ||
-		name == "begin" || name == "end" || name == "hat" || name == "bar" || name == "tilde" || name == "vec" ||
+	case name == "frac" || name == "binom" || name == "choose" || name == "sum" || name == "prod" || name == "hat" || name == "bar" || name == "tilde" || name == "vec" ||
 		name == "overline" || name == "widehat" || name == "widetilde" || name == "dot" || name == "ddot" ||
 		name == "mathbb" || name == "mathcal" || name == "boxed" || name == "fbox":
 		add(tCmd, name)
@@ -322,7 +344,7 @@ func lexCommand(s string, add func(tokKind, string), toks *[]token, space *bool)
 
 func lexSymbol(r rune, add func(tokKind, string)) error {
 	switch r {
-	case '+', '-', '*', '/', '^', '_', '!', '%', '\'':
+	case '+', '-', '*', '/', '^', '_', '!', '%', '\'', '°':
 		add(tOp, string(r))
 	case '−', '–', '—':
 		add(tOp, "-")

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"math/big"
 	"regexp"
 	"strings"
 )
@@ -12,9 +13,14 @@ var (
 	thinGroupRe   = regexp.MustCompile(`(\d)(?:\\[,;:! ]|\{,\}|\\thinspace ?|[  ])(\d{3})\b`)
 	thousandsRe   = regexp.MustCompile(`(^|[^\d.,])(\d{1,3}(?:,\d{3})+)($|[^\d,]|,\s)`)
 	spaceGroupRe  = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?: \d{3})+)($|[^\d])`)
-	degreeRe      = regexp.MustCompile(`\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b`)
+	degreeRe      = regexp.MustCompile(`\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\degree\b`)
+	dotGroupsRe   = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?:\.\d{3}){2,})($|[^\d.]|\.$|\.\s)`)
+	// French interval notation: ]a, b] is (a, b], [a, b[ is [a, b).
+	frenchRe      = regexp.MustCompile(`(^|[^\\\w])([\[\]])([^\[\]]*[,;][^\[\]]*)([\[\]])`)
+	unitPowerRe   = regexp.MustCompile(`^\s*\^\s*(?:\d|\{\s*\d\s*\})`)
+	repeatingRe   = regexp.MustCompile(`(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\dot\s*\{(\d)\}|\\dot\s*(\d)|\((\d+)\))`)
 	textCmdRe     = regexp.MustCompile(`\\(?:text|textbf|textit|textrm|mathrm|mathit|mathsf|mathtt|mbox|hbox|operatorname|mathbf|boldsymbol|bm|emph)\s*\{`)
-	integConstRe  = regexp.MustCompile(`\s*\+\s*[Cc]\s*$`)
+	integConstRe  = regexp.MustCompile(`\s*\+\s*(?:[CcK](?:_\{?\d+\}?)?|\\mathrm\{C\})\s*$`)
 	trailingPunct = regexp.MustCompile(`[\s.。．،,;:]+$`)
 )
 
@@ -32,7 +38,7 @@ var sizeReplacer = strings.NewReplacer(
 // math delimiters or \boxed wrapper, \text{} unwrapped into words, digit
 // groups joined, degree signs and a constant of integration dropped.
 func normalize(s string) string {
-	s = strings.TrimSpace(s)
+	s = nativeDigits(strings.TrimSpace(s))
 	if box, ok := LastBoxed(s); ok && strings.TrimSpace(strings.Replace(s, `\boxed{`+box+`}`, "", 1)) == "" {
 		s = box
 	}
@@ -45,10 +51,31 @@ func normalize(s string) string {
 		}
 	}
 	s = unwrapText(s)
+	if !strings.Contains(s, `\begin`) {
+		s = frenchRe.ReplaceAllStringFunc(s, func(m string) string {
+			sub := frenchRe.FindStringSubmatch(m)
+			open, close := sub[2], sub[4]
+			if open == "[" && close == "]" {
+				return m
+			}
+			if open == "]" {
+				open = "("
+			}
+			if close == "[" {
+				close = ")"
+			}
+			return sub[1] + open + sub[3] + close
+		})
+	}
 	s = thinGroupRe.ReplaceAllString(s, "$1$2")
 	s = thinGroupRe.ReplaceAllString(s, "$1$2")
 	s = sizeReplacer.Replace(s)
-	s = degreeRe.ReplaceAllString(s, "")
+	s = degreeRe.ReplaceAllString(s, "°")
+	s = repeatingRe.ReplaceAllStringFunc(s, repeatingDecimal)
+	s = dotGroupsRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := dotGroupsRe.FindStringSubmatch(m)
+		return sub[1] + strings.ReplaceAll(sub[2], ".", "") + sub[3]
+	})
 	s = thousandsRe.ReplaceAllStringFunc(s, func(m string) string {
 		sub := thousandsRe.FindStringSubmatch(m)
 		return sub[1] + strings.ReplaceAll(sub[2], ",", "") + sub[3]
@@ -62,7 +89,9 @@ func normalize(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// unwrapText replaces \text{...} (and similar) by its content between spaces.
+// unwrapText replaces \text{...} (and similar) by its content between
+// spaces. Text without digits that follows a number is a unit (km/h,
+// dollars) and goes, unless it is a conjunction that joins solutions.
 func unwrapText(s string) string {
 	for i := 0; i < 64; i++ {
 		loc := textCmdRe.FindStringIndex(s)
@@ -73,19 +102,69 @@ func unwrapText(s string) string {
 		if !ok {
 			return s[:loc[0]] + " " + s[loc[1]:]
 		}
-		s = s[:loc[0]] + " " + inner + " " + s[loc[1]-1+len(inner)+2:]
+		before, after := s[:loc[0]], s[loc[1]-1+len(inner)+2:]
+		if isUnitText(inner) && endsWithNumber(before) {
+			inner = ""
+			after = unitPowerRe.ReplaceAllString(after, "") // cm^2 goes with cm
+		}
+		s = before + " " + inner + " " + after
 	}
 	return s
 }
 
-// squash is the text form of an answer that could not be parsed.
-func squash(s string) string {
-	s = normalize(s)
+func isUnitText(t string) bool {
+	t = strings.TrimSpace(t)
+	if t == "" || conjunctions[strings.ToLower(t)] != "" {
+		return false
+	}
+	for _, r := range t {
+		if r >= '0' && r <= '9' || r == '=' || r == '<' || r == '>' {
+			return false
+		}
+	}
+	return true
+}
+
+func endsWithNumber(s string) bool {
+	s = strings.TrimRight(s, " {}")
+	return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
+}
+
+// squash is the text form of an answer: normalized, without spaces.
+func squash(s string) string { return strip(normalize(s), " \t\n\r") }
+
+// loose is the text compared when an answer is not math: also without
+// grouping braces (\pmod{4} and \pmod 4 read alike).
+func loose(text string) string { return strip(text, "{}") }
+
+func strip(s, chars string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if r != ' ' && r != '\t' && r != '\n' && r != '\r' {
+		if !strings.ContainsRune(chars, r) {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// repeatingDecimal writes 0.1\overline{6} (or 0.1\dot{6}, 0.1(6)) as the
+// fraction it denotes.
+func repeatingDecimal(m string) string {
+	sub := repeatingRe.FindStringSubmatch(m)
+	whole, fixed := sub[1], sub[2]
+	rep := sub[3] + sub[4] + sub[5] + sub[6]
+	if whole == "" {
+		whole = "0"
+	}
+	// x = whole.fixed(rep) = (whole fixed rep - whole fixed) / ((10^|rep| - 1) 10^|fixed|)
+	all, ok1 := new(big.Int).SetString(whole+fixed+rep, 10)
+	head, ok2 := new(big.Int).SetString(whole+fixed, 10)
+	if !ok1 || !ok2 || len(rep) > 30 || len(fixed) > 30 {
+		return m
+	}
+	num := new(big.Int).Sub(all, head)
+	den := new(big.Int).Sub(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(rep))), nil), big.NewInt(1))
+	den.Mul(den, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(fixed))), nil))
+	r := new(big.Rat).SetFrac(num, den)
+	return `\frac{` + r.Num().String() + `}{` + r.Denom().String() + `}`
 }

@@ -79,9 +79,24 @@ func parse(s string) (node, error) {
 	// Words (units, prose) carry no value once conjunctions were turned
 	// into commas.
 	kept := toks[:0]
-	for _, t := range toks {
-		if t.kind != tWord {
-			kept = append(kept, t)
+	for i := 0; i < len(toks); i++ {
+		if toks[i].kind != tWord {
+			kept = append(kept, toks[i])
+			continue
+		}
+		// A unit's exponent goes with it: 5 cm^2 is 5.
+		if i+2 < len(toks) && toks[i+1].kind == tOp && toks[i+1].text == "^" {
+			i += 2
+			if toks[i].kind == tOpen && toks[i].text == "{" {
+				for depth := 1; depth > 0 && i+1 < len(toks); {
+					i++
+					if toks[i].kind == tOpen && toks[i].text == "{" {
+						depth++
+					} else if toks[i].kind == tClose && toks[i].text == "}" {
+						depth--
+					}
+				}
+			}
 		}
 	}
 	if len(kept) == 0 {
@@ -135,8 +150,11 @@ func (p *parser) parseList() (node, error) {
 		return first, nil
 	}
 	items := []node{first}
+	conj := ""
 	for p.is(tComma, "") {
-		p.next()
+		if c := p.next().text; c != "," {
+			conj = c
+		}
 		if k := p.peek().kind; k == tEOF || k == tSemi || k == tComma {
 			continue
 		}
@@ -162,7 +180,7 @@ func (p *parser) parseList() (node, error) {
 			return &relNode{items: []node{rel.items[0], &listNode{kind: listSolutions, items: values}}, ops: []string{"="}}, nil
 		}
 	}
-	return &listNode{kind: listSolutions, items: items}, nil
+	return &listNode{kind: listSolutions, items: items, conj: conj}, nil
 }
 
 func (p *parser) parseRelation() (node, error) {
@@ -272,7 +290,7 @@ func (p *parser) startsFactor(t token) bool {
 	case tNum, tIdent, tConst, tFunc:
 		return true
 	case tCmd:
-		return t.text != "end"
+		return !strings.HasPrefix(t.text, "end ")
 	case tOpen:
 		return !(t.text == "|" && p.absOpen > 0)
 	}
@@ -445,6 +463,9 @@ func (p *parser) parsePostfix() (node, error) {
 		case p.is(tOp, "%"):
 			p.next()
 			x = &percentNode{x}
+		case p.is(tOp, "°"):
+			p.next()
+			x = &degNode{x}
 		case p.is(tOp, "'"):
 			return nil, p.errorf("a derivative")
 		default:
@@ -478,19 +499,23 @@ func (p *parser) parseInner(closer string) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !p.is(tComma, "") {
+	if !p.is(tComma, "") && !p.is(tSemi, "") {
 		return first, nil
 	}
 	items := []node{first}
-	for p.is(tComma, "") {
-		p.next()
+	conj := ""
+	// Inside brackets a semicolon separates too: [-1; 5] is [-1, 5].
+	for p.is(tComma, "") || p.is(tSemi, "") {
+		if c := p.next().text; c == "and" || c == "or" {
+			conj = c
+		}
 		n, err := p.parseRelation()
 		if err != nil {
 			return nil, err
 		}
 		items = append(items, n)
 	}
-	return &listNode{kind: listSolutions, items: items}, nil
+	return &listNode{kind: listSolutions, items: items, conj: conj}, nil
 }
 
 func numLiteral(text string) (node, error) {
@@ -712,8 +737,9 @@ func (p *parser) parseCommand(name string) (node, error) {
 		return &powNode{base: arg, exp: &divNode{num: &numNode{r: big.NewRat(1, 1)}, den: index}}, nil
 	case "sum", "prod":
 		return p.parseSum(name == "prod")
-	case "begin":
-		return p.parseEnvironment()
+	case "begin pmatrix", "begin bmatrix", "begin Bmatrix", "begin vmatrix", "begin Vmatrix", "begin matrix",
+		"begin smallmatrix", "begin array":
+		return p.parseMatrix(strings.TrimPrefix(name, "begin "))
 	case "boxed", "fbox":
 		return p.parseGroup()
 	case "hat", "bar", "tilde", "vec", "overline", "widehat", "widetilde", "dot", "ddot":
@@ -783,32 +809,15 @@ func (p *parser) parseSum(prod bool) (node, error) {
 	return s, nil
 }
 
-// parseEnvironment reads a matrix: \begin{pmatrix} a & b \\ c & d \end{pmatrix}
-// (also bmatrix, vmatrix, matrix, array with a column spec).
-func (p *parser) parseEnvironment() (node, error) {
-	env, err := p.scriptText()
-	if err != nil {
-		return nil, err
-	}
-	switch env {
-	case "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "matrix", "smallmatrix", "array":
-	default:
-		return nil, fmt.Errorf("%w: environment %s", ErrSyntax, env)
-	}
-	if env == "array" && p.is(tOpen, "{") {
-		if _, err := p.scriptText(); err != nil { // column spec
-			return nil, err
-		}
-	}
+// parseMatrix reads the cells of a matrix environment: & between columns,
+// \\ between rows, up to its \end.
+func (p *parser) parseMatrix(env string) (node, error) {
 	m := &matrixNode{}
 	row := []node{}
 	for {
 		switch {
-		case p.is(tCmd, "end"):
+		case p.is(tCmd, "end "+env):
 			p.next()
-			if _, err := p.scriptText(); err != nil {
-				return nil, err
-			}
 			if len(row) > 0 {
 				m.rows = append(m.rows, row)
 			}
@@ -825,7 +834,7 @@ func (p *parser) parseEnvironment() (node, error) {
 			}
 			row = []node{}
 		case p.peek().kind == tEOF:
-			return nil, fmt.Errorf("%w: matrix without \\end", ErrSyntax)
+			return nil, fmt.Errorf("%w: %s without \\end", ErrSyntax, env)
 		default:
 			cell, err := p.parseRelation()
 			if err != nil {
@@ -865,6 +874,20 @@ func (p *parser) parseBracket(open string) (node, error) {
 		}
 		return &ceilNode{x}, nil
 	case `\{`:
+		// Set-builder notation: \{x \mid x > 2\} is the set the condition holds on.
+		if p.is(tIdent, "") && (p.peekAt(1).kind == tOp && p.peekAt(1).text == "mid" ||
+			p.peekAt(1).kind == tOpen && p.peekAt(1).text == "|" || p.peekAt(1).kind == tOp && p.peekAt(1).text == "/") {
+			p.next()
+			p.next()
+			cond, err := p.parseInner(`\}`)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect(tClose, `\}`); err != nil {
+				return nil, err
+			}
+			return cond, nil
+		}
 		inner, err := p.parseInner(`\}`)
 		if err != nil {
 			return nil, err

@@ -29,6 +29,10 @@ var (
 
 // Parse reads an answer.
 func Parse(s string) Value {
+	if len(s) > 4*maxAnswerLen {
+		// Far too long to be an answer: compared as text, not read.
+		return Value{Raw: s, Text: strip(s, " \t\n\r"), Err: fmt.Errorf("%w: longer than %d characters", ErrSyntax, maxAnswerLen)}
+	}
 	v := Value{Raw: s, Text: squash(s)}
 	norm := normalize(s)
 	switch {
@@ -66,7 +70,8 @@ func Parse(s string) Value {
 // decimalCommaAlternative reads "3,5" as three and a half, for comparing a
 // two-item list with a gold that is a single number.
 func decimalCommaAlternative(raw string) (node, bool) {
-	s := strings.TrimSpace(strings.ReplaceAll(raw, "$", ""))
+	s := strings.TrimSpace(strip(nativeDigits(raw), "$€£¥₹ \t"))
+	s = strings.TrimRight(strings.TrimSpace(strings.TrimRightFunc(s, func(r rune) bool { return r > 127 || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })), ".")
 	if !decimalComma.MatchString(s) {
 		return nil, false
 	}
@@ -249,6 +254,8 @@ func vars(n node, into map[string]bool) {
 	case *absNode:
 		vars(x.x, into)
 	case *percentNode:
+		vars(x.x, into)
+	case *degNode:
 		vars(x.x, into)
 	case *sumNode:
 		inner := map[string]bool{}

@@ -1,0 +1,69 @@
+package verify
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/datg/datg/transforms/answer"
+)
+
+// checkRequest is one input line of `datg answers check`.
+type checkRequest struct {
+	Gold *string `json:"gold"`
+	Pred *string `json:"pred"`
+}
+
+// checkResult is one output line.
+type checkResult struct {
+	Correct   bool   `json:"correct"`
+	Extracted string `json:"extracted"`
+	Reason    string `json:"reason"`
+	Where     string `json:"where,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// CheckLines reads JSONL {"gold": ..., "pred": ...} from r and writes one
+// JSON verdict per input line, in order, to w. A line that is not such an
+// object gets {"correct": false, "error": ...} and the rest go on.
+func CheckLines(ctx context.Context, r io.Reader, w io.Writer) (lines int, err error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for {
+		if err := ctx.Err(); err != nil {
+			return lines, err
+		}
+		line, rerr := br.ReadBytes('\n')
+		if len(line) == 0 && errors.Is(rerr, io.EOF) {
+			return lines, nil
+		}
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return lines, rerr
+		}
+		lines++
+		if err := enc.Encode(checkLine(line, lines)); err != nil {
+			return lines, err
+		}
+		if errors.Is(rerr, io.EOF) {
+			return lines, nil
+		}
+	}
+}
+
+func checkLine(line []byte, n int) checkResult {
+	var req checkRequest
+	if err := json.Unmarshal(line, &req); err != nil {
+		return checkResult{Reason: "bad-input", Error: fmt.Sprintf("line %d: %v", n, err)}
+	}
+	if req.Gold == nil || req.Pred == nil {
+		return checkResult{Reason: "bad-input", Error: fmt.Sprintf(`line %d: needs "gold" and "pred" strings`, n)}
+	}
+	v := answer.Check(*req.Gold, *req.Pred)
+	return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
+}

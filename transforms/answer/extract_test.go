@@ -1,0 +1,118 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestExtract(t *testing.T) {
+	cases := []struct {
+		name, text, gold string
+		truncated        bool
+		want, where      string
+	}{
+		{"box after think", "<think>\ntry \\boxed{3}\n</think>\n\nSo \\boxed{4}.", "4", false, "4", "after-think boxed"},
+		{"box only inside", "<think>\nwe get \\boxed{5}\n</think>\nThe end.", "5", false, "5", "in-think boxed"},
+		{"nested braces", "</think> $\\boxed{\\frac{1}{\\sqrt{2}}}$", "", false, `\frac{1}{\sqrt{2}}`, "after-think boxed"},
+		{"fbox", "</think> \\fbox{7}", "", false, "7", "after-think boxed"},
+		{"several boxes for a list", "</think> $\\boxed{2}$ and $\\boxed{-2}$", "${2, -2}$", false, "2, -2", "after-think boxed"},
+		{"several boxes, single gold", "</think> first \\boxed{2}, finally \\boxed{3}", "3", false, "3", "after-think boxed"},
+		{"english marker", "</think>\nAnswer: 42", "", false, "42", "after-think marker"},
+		{"swahili marker", "</think>\nJibu: 18", "", false, "18", "after-think marker"},
+		{"chinese marker", "</think>\n答案：$\\frac{1}{2}$", "", false, "$\\frac{1}{2}$", "after-think marker"},
+		{"bengali marker", "</think>\nউত্তর: 18", "", false, "18", "after-think marker"},
+		{"bengali digits", "</think>\nমোট ১৮টি ডিম।", "", false, "18", "after-think last-number"},
+		{"telugu marker", "</think>\nసమాధానం: 25", "", false, "25", "after-think marker"},
+		{"thai marker", "</think>\nคำตอบคือ 12", "", false, "12", "after-think marker"},
+		{"korean marker", "</think>\n정답은 9", "", false, "9", "after-think marker"},
+		{"last number", "</think>\nShe earns 18 dollars, so 2 times 9 is 18.", "", false, "18", "after-think last-number"},
+		{"no think block", "The total is 3 + 4 = 7", "", false, "7", "after-think last-number"},
+		{"cut off, no box", "<think>\nFirst 12 then 13, wait, wait, wait", "", true, "", "none"},
+		{"cut off, boxed inside", "<think>\nso \\boxed{13} wait wait", "", true, "13", "in-think boxed"},
+		{"unclosed think, not cut", "<think>\nreasoning 5 and then 6", "", false, "6", "in-think last-number"},
+		{"unbalanced box", "</think> \\boxed{3", "", false, "3", "after-think last-number"},
+		{"nothing", "</think> I cannot solve this.", "", false, "", "none"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Extract(c.text, c.gold, c.truncated)
+			if got.Answer != c.want || got.Where != c.where {
+				t.Fatalf("Extract = %q (%s), want %q (%s)", got.Answer, got.Where, c.want, c.where)
+			}
+		})
+	}
+}
+
+func TestGradeAndCheck(t *testing.T) {
+	v := Grade("<think>\nKwanza tunajumlisha 12 na 6.\n</think>\n\nJibu la mwisho ni $\\boxed{18}$.", "18", false)
+	if !v.Correct || v.Extracted != "18" {
+		t.Fatalf("verdict %+v", v)
+	}
+	if v := Grade("<think>\nwait wait wait 18", "18", true); v.HasAnswer || v.Correct || v.Reason != ReasonNoAnswer {
+		t.Fatalf("a cut-off trace without an answer: %+v", v)
+	}
+	for _, c := range []struct {
+		gold, pred string
+		want       bool
+	}{
+		{"18", "18", true},
+		{"18", "The answer is 18.", true},
+		{"18", "x = 18", true},
+		{"18", "答案是 $\\boxed{18}$", true},
+		{"18", "Jibu ni \\boxed{17}", false},
+		{"$\\frac{1}{2}$", "0.5", true},
+		{"5", "", false},
+	} {
+		if got := Check(c.gold, c.pred); got.Correct != c.want {
+			t.Errorf("Check(%q, %q) = %+v, want correct=%v", c.gold, c.pred, got, c.want)
+		}
+	}
+}
+
+// Adversarial inputs get a verdict, quickly and without a panic.
+func TestAdversarial(t *testing.T) {
+	inputs := []string{
+		strings.Repeat("{", 100000),
+		strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000),
+		strings.Repeat("\\frac{1}{", 3000) + "2" + strings.Repeat("}", 3000),
+		"2^{2^{2^{2^{2^{2^{2^{2^{2^{2}}}}}}}}}",
+		"10^{10^{10}}",
+		"99999999999!",
+		"\\binom{100000000}{50000000}",
+		"\\sum_{n=1}^{1000000000} n",
+		"\\sum_{n=1}^{\\infty} n",
+		strings.Repeat("x", 1<<20),
+		"\\boxed{" + strings.Repeat("1+", 200000) + "1}",
+		"\xff\xfe\x00",
+		"$$$$\\\\\\",
+		"\\begin{pmatrix}",
+		"|||||",
+		"\\sqrt[0]{4}",
+		"0^{-1}",
+		"\\frac{1}{0}",
+	}
+	for _, in := range inputs {
+		v := Check("7", in)
+		if v.Reason == "" {
+			t.Errorf("no reason for %.40q", in)
+		}
+		Grade("<think>"+in+"</think>"+in, in, false)
+		Equal(Parse(in), Parse(in))
+	}
+}
+
+func FuzzGrade(f *testing.F) {
+	for _, s := range []string{"18", `\frac{1}{2}`, `[2,3)`, `x^2+1`, `\{1,2\}`, `\begin{pmatrix}1&2\end{pmatrix}`, `\sum_{i=1}^{3} i`, `2\frac{1}{2}`} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, gold, pred string) {
+		v := Check(gold, pred)
+		if v.Reason == "" {
+			t.Fatal("verdict without a reason")
+		}
+		if ok, _ := Equal(Parse(gold), Parse(gold)); !ok && Parse(gold).Text != "" {
+			// An answer always equals itself, whether or not it is math.
+			t.Fatalf("%q does not equal itself", gold)
+		}
+	})
+}

@@ -1,0 +1,102 @@
+package answer
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/testenv"
+)
+
+// unparsedGolds are the PolyMath gold answers (low, medium, high) that are
+// not read as math, and why. They are graded as normalized text.
+var unparsedGolds = map[string]string{
+	`$-\pi \log_2$`:          `"\log_2" has no argument (the gold itself is malformed)`,
+	`$n\equiv 0,1 \pmod{4}$`: "congruences are not modeled as math",
+}
+
+func polymathGolds(t *testing.T) []string {
+	dir := testenv.PolyMath(t)
+	seen := map[string]bool{}
+	var golds []string
+	for _, level := range []string{"low", "medium", "high"} {
+		f, err := os.Open(filepath.Join(dir, "en", level+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var row struct{ Answer string }
+			if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+				t.Fatal(err)
+			}
+			if !seen[row.Answer] {
+				seen[row.Answer] = true
+				golds = append(golds, row.Answer)
+			}
+		}
+		f.Close()
+	}
+	return golds
+}
+
+var lastInt = regexp.MustCompile(`\d+`)
+
+// perturb changes a gold answer's value: its last integer goes up by one,
+// or, without digits, +1 is appended.
+func perturb(gold string) string {
+	locs := lastInt.FindAllStringIndex(gold, -1)
+	if len(locs) == 0 {
+		return strings.TrimSuffix(strings.TrimSpace(gold), "$") + "+1"
+	}
+	l := locs[len(locs)-1]
+	n, _ := strconv.Atoi(gold[l[0]:l[1]])
+	return gold[:l[0]] + strconv.Itoa(n+1) + gold[l[1]:]
+}
+
+// A long Swahili trace ending in the boxed gold answer.
+func traceWith(answer string) string {
+	body := strings.Repeat("Kwanza, tunaandika thamani zilizotolewa: 12 na 30. Tukijumlisha tunapata 42. ", 200)
+	return "<think>\nNitaanza kutafakari kwa Kiswahili.\nKwanza, " + body + "\n</think>\n\nJibu la mwisho ni $\\boxed{" + answer + "}$."
+}
+
+func TestPolyMathGolds(t *testing.T) {
+	golds := polymathGolds(t)
+	if len(golds) < 200 {
+		t.Fatalf("only %d distinct gold answers", len(golds))
+	}
+	var unparsed []string
+	for _, gold := range golds {
+		g := Parse(gold)
+		if !g.Parsed() {
+			unparsed = append(unparsed, gold+" ("+g.Err.Error()+")")
+			if _, known := unparsedGolds[gold]; !known {
+				t.Errorf("gold %q does not parse: %v", gold, g.Err)
+			}
+		}
+		if ok, why := Equal(g, Parse(gold)); !ok {
+			t.Errorf("gold %q does not equal itself (%s)", gold, why)
+		}
+		boxed := strings.TrimSpace(strings.ReplaceAll(gold, "$", ""))
+		if v := Grade(traceWith(boxed), gold, false); !v.Correct {
+			t.Errorf("gold %q boxed at the end of a trace: %+v", gold, v)
+		}
+		if p := perturb(gold); p != gold {
+			if ok, why := Equal(g, Parse(p)); ok {
+				t.Errorf("gold %q equals its perturbation %q (%s)", gold, p, why)
+			}
+		}
+	}
+	for gold := range unparsedGolds {
+		if Parse(gold).Parsed() {
+			t.Errorf("%q is listed as unparsed but parses; take it off the list", gold)
+		}
+	}
+	t.Logf("%d distinct golds; %d graded as text: %s", len(golds), len(unparsed), strings.Join(unparsed, "; "))
+}

@@ -50,7 +50,7 @@ type Answer struct {
 	Correct   bool   `parquet:"correct" doc:"the extracted answer equals the gold answer"`
 	Gold      string `parquet:"gold" doc:"the gold answer it was compared with"`
 	Reason    string `parquet:"reason" doc:"how the answer matched or why not: string-match, exact, numeric, symbolic, structural, mismatch, mismatch-unparsed, no-answer"`
-	Where     string `parquet:"where" doc:"where the answer was found: after-think or in-think, then boxed, marker or last-number; none"`
+	FoundIn   string `parquet:"found_in" doc:"where the answer was found: after-think or in-think, then boxed, marker or last-number; none"`
 	Grader    string `parquet:"grader" doc:"grader name and version"`
 	TextHash  string `parquet:"text_hash" doc:"text_hash of the trace as graded; a trace whose text changed since is ungraded"`
 }

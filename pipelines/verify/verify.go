@@ -71,7 +71,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			sum.NoAnswer++
 		}
 		batch = append(batch, schema.Answer{TraceID: t.TraceID, Extracted: v.Extracted, HasAnswer: v.HasAnswer,
-			Correct: v.Correct, Gold: gold.Raw, Reason: v.Reason, Where: v.Where, Grader: answer.GraderName, TextHash: transforms.TextHash(t.Text)})
+			Correct: v.Correct, Gold: gold.Raw, Reason: v.Reason, FoundIn: v.Where, Grader: answer.GraderName, TextHash: transforms.TextHash(t.Text)})
 		prog.Done(0)
 		if len(batch) == cap(batch) {
 			err := w.Write(batch...)

@@ -62,7 +62,7 @@ var conjunctions = map[string]string{
 	"and": "and", "et": "and", "und": "and", "na": "and", "dan": "and", "и": "and", "和": "and", "与": "and",
 	"及": "and", "と": "and", "및": "and", "와": "and", "과": "and", "และ": "and", "এবং": "and", "ও": "and",
 	"మరియు": "and",
-	"or": "or", "ou": "or", "oder": "or", "au": "or", "atau": "or", "или": "or", "或": "or", "或者": "or",
+	"or":    "or", "ou": "or", "oder": "or", "au": "or", "atau": "or", "или": "or", "或": "or", "或者": "or",
 	"または": "or", "か": "or", "또는": "or", "หรือ": "or", "বা": "or", "లేదా": "or",
 }
 

@@ -10,11 +10,11 @@ import (
 const maxAnswerLen = 4000
 
 var (
-	thinGroupRe   = regexp.MustCompile(`(\d)(?:\\[,;:! ]|\{,\}|\\thinspace ?|[  ])(\d{3})\b`)
-	thousandsRe   = regexp.MustCompile(`(^|[^\d.,])(\d{1,3}(?:,\d{3})+)($|[^\d,]|,\s)`)
-	spaceGroupRe  = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?: \d{3})+)($|[^\d])`)
-	degreeRe      = regexp.MustCompile(`\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\degree\b`)
-	dotGroupsRe   = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?:\.\d{3}){2,})($|[^\d.]|\.$|\.\s)`)
+	thinGroupRe  = regexp.MustCompile(`(\d)(?:\\[,;:! ]|\{,\}|\\thinspace ?|[  ])(\d{3})\b`)
+	thousandsRe  = regexp.MustCompile(`(^|[^\d.,])(\d{1,3}(?:,\d{3})+)($|[^\d,]|,\s)`)
+	spaceGroupRe = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?: \d{3})+)($|[^\d])`)
+	degreeRe     = regexp.MustCompile(`\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\degree\b`)
+	dotGroupsRe  = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?:\.\d{3}){2,})($|[^\d.]|\.$|\.\s)`)
 	// French interval notation: ]a, b] is (a, b], [a, b[ is [a, b).
 	frenchRe      = regexp.MustCompile(`(^|[^\\\w])([\[\]])([^\[\]]*[,;][^\[\]]*)([\[\]])`)
 	unitPowerRe   = regexp.MustCompile(`^\s*\^\s*(?:\d|\{\s*\d\s*\})`)

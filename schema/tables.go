@@ -59,10 +59,13 @@ type Answer struct {
 type Compliance struct {
 	TraceID   string `parquet:"trace_id" doc:"the checked trace"`
 	Requested string `parquet:"requested" doc:"the requested reasoning language"`
-	Detected  string `parquet:"detected" doc:"the detected language(s), comma-separated; empty when nothing could be detected"`
+	Detected  string `parquet:"detected" doc:"languages holding at least 10% of the reasoning, largest first, comma-separated; empty when none could be told"`
 	Compliant bool   `parquet:"compliant" doc:"one language was detected and it is the requested one (ms and id accept each other)"`
-	Status    string `parquet:"status" doc:"ok, empty, too-short or mixed"`
-	Chars     int32  `parquet:"chars" doc:"characters of reasoning text left after math spans were removed"`
+	Status    string `parquet:"status" doc:"ok, mixed (several languages), too-short or empty (nothing but math)"`
+	Chars     int32  `parquet:"chars" doc:"letters of the reasoning left after the prefix, the answer and math spans were removed"`
+	Shares    string `parquet:"shares" doc:"each detected language's share of the checked letters, e.g. sw:0.92,en:0.08"`
+	Detector  string `parquet:"detector" doc:"language identifier and settings"`
+	TextHash  string `parquet:"text_hash" doc:"text_hash of the trace as checked; a trace whose text changed since is unchecked"`
 }
 
 // DAG is one reference DAG of a problem.

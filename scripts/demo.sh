@@ -39,14 +39,17 @@ limit_flag=()
 echo "== verify"
 "$DATG" verify --data "$DATA"
 
+echo "== langcheck"
+"$DATG" langcheck --data "$DATA"
+
 echo "== tables"
 "$DATG" tables --data "$DATA"
 
 cat <<MSG
 
 Done in $(( $(date +%s) - start ))s. Outputs (the numbers come from a simulated model):
-  tables:  $DATA/tables/  (direction_accuracy.md is the paper's appendix table)
-  Parquet: $DATA/problems.parquet $DATA/traces.parquet $DATA/answers.parquet
+  tables:  $DATA/tables/  (direction_accuracy.md and compliance.md are the paper's appendix tables)
+  Parquet: $DATA/problems.parquet $DATA/traces.parquet $DATA/answers.parquet $DATA/compliance.parquet
   journal: $DATA/journal/llm/  (rerun 'make demo' and nothing is requested again)
 Try:
   $DATG sql --data $DATA "select direction, round(avg(correct::int) * 100, 1) as acc from traces join answers using (trace_id) group by 1 order by 1"

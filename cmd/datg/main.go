@@ -27,6 +27,7 @@ var commands = []*Command{
 	cmdGenerate,
 	cmdImport,
 	cmdVerify,
+	cmdLangcheck,
 	cmdAnswers,
 	cmdTables,
 	cmdSQL,

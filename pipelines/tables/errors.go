@@ -7,3 +7,7 @@ var ErrNotGraded = errors.New("traces are not graded")
 
 // ErrNoTraces means the run has no traces yet.
 var ErrNoTraces = errors.New("no traces in the run")
+
+// ErrStale means a table derived from traces (compliance, ...) does not
+// cover every trace's current text.
+var ErrStale = errors.New("derived table is stale")

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -12,6 +13,70 @@ type layout func(*result) grid
 // without one are shown as they come, one row per result row.
 var layouts = map[string]layout{
 	"direction_accuracy": directionAccuracy,
+	"compliance":         compliance,
+}
+
+// levelNames are the paper's column labels for levels.
+var levelNames = map[string]string{"low": "Low", "medium": "Med.", "high": "High", "top": "Top"}
+
+// compliance is the appendix table "Reasoning language compliance under
+// en-x": a row per pair en-x, a column per (model, level), percentages.
+func compliance(r *result) grid {
+	iModel, iLevel, iLang, iPct := r.col("model_label"), r.col("level"), r.col("lang"), r.col("pct")
+	type col struct{ model, level string }
+	var cols []col
+	var langs []string
+	cells := map[string]string{}
+	for _, row := range r.Rows {
+		c := col{plain(row[iModel]), plain(row[iLevel])}
+		if !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+		if l := plain(row[iLang]); !slices.Contains(langs, l) {
+			langs = append(langs, l)
+		}
+		cells[plain(row[iLang])+"/"+c.model+"/"+c.level] = strconv.FormatFloat(row[iPct].(float64), 'f', 1, 64)
+	}
+	// Columns by model as first seen (sorted by the query), levels in order.
+	slices.SortStableFunc(cols, func(a, b col) int {
+		if a.model != b.model {
+			return 0
+		}
+		return levelOrder(a.level) - levelOrder(b.level)
+	})
+	g := grid{Caption: "Reasoning language compliance (%) under en-x.", Header: []string{"Pair"}, Align: "l", Super: []span{{"", 1}}}
+	for _, c := range cols {
+		g.Header = append(g.Header, levelNames[c.level])
+		g.Align += "r"
+		if last := len(g.Super) - 1; g.Super[last].Label == c.model {
+			g.Super[last].Cols++
+		} else {
+			g.Super = append(g.Super, span{c.model, 1})
+		}
+	}
+	var s section
+	for _, l := range studyOrder(langs) {
+		row := []string{"en-" + l}
+		for _, c := range cols {
+			v, ok := cells[l+"/"+c.model+"/"+c.level]
+			if !ok {
+				v = "--"
+			}
+			row = append(row, v)
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	g.Sections = []section{s}
+	// Markdown has one header row: it names the model in each column.
+	g.TexHeader = append([]string(nil), g.Header...)
+	for i, c := range cols {
+		g.Header[i+1] = c.model + " " + levelNames[c.level]
+	}
+	return g
+}
+
+func levelOrder(level string) int {
+	return slices.Index([]string{"low", "medium", "high", "top"}, level)
 }
 
 // directionAccuracy is the appendix table "Full direction-probing accuracy":

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/datg/datg/internal/atomicfile"
 	"github.com/datg/datg/internal/duck"
@@ -37,19 +38,19 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 	if !db.Present["traces"] {
 		return nil, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
 	}
-	// A verdict counts only for the text it graded: a trace regenerated or
-	// re-imported since is ungraded.
-	var ungraded int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM traces t LEFT JOIN answers a USING (trace_id)
-		WHERE a.trace_id IS NULL OR a.text_hash IS DISTINCT FROM t.text_hash`).Scan(&ungraded); err != nil {
-		return nil, err
-	}
-	if ungraded > 0 {
-		return nil, fmt.Errorf("%w: %d traces have no verdict for their current text (run datg verify)", ErrNotGraded, ungraded)
-	}
 	var written []string
 	for _, f := range datgsql.Tables() {
 		if len(cfg.Only) > 0 && !slices.Contains(cfg.Only, f.Name) {
+			continue
+		}
+		ready, err := inputsReady(ctx, db, f.Name)
+		if err != nil {
+			return written, err
+		}
+		if !ready {
+			if cfg.Stdout != nil {
+				fmt.Fprintf(cfg.Stdout, "%s: skipped, no %s yet (run %s)\n", f.Name, strings.Join(needs[f.Name], ", "), producers(needs[f.Name]))
+			}
 			continue
 		}
 		res, err := query(ctx, db.DB, f.Text)
@@ -72,8 +73,54 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 			fmt.Fprintf(cfg.Stdout, "%s: %d rows -> %s.{csv,md,tex}\n", f.Name, len(res.Rows), filepath.Join(out, f.Name))
 		}
 	}
+	if len(written) == 0 {
+		return nil, fmt.Errorf("%w: no table has its inputs (run datg verify)", ErrNotGraded)
+	}
 	slices.Sort(written)
 	return written, nil
+}
+
+// needs lists the tables derived from traces that each output reads. An
+// output is skipped while one is missing, and refused while one is stale:
+// some trace has no row in it for its current text (text_hash).
+var needs = map[string][]string{
+	"direction_accuracy": {"answers"},
+	"accuracy_groups":    {"answers"},
+	"compliance":         {"compliance"},
+}
+
+var producer = map[string]string{"answers": "datg verify", "compliance": "datg langcheck"}
+
+func producers(tables []string) string {
+	var out []string
+	for _, t := range tables {
+		out = append(out, producer[t])
+	}
+	return strings.Join(out, ", ")
+}
+
+// inputsReady reports whether an output's inputs exist, and fails when one
+// is stale, since its numbers would silently count old verdicts.
+func inputsReady(ctx context.Context, db *duck.DB, output string) (bool, error) {
+	for _, t := range needs[output] {
+		if !db.Present[t] {
+			return false, nil
+		}
+		var stale int64
+		q := fmt.Sprintf(`SELECT count(*) FROM traces t LEFT JOIN %s x USING (trace_id)
+			WHERE x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash`, t)
+		if err := db.QueryRowContext(ctx, q).Scan(&stale); err != nil {
+			return false, err
+		}
+		if stale > 0 {
+			err := ErrNotGraded
+			if t != "answers" {
+				err = ErrStale
+			}
+			return false, fmt.Errorf("%s: %w: %d traces have no %s row for their current text (run %s)", output, err, stale, t, producer[t])
+		}
+	}
+	return true, nil
 }
 
 // studyOrder sorts language codes in the paper's order; unknown codes last.

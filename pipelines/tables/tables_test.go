@@ -109,3 +109,37 @@ func TestRefusesVerdictsOfAnOlderText(t *testing.T) {
 		t.Fatalf("got %v, want ErrNotGraded for one trace", err)
 	}
 }
+
+func TestComplianceLayoutAndSkips(t *testing.T) {
+	dir := writeRun(t, true)
+	var out strings.Builder
+	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "compliance: skipped, no compliance yet (run datg langcheck)") {
+		t.Fatalf("no skip notice:\n%s", out.String())
+	}
+	store.WriteAll(dir, schema.Compliances, store.Meta{}, []schema.Compliance{
+		{TraceID: "a", Compliant: true}, {TraceID: "b", Compliant: true}, {TraceID: "c", Compliant: true}, {TraceID: "d", Compliant: false},
+	})
+	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "tables", "compliance.md"))
+	tex, _ := os.ReadFile(filepath.Join(dir, "tables", "compliance.tex"))
+	for _, want := range []string{"| Pair | org/my\\_model&v2 Low | 8B Med. |", "| en-sw | 100.0 | -- |", "| en-te | -- | 0.0 |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("compliance.md lacks %q:\n%s", want, md)
+		}
+	}
+	for _, want := range []string{`& org/my\_model\&v2 & 8B \\`, `\cmidrule(lr){2-2}\cmidrule(lr){3-3}`, `Pair & Low & Med. \\`, `en-sw & 100.0 & -- \\`} {
+		if !strings.Contains(string(tex), want) {
+			t.Errorf("compliance.tex lacks %q:\n%s", want, tex)
+		}
+	}
+	// A compliance table that misses a trace is refused.
+	store.WriteAll(dir, schema.Compliances, store.Meta{}, []schema.Compliance{{TraceID: "a"}})
+	if _, err := Run(context.Background(), Config{Data: dir}); !errors.Is(err, ErrStale) {
+		t.Fatalf("got %v, want ErrStale", err)
+	}
+}

@@ -151,6 +151,9 @@ func fromRegion(region, gold string) (string, string, bool) {
 const tailLen = 2000
 
 func lastMarker(s string) (string, bool) {
+	if !mayHaveMarker(s) {
+		return "", false
+	}
 	ms := markerRe.FindAllStringSubmatch(s, -1)
 	if len(ms) == 0 {
 		return "", false
@@ -210,6 +213,20 @@ func isListAnswer(gold string) bool {
 			if l, ok := x.items[1].(*listNode); ok {
 				return len(l.items) > 1
 			}
+		}
+	}
+	return false
+}
+
+// markerStems are substrings every marker holds; text without any of them
+// skips the (costlier) marker expression.
+var markerStems = []string{"answer", "Answer", "ANSWER", "réponse", "Réponse", "ответ", "Ответ", "答", "답", "jawab", "Jawab",
+	"jawap", "Jawap", "คำตอบ", "উত্তর", "jibu", "Jibu", "సమాధానం"}
+
+func mayHaveMarker(s string) bool {
+	for _, stem := range markerStems {
+		if strings.Contains(s, stem) {
+			return true
 		}
 	}
 	return false

@@ -21,7 +21,7 @@ var (
 	repeatingRe   = regexp.MustCompile(`(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\dot\s*\{(\d)\}|\\dot\s*(\d)|\((\d+)\))`)
 	textCmdRe     = regexp.MustCompile(`\\(?:text|textbf|textit|textrm|mathrm|mathit|mathsf|mathtt|mbox|hbox|operatorname|mathbf|boldsymbol|bm|emph)\s*\{`)
 	integConstRe  = regexp.MustCompile(`\s*\+\s*(?:[CcK](?:_\{?\d+\}?)?|\\mathrm\{C\})\s*$`)
-	trailingPunct = regexp.MustCompile(`[\s.。．،,;:]+$`)
+	trailingPunct = ".。．،,;:\t\n\r"
 )
 
 // sizing commands and \left/\right only shape brackets; they carry no math.
@@ -39,8 +39,13 @@ var sizeReplacer = strings.NewReplacer(
 // groups joined, degree signs and a constant of integration dropped.
 func normalize(s string) string {
 	s = nativeDigits(strings.TrimSpace(s))
-	if box, ok := LastBoxed(s); ok && strings.TrimSpace(strings.Replace(s, `\boxed{`+box+`}`, "", 1)) == "" {
-		s = box
+	if isPlainNumber(s) {
+		return s
+	}
+	if strings.Contains(s, `\boxed`) || strings.Contains(s, `\fbox`) {
+		if box, ok := LastBoxed(s); ok && strings.TrimSpace(strings.Replace(s, `\boxed{`+box+`}`, "", 1)) == "" {
+			s = box
+		}
 	}
 	s = strings.ReplaceAll(s, `\$`, " ")
 	s = strings.ReplaceAll(s, "$", "")
@@ -50,43 +55,88 @@ func normalize(s string) string {
 			s = strings.TrimSpace(s[len(p[0]) : len(s)-len(p[1])])
 		}
 	}
-	s = unwrapText(s)
-	if !strings.Contains(s, `\begin`) {
-		s = frenchRe.ReplaceAllStringFunc(s, func(m string) string {
-			sub := frenchRe.FindStringSubmatch(m)
-			open, close := sub[2], sub[4]
-			if open == "[" && close == "]" {
-				return m
-			}
-			if open == "]" {
-				open = "("
-			}
-			if close == "[" {
-				close = ")"
-			}
-			return sub[1] + open + sub[3] + close
+	hasBackslash := strings.Contains(s, `\`)
+	if hasBackslash {
+		s = unwrapText(s)
+	}
+	if strings.ContainsAny(s, "[]") && !strings.Contains(s, `\begin`) {
+		s = frenchRe.ReplaceAllStringFunc(s, frenchInterval)
+	}
+	if hasBackslash || strings.Contains(s, "{,}") || strings.ContainsAny(s, "  \u2009\u202f") {
+		s = thinGroupRe.ReplaceAllString(s, "$1$2")
+		s = thinGroupRe.ReplaceAllString(s, "$1$2")
+	}
+	if hasBackslash || strings.ContainsAny(s, "~%$\u00a0\u2009\u202f") {
+		s = sizeReplacer.Replace(s)
+	}
+	if strings.Contains(s, "^") || strings.Contains(s, `\degree`) {
+		s = degreeRe.ReplaceAllString(s, "°")
+	}
+	if strings.Contains(s, `\overline`) || strings.Contains(s, `\dot`) || strings.Contains(s, ".") && strings.Contains(s, "(") {
+		s = repeatingRe.ReplaceAllStringFunc(s, repeatingDecimal)
+	}
+	if strings.Count(s, ".") >= 2 {
+		s = dotGroupsRe.ReplaceAllStringFunc(s, func(m string) string {
+			sub := dotGroupsRe.FindStringSubmatch(m)
+			return sub[1] + strings.ReplaceAll(sub[2], ".", "") + sub[3]
 		})
 	}
-	s = thinGroupRe.ReplaceAllString(s, "$1$2")
-	s = thinGroupRe.ReplaceAllString(s, "$1$2")
-	s = sizeReplacer.Replace(s)
-	s = degreeRe.ReplaceAllString(s, "°")
-	s = repeatingRe.ReplaceAllStringFunc(s, repeatingDecimal)
-	s = dotGroupsRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := dotGroupsRe.FindStringSubmatch(m)
-		return sub[1] + strings.ReplaceAll(sub[2], ".", "") + sub[3]
-	})
-	s = thousandsRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := thousandsRe.FindStringSubmatch(m)
-		return sub[1] + strings.ReplaceAll(sub[2], ",", "") + sub[3]
-	})
-	s = spaceGroupRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := spaceGroupRe.FindStringSubmatch(m)
-		return sub[1] + strings.ReplaceAll(sub[2], " ", "") + sub[3]
-	})
-	s = integConstRe.ReplaceAllString(s, "")
-	s = trailingPunct.ReplaceAllString(s, "")
+	if strings.Contains(s, ",") {
+		s = thousandsRe.ReplaceAllStringFunc(s, func(m string) string {
+			sub := thousandsRe.FindStringSubmatch(m)
+			return sub[1] + strings.ReplaceAll(sub[2], ",", "") + sub[3]
+		})
+	}
+	if strings.Contains(s, " ") {
+		s = spaceGroupRe.ReplaceAllStringFunc(s, func(m string) string {
+			sub := spaceGroupRe.FindStringSubmatch(m)
+			return sub[1] + strings.ReplaceAll(sub[2], " ", "") + sub[3]
+		})
+	}
+	if strings.Contains(s, "+") {
+		s = integConstRe.ReplaceAllString(s, "")
+	}
+	s = strings.TrimRightFunc(s, func(r rune) bool { return strings.ContainsRune(trailingPunct, r) || r == ' ' })
 	return strings.TrimSpace(s)
+}
+
+// isPlainNumber reports whether s is an optionally signed integer or
+// decimal with nothing around it, which needs no normalization.
+func isPlainNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	i := 0
+	if s[0] == '-' {
+		i++
+	}
+	digits, dot := 0, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot && digits > 0 && i+1 < len(s):
+			dot = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+func frenchInterval(m string) string {
+	sub := frenchRe.FindStringSubmatch(m)
+	open, close := sub[2], sub[4]
+	if open == "[" && close == "]" {
+		return m
+	}
+	if open == "]" {
+		open = "("
+	}
+	if close == "[" {
+		close = ")"
+	}
+	return sub[1] + open + sub[3] + close
 }
 
 // unwrapText replaces \text{...} (and similar) by its content between
@@ -130,8 +180,6 @@ func endsWithNumber(s string) bool {
 	return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
 }
 
-// squash is the text form of an answer: normalized, without spaces.
-func squash(s string) string { return strip(normalize(s), " \t\n\r") }
 
 // loose is the text compared when an answer is not math: also without
 // grouping braces (\pmod{4} and \pmod 4 read alike).

@@ -3,7 +3,6 @@ package answer
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,7 +21,6 @@ type Value struct {
 func (v Value) Parsed() bool { return v.node != nil }
 
 var (
-	plainIntRe   = regexp.MustCompile(`^-?\d+$`)
 	mixedPlainRe = regexp.MustCompile(`^(-?)(\d+)\s+(\d+)\s*/\s*(\d+)$`)
 	decimalComma = regexp.MustCompile(`^-?\d+,\d+$`)
 )
@@ -33,8 +31,8 @@ func Parse(s string) Value {
 		// Far too long to be an answer: compared as text, not read.
 		return Value{Raw: s, Text: strip(s, " \t\n\r"), Err: fmt.Errorf("%w: longer than %d characters", ErrSyntax, maxAnswerLen)}
 	}
-	v := Value{Raw: s, Text: squash(s)}
 	norm := normalize(s)
+	v := Value{Raw: s, Text: strip(norm, " \t\n\r")}
 	switch {
 	case norm == "":
 		v.Err = fmt.Errorf("%w: empty", ErrSyntax)
@@ -42,13 +40,15 @@ func Parse(s string) Value {
 	case len(norm) > maxAnswerLen:
 		v.Err = fmt.Errorf("%w: longer than %d characters", ErrSyntax, maxAnswerLen)
 		return v
-	case plainIntRe.MatchString(norm):
-		r, _ := new(big.Rat).SetString(norm)
-		v.node = &numNode{r: r}
+	case isPlainNumber(norm):
+		n, err := numLiteral(norm)
+		v.node, v.Err = n, err
 		return v
 	}
-	if m := mixedPlainRe.FindStringSubmatch(norm); m != nil {
-		norm = m[1] + m[2] + `\frac{` + m[3] + `}{` + m[4] + `}`
+	if strings.Contains(norm, "/") {
+		if m := mixedPlainRe.FindStringSubmatch(norm); m != nil {
+			norm = m[1] + m[2] + `\frac{` + m[3] + `}{` + m[4] + `}`
+		}
 	}
 	n, err := parse(norm)
 	if err != nil {

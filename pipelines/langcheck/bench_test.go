@@ -3,7 +3,6 @@ package langcheck
 import (
 	"strings"
 	"testing"
-
 )
 
 // BenchmarkCheck measures the language check of one 20 KB trace (the
@@ -22,4 +21,3 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "traces/s")
 }
-

@@ -180,7 +180,6 @@ func endsWithNumber(s string) bool {
 	return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
 }
 
-
 // loose is the text compared when an answer is not math: also without
 // grouping braces (\pmod{4} and \pmod 4 read alike).
 func loose(text string) string { return strip(text, "{}") }

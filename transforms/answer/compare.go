@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 )
 
 // Reasons a comparison gives.
@@ -13,6 +14,7 @@ const (
 	ReasonNumeric    = "numeric"
 	ReasonSymbolic   = "symbolic"
 	ReasonStructural = "structural"
+	ReasonChoice     = "choice" // the letter (or value) of a multiple-choice gold
 	ReasonMismatch   = "mismatch"
 	ReasonUnparsed   = "mismatch-unparsed" // at least one side is not math and the texts differ
 	ReasonNoAnswer   = "no-answer"
@@ -32,6 +34,12 @@ const (
 func Equal(gold, pred Value) (bool, string) {
 	if gold.Text != "" && gold.Text == pred.Text {
 		return true, ReasonString
+	}
+	if letter, value, ok := choice(gold); ok {
+		if choiceEqual(letter, value, pred) {
+			return true, ReasonChoice
+		}
+		return false, ReasonMismatch
 	}
 	if gold.node == nil || pred.node == nil {
 		if gold.Text != "" && loose(gold.Text) == loose(pred.Text) {
@@ -73,6 +81,12 @@ func (c *comparer) reason() string {
 // and "5" agree and inequalities read as intervals.
 func (c *comparer) equal(g, p node, top bool) bool {
 	g, p = scaleMatrix(unwrapSingle(g)), scaleMatrix(unwrapSingle(p))
+	if l, ok := splitPlusMinus(g); ok {
+		g = l
+	}
+	if l, ok := splitPlusMinus(p); ok {
+		p = l
+	}
 	// Sets of reals compare as sets, however they are written: [2, 3),
 	// 2 <= x < 3, x >= 2 and x < 3, (-inf, -3] U [3, inf) or |x| >= 3.
 	if _, gReal := asSpanSet(g, false); gReal {
@@ -172,7 +186,17 @@ func (c *comparer) equal(g, p node, top bool) bool {
 		return false
 	case *matrixNode:
 		px, ok := p.(*matrixNode)
-		if !ok || len(gx.rows) != len(px.rows) {
+		if !ok {
+			// A row or column vector against a tuple: (1, -2).
+			if items, isVec := vectorItems(p); isVec {
+				if cells, ok := gx.vector(); ok {
+					c.structural = true
+					return c.ordered(cells, items)
+				}
+			}
+			return false
+		}
+		if len(gx.rows) != len(px.rows) {
 			return false
 		}
 		c.structural = true
@@ -210,6 +234,38 @@ func unwrapSingle(n node) node {
 		}
 		n = l.items[0]
 	}
+}
+
+// vector reads a matrix of one row or one column as its cells.
+func (m *matrixNode) vector() ([]node, bool) {
+	if len(m.rows) == 1 {
+		return m.rows[0], true
+	}
+	var cells []node
+	for _, r := range m.rows {
+		if len(r) != 1 {
+			return nil, false
+		}
+		cells = append(cells, r[0])
+	}
+	return cells, true
+}
+
+// vectorItems reads a tuple or pair as the coordinates of a vector.
+func vectorItems(n node) ([]node, bool) {
+	switch x := n.(type) {
+	case *intervalNode:
+		if x.pair {
+			return []node{x.lo, x.hi}, true
+		}
+	case *listNode:
+		if x.kind == listTuple || x.kind == listBracket {
+			return x.items, true
+		}
+	case *matrixNode:
+		return x.vector()
+	}
+	return nil, false
 }
 
 // expandItems replaces each ±-item of a list by its two solutions.
@@ -368,19 +424,23 @@ func (c *comparer) scalarEqual(g, p node) bool {
 		if math.IsNaN(a) || math.IsNaN(b) {
 			return false
 		}
-		if gok && pok && decimal {
-			// 1/3 against 0.333333: only a decimal with enough digits.
-			c.numeric = true
-			return near(a, b, tolDecimal)
-		}
 		c.numeric = true
-		tol := tolExact
-		if decimal {
-			tol = tolDecimal
+		if near(a, b, tolExact) {
+			return true
 		}
-		return near(a, b, tol)
+		// A decimal approximates an exact value when it is that value
+		// rounded to its digits and has six significant digits or more.
+		for _, side := range []node{p, g} {
+			if digits, decimals, ok := decimalLiteral(side); ok && digits >= 6 {
+				return math.Abs(a-b) <= 0.5*math.Pow(10, -float64(decimals))*(1+1e-9)
+			}
+		}
+		return decimal && near(a, b, tolDecimal)
 	}
 	c.symbolic = true
+	if names[imaginary] {
+		return sameComplex(g, p, names)
+	}
 	return sameFunction(g, p, names)
 }
 
@@ -468,4 +528,19 @@ func proportional(f, g node) bool {
 		valid++
 	}
 	return valid >= 4
+}
+
+// decimalLiteral reads a bare (possibly negated) decimal number: its
+// significant digits and digits after the point.
+func decimalLiteral(n node) (digits, decimals int, ok bool) {
+	if neg, isNeg := n.(*negNode); isNeg {
+		n = neg.x
+	}
+	num, isNum := n.(*numNode)
+	if !isNum || num.decimals == 0 {
+		return 0, 0, false
+	}
+	s := num.r.FloatString(num.decimals)
+	s = strings.TrimLeft(strings.Replace(strings.TrimPrefix(s, "-"), ".", "", 1), "0")
+	return len(s), num.decimals, true
 }

@@ -154,12 +154,38 @@ func lastMarker(s string) (string, bool) {
 	if !mayHaveMarker(s) {
 		return "", false
 	}
+	s = strings.ReplaceAll(s, "**", "") // markdown bold around a marker
 	ms := markerRe.FindAllStringSubmatch(s, -1)
 	if len(ms) == 0 {
 		return "", false
 	}
-	a := strings.TrimRight(strings.TrimSpace(ms[len(ms)-1][1]), " .。")
+	a := strings.TrimSpace(ms[len(ms)-1][1])
+	// "Final Answer: The final answer is $7$. I hope it is correct."
+	for i := 0; i < 3; i++ {
+		inner := markerRe.FindAllStringSubmatch(a, -1)
+		if len(inner) == 0 {
+			break
+		}
+		a = strings.TrimSpace(inner[len(inner)-1][1])
+	}
+	a = firstClause(a)
 	return a, a != ""
+}
+
+var inlineMathRe = regexp.MustCompile(`\$\$?([^$]+)\$\$?`)
+
+// firstClause cuts what follows a marker to the answer itself: its first
+// math span when it has one, else the text up to the end of the sentence.
+func firstClause(a string) string {
+	if m := inlineMathRe.FindStringSubmatch(a); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	for _, end := range []string{". ", "。", "! "} {
+		if i := strings.Index(a, end); i > 0 {
+			a = a[:i]
+		}
+	}
+	return strings.TrimRight(strings.TrimSpace(a), " .。")
 }
 
 // nativeDigits writes digits of any script (১৮, ๑๘, １８) as ASCII digits.

@@ -19,7 +19,7 @@ func TestExtract(t *testing.T) {
 		{"several boxes, single gold", "</think> first \\boxed{2}, finally \\boxed{3}", "3", false, "3", "after-think boxed"},
 		{"english marker", "</think>\nAnswer: 42", "", false, "42", "after-think marker"},
 		{"swahili marker", "</think>\nJibu: 18", "", false, "18", "after-think marker"},
-		{"chinese marker", "</think>\n答案：$\\frac{1}{2}$", "", false, "$\\frac{1}{2}$", "after-think marker"},
+		{"chinese marker", "</think>\n答案：$\\frac{1}{2}$", "", false, "\\frac{1}{2}", "after-think marker"},
 		{"bengali marker", "</think>\nউত্তর: 18", "", false, "18", "after-think marker"},
 		{"bengali digits", "</think>\nমোট ১৮টি ডিম।", "", false, "18", "after-think last-number"},
 		{"telugu marker", "</think>\nసమాధానం: 25", "", false, "25", "after-think marker"},

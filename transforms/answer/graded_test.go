@@ -4,14 +4,25 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
 // TestGradedCases checks the grader against (gold, prediction, verdict)
 // triples written independently of it, in the way careful human graders
-// decide (testdata/graded_cases.jsonl, with each case's reason).
+// decide (testdata/graded_cases*.jsonl, with each case's reason).
 func TestGradedCases(t *testing.T) {
-	f, err := os.Open("testdata/graded_cases.jsonl")
+	files, _ := filepath.Glob("testdata/graded_cases*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no graded cases")
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(name), func(t *testing.T) { gradedFile(t, name) })
+	}
+}
+
+func gradedFile(t *testing.T, name string) {
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}

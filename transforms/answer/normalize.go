@@ -16,12 +16,13 @@ var (
 	degreeRe     = regexp.MustCompile(`\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\degree\b`)
 	dotGroupsRe  = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?:\.\d{3}){2,})($|[^\d.]|\.$|\.\s)`)
 	// French interval notation: ]a, b] is (a, b], [a, b[ is [a, b).
-	frenchRe      = regexp.MustCompile(`(^|[^\\\w])([\[\]])([^\[\]]*[,;][^\[\]]*)([\[\]])`)
-	unitPowerRe   = regexp.MustCompile(`^\s*\^\s*(?:\d|\{\s*\d\s*\})`)
-	repeatingRe   = regexp.MustCompile(`(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\dot\s*\{(\d)\}|\\dot\s*(\d)|\((\d+)\))`)
-	textCmdRe     = regexp.MustCompile(`\\(?:text|textbf|textit|textrm|mathrm|mathit|mathsf|mathtt|mbox|hbox|operatorname|mathbf|boldsymbol|bm|emph)\s*\{`)
-	integConstRe  = regexp.MustCompile(`\s*\+\s*(?:[CcK](?:_\{?\d+\}?)?|\\mathrm\{C\})\s*$`)
-	trailingPunct = ".。．،,;:\t\n\r"
+	frenchRe       = regexp.MustCompile(`(^|[^\\\w])([\[\]])([^\[\]]*[,;][^\[\]]*)([\[\]])`)
+	escapedSpaceRe = regexp.MustCompile(`(^|[^\\])\\ `)
+	unitPowerRe    = regexp.MustCompile(`^\s*\^\s*(?:\d|\{\s*\d\s*\})`)
+	repeatingRe    = regexp.MustCompile(`(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\dot\s*\{(\d)\}|\\dot\s*(\d)|\((\d+)\))`)
+	textCmdRe      = regexp.MustCompile(`\\(?:text|textbf|textit|textrm|mathrm|mathit|mathsf|mathtt|mbox|hbox|operatorname|mathbf|boldsymbol|bm|emph)\s*\{`)
+	integConstRe   = regexp.MustCompile(`\s*\+\s*(?:[CcK](?:_\{?\d+\}?)?|\\mathrm\{C\})\s*$`)
+	trailingPunct  = ".。．،,;:\t\n\r"
 )
 
 // sizing commands and \left/\right only shape brackets; they carry no math.
@@ -68,6 +69,7 @@ func normalize(s string) string {
 	}
 	if hasBackslash || strings.ContainsAny(s, "~%$\u00a0\u2009\u202f") {
 		s = sizeReplacer.Replace(s)
+		s = escapedSpaceRe.ReplaceAllString(s, "$1 ") // "\ " is a space; "\\ " ends a matrix row
 	}
 	if strings.Contains(s, "^") || strings.Contains(s, `\degree`) {
 		s = degreeRe.ReplaceAllString(s, "°")

@@ -68,16 +68,39 @@ type Compliance struct {
 	TextHash  string `parquet:"text_hash" doc:"text_hash of the trace as checked; a trace whose text changed since is unchecked"`
 }
 
+// Reference is one attempt at an English reference derivation.
+type Reference struct {
+	ProblemID        string `parquet:"problem_id" doc:"the problem"`
+	Attempt          int32  `parquet:"attempt" doc:"0-based attempt (sample index) for the problem"`
+	Accepted         bool   `parquet:"accepted" doc:"the grader accepted the final answer"`
+	RefIndex         int32  `parquet:"ref_index" doc:"0-based index among the problem's accepted references (-1 when rejected)"`
+	TraceID          string `parquet:"trace_id" doc:"the reference's row in traces (method reference; empty when rejected)"`
+	Model            string `parquet:"model" doc:"model that wrote the derivation"`
+	Reasoning        string `parquet:"reasoning,zstd" blob:"true" doc:"the reasoning, when the server returned it apart"`
+	Response         string `parquet:"response,zstd" blob:"true" doc:"the response (the derivation, or the answer after the reasoning)"`
+	Extracted        string `parquet:"extracted" doc:"the final answer the grader found"`
+	Reason           string `parquet:"reason" doc:"the grader's reason"`
+	FinishReason     string `parquet:"finish_reason" doc:"stop or length"`
+	PromptTokens     int32  `parquet:"prompt_tokens" doc:"prompt tokens of the call"`
+	CompletionTokens int32  `parquet:"completion_tokens" doc:"completion tokens of the call"`
+	RequestKey       string `parquet:"request_key" doc:"content hash of the LLM request"`
+}
+
 // DAG is one reference DAG of a problem.
 type DAG struct {
-	DagID       string `parquet:"dag_id" doc:"{problem_id}/r{ref_index}"`
-	ProblemID   string `parquet:"problem_id" doc:"the problem the reference solves"`
-	RefIndex    int32  `parquet:"ref_index" doc:"which of the problem's reference derivations (0-based)"`
-	FinalNodeID string `parquet:"final_node_id" doc:"the terminal answer node"`
-	Valid       bool   `parquet:"valid" doc:"the DAG passed validation"`
-	Reason      string `parquet:"reason" doc:"why the DAG is invalid (empty when valid)"`
-	Raw         string `parquet:"raw,zstd" blob:"true" doc:"the DAG JSON as the model or the import returned it"`
-	Source      string `parquet:"source" doc:"model name, symbolic, or import:<file>"`
+	DagID            string `parquet:"dag_id" doc:"{problem_id}/r{ref_index}"`
+	ProblemID        string `parquet:"problem_id" doc:"the problem the reference solves"`
+	RefIndex         int32  `parquet:"ref_index" doc:"which of the problem's reference derivations (0-based)"`
+	FinalNodeID      string `parquet:"final_node_id" doc:"the terminal answer node"`
+	Valid            bool   `parquet:"valid" doc:"the DAG passed validation"`
+	Reason           string `parquet:"reason" doc:"why the DAG is invalid (empty when valid)"`
+	Raw              string `parquet:"raw,zstd" blob:"true" doc:"the DAG JSON as the model or the import gave it (the repaired reply when a repair was asked)"`
+	Builder          string `parquet:"builder" doc:"model name, symbolic, or import:<file>"`
+	Repaired         bool   `parquet:"repaired" doc:"a repair request was sent after the first reply failed validation"`
+	Nodes            int32  `parquet:"n_nodes" doc:"nodes in the DAG"`
+	EdgeCount        int32  `parquet:"n_edges" doc:"edges in the DAG"`
+	PromptTokens     int32  `parquet:"prompt_tokens" doc:"prompt tokens of the calls (repair included)"`
+	CompletionTokens int32  `parquet:"completion_tokens" doc:"completion tokens of the calls (repair included)"`
 }
 
 // Node is one anchor of a reference DAG.
@@ -87,6 +110,7 @@ type Node struct {
 	Position    int32  `parquet:"position" doc:"0-based position of the node in the DAG's node list"`
 	Anchor      string `parquet:"anchor" doc:"compact mathematical content of the node"`
 	Description string `parquet:"description" doc:"short English gloss (not matched against traces)"`
+	Final       bool   `parquet:"final" doc:"this is the DAG's final (answer) node"`
 }
 
 // Edge is one dependency of a reference DAG.
@@ -96,19 +120,38 @@ type Edge struct {
 	ChildID  string `parquet:"child_id" doc:"dependent node"`
 }
 
+// Alignment is one closed-set alignment of a trace to a DAG.
+type Alignment struct {
+	TraceID          string    `parquet:"trace_id" doc:"the aligned trace"`
+	DagID            string    `parquet:"dag_id" doc:"the reference DAG"`
+	Aligner          string    `parquet:"aligner" doc:"model name, symbolic, or import:<file>"`
+	Status           string    `parquet:"status" doc:"ok, or invalid-json when the reply held no usable alignment (then it has no events)"`
+	Raw              string    `parquet:"raw,zstd" blob:"true" doc:"the alignment JSON as returned"`
+	Events           int32     `parquet:"n_events" doc:"node events kept"`
+	Actions          int32     `parquet:"n_actions" doc:"harmful actions kept"`
+	Problems         int32     `parquet:"n_problems" doc:"alignment errors (unknown nodes, bad statuses)"`
+	Unlocated        int32     `parquet:"n_unlocated" doc:"node events whose span was not found in the trace"`
+	PromptTokens     int32     `parquet:"prompt_tokens" doc:"prompt tokens of the call"`
+	CompletionTokens int32     `parquet:"completion_tokens" doc:"completion tokens of the call"`
+	RequestKey       string    `parquet:"request_key" doc:"content hash of the LLM request (empty for symbolic and imported)"`
+	TextHash         string    `parquet:"text_hash" doc:"text_hash of the trace as aligned"`
+	CreatedAt        time.Time `parquet:"created_at,timestamp(millisecond)" doc:"when the alignment was made or imported"`
+}
+
 // AlignmentEvent is one piece of evidence the aligner tied to a DAG node.
 type AlignmentEvent struct {
 	TraceID        string   `parquet:"trace_id" doc:"the aligned trace"`
 	DagID          string   `parquet:"dag_id" doc:"the reference DAG"`
+	Aligner        string   `parquet:"aligner" doc:"who aligned (see alignments)"`
 	NodeID         string   `parquet:"node_id" doc:"the node the evidence is about"`
 	Seq            int32    `parquet:"seq" doc:"0-based order of the event within the node's list"`
-	Status         string   `parquet:"status" doc:"COMMIT, ATTEMPT, ERROR or MISSING"`
-	Evidence       string   `parquet:"evidence" doc:"the aligner's explanation"`
+	Status         string   `parquet:"status" doc:"COMMIT, ATTEMPT or ERROR"`
+	Evidence       string   `parquet:"evidence" doc:"the aligner's short quote"`
 	EvidenceSpan   string   `parquet:"evidence_span" doc:"the quoted trace text"`
 	StartChar      *int32   `parquet:"start_char,optional" doc:"character offset of the located span in the trace text (null when not located)"`
 	EndChar        *int32   `parquet:"end_char,optional" doc:"end offset (exclusive) of the located span"`
-	CommitProgress *float64 `parquet:"commit_progress,optional" doc:"start_char / length of the trace text"`
-	BlockID        *int32   `parquet:"block_id,optional" doc:"0-based paragraph (blank-line separated) holding the span"`
+	CommitProgress *float64 `parquet:"commit_progress,optional" doc:"start_char / the trace's length in characters"`
+	BlockID        *int32   `parquet:"block_id,optional" doc:"0-based paragraph (blocks split on blank lines) holding the span"`
 	Match          string   `parquet:"match" doc:"how the span was located: exact, normalized, fuzzy or none"`
 }
 
@@ -116,20 +159,42 @@ type AlignmentEvent struct {
 type HarmfulAction struct {
 	TraceID      string `parquet:"trace_id" doc:"the aligned trace"`
 	DagID        string `parquet:"dag_id" doc:"the reference DAG"`
-	Seq          int32  `parquet:"seq" doc:"0-based order within its category"`
-	Category     string `parquet:"category" doc:"contradictory, harmful_loop or degenerate"`
-	Evidence     string `parquet:"evidence" doc:"the aligner's explanation"`
+	Aligner      string `parquet:"aligner" doc:"who aligned (see alignments)"`
+	Category     string `parquet:"category" doc:"contradictory, harmful_loop or degenerate (the list it came in)"`
+	Seq          int32  `parquet:"seq" doc:"0-based order within its list"`
+	Label        string `parquet:"label" doc:"the category the aligner gave the item, if any"`
+	Evidence     string `parquet:"evidence" doc:"the aligner's short quote"`
 	EvidenceSpan string `parquet:"evidence_span" doc:"the quoted trace text"`
+	StartChar    *int32 `parquet:"start_char,optional" doc:"character offset of the located span (null when not located)"`
+	EndChar      *int32 `parquet:"end_char,optional" doc:"end offset (exclusive) of the located span"`
 }
 
-// Score is the DATG metrics of one (trace, DAG) pair.
+// AlignmentError is something wrong in an alignment, kept rather than dropped.
+type AlignmentError struct {
+	TraceID string `parquet:"trace_id" doc:"the aligned trace"`
+	DagID   string `parquet:"dag_id" doc:"the reference DAG"`
+	Aligner string `parquet:"aligner" doc:"who aligned"`
+	Seq     int32  `parquet:"seq" doc:"0-based order of the problem within the alignment"`
+	Kind    string `parquet:"kind" doc:"unknown-node, bad-status, missing-status or invalid-json"`
+	Detail  string `parquet:"detail" doc:"what was wrong"`
+}
+
+// Score is the DATG metrics of one (trace, DAG) alignment.
 type Score struct {
-	TraceID string  `parquet:"trace_id" doc:"the trace"`
-	DagID   string  `parquet:"dag_id" doc:"the reference DAG"`
-	CAR     float64 `parquet:"car" doc:"committed anchor recall"`
-	PMF     float64 `parquet:"pmf" doc:"path monotonic fidelity"`
-	HAR     float64 `parquet:"har" doc:"harmful action rate"`
-	Best    bool    `parquet:"best" doc:"this DAG is the trace's best (CAR, then PMF, then lower HAR, then lower ref_index)"`
+	TraceID   string   `parquet:"trace_id" doc:"the trace"`
+	DagID     string   `parquet:"dag_id" doc:"the reference DAG"`
+	Aligner   string   `parquet:"aligner" doc:"who aligned"`
+	RefIndex  int32    `parquet:"ref_index" doc:"the DAG's reference index"`
+	CAR       float64  `parquet:"car" doc:"committed anchor recall: committed nodes / nodes"`
+	PMF       *float64 `parquet:"pmf,optional" doc:"path monotonic fidelity: ordered edges / edges (null for a DAG without edges)"`
+	HAR       float64  `parquet:"har" doc:"harmful action rate: harmful / max(1, judgeable)"`
+	Best      bool     `parquet:"best" doc:"the trace's best DAG for this aligner: highest CAR, then PMF, then lowest HAR, then lowest ref_index"`
+	NodeCount int32    `parquet:"n_nodes" doc:"nodes of the DAG"`
+	Committed int32    `parquet:"n_commit" doc:"nodes with a COMMIT event"`
+	EdgeCount int32    `parquet:"n_edges" doc:"edges of the DAG"`
+	Ordered   int32    `parquet:"n_ordered" doc:"ordered edges"`
+	Harmful   int32    `parquet:"n_harmful" doc:"harmful actions"`
+	Judgeable int32    `parquet:"n_judgeable" doc:"node events plus harmful actions whose span is no node event's span"`
 }
 
 // Trial is one generation attempt of a controlled run.

@@ -5,6 +5,7 @@
 //   - macros/*.sql   CREATE MACRO statements (wilson_low, wilson_high, ...)
 //   - staging/*.sql  CREATE VIEW statements over the raw tables, run in name order
 //   - tables/*.sql   one SELECT per output table, tidy (one row per cell)
+//   - derive/*.sql   one SELECT per table a stage derives by SQL (scores)
 //
 // Each file starts with a header comment saying what it computes.
 package sql
@@ -17,7 +18,7 @@ import (
 	"strings"
 )
 
-//go:embed macros/*.sql staging/*.sql tables/*.sql
+//go:embed macros/*.sql staging/*.sql tables/*.sql derive/*.sql
 var files embed.FS
 
 // File is one SQL file.
@@ -51,6 +52,16 @@ func Staging() []File { return dir("staging") }
 
 // Tables are the result queries, one per output table.
 func Tables() []File { return dir("tables") }
+
+// Derive returns the query that derives the named table.
+func Derive(name string) (File, bool) {
+	for _, f := range dir("derive") {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return File{}, false
+}
 
 // Table returns the named result query.
 func Table(name string) (File, bool) {

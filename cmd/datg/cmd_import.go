@@ -3,35 +3,51 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/datg/datg/pipelines/imports"
 )
 
 var cmdImport = &Command{
-	UsageLine: "import traces --in FILE.jsonl",
-	Short:     "add traces produced elsewhere (CONTRACT format)",
-	Long: `Import traces reads one JSON object a line:
+	UsageLine: "import traces|dags|alignments --in FILE.jsonl [--aligner NAME]",
+	Short:     "add traces, DAGs or alignments produced elsewhere (CONTRACT formats)",
+	Long: `Import adds outputs produced elsewhere, one JSON object a line.
 
-  {"model", "input_lang", "reasoning_lang", "level", "problem_id", "seed",
-   "method", "text", "completion_tokens"}
+import traces: {"model", "input_lang", "reasoning_lang", "level",
+"problem_id", "seed", "method", "text", "completion_tokens"}, optionally
+trace_id (derived deterministically when absent), finish_reason, direction
+(checked), prompt_tokens, max_tokens, temperature, top_p and
+repetition_penalty. Merged into DIR/traces.parquet by trace_id; one row per
+trace key is kept.
 
-and optionally trace_id (derived deterministically when absent),
-finish_reason, direction (checked), prompt_tokens, max_tokens, temperature,
-top_p and repetition_penalty. Traces are merged into DIR/traces.parquet by
-trace_id, replacing traces with the same id. A bad line is an error naming
-the file, line and field; nothing is written then.`,
+import dags: {"problem_id", "ref_index", "dag"}, where dag is the DAG JSON of
+the paper's appendix ({"final_node_id", "nodes": [{"node_id", "anchor",
+"description", "parents"}]}) or a string holding it as an LLM returned it.
+Each DAG is validated; an invalid one is stored with valid = false and the
+reason. Merged into dags, nodes and edges by dag_id ({problem_id}/r{ref_index}).
+
+import alignments: {"trace_id", "problem_id", "ref_index", "alignment"},
+where alignment is the closed-set alignment JSON ({"audit_results",
+"contradictory_steps", "harmful_loop_steps", "degenerate_steps"}) or a
+string holding it. The trace and a valid DAG must exist. Spans are located
+in the trace; unknown node ids and bad statuses go to alignment_errors.
+Recorded under --aligner (default import:<file>).
+
+A malformed line is an error naming the file, line and field; nothing is
+written then.`,
 }
 
 var (
-	importData = dataFlag(&cmdImport.Flag)
-	importIn   = cmdImport.Flag.String("in", "", "JSONL file to import")
+	importData    = dataFlag(&cmdImport.Flag)
+	importIn      = cmdImport.Flag.String("in", "", "JSONL file to import")
+	importAligner = cmdImport.Flag.String("aligner", "", "name recorded for imported alignments (default import:<file>)")
 )
 
 func init() { cmdImport.Run = runImport }
 
 func runImport(ctx context.Context, cmd *Command, args []string) error {
-	if len(args) == 0 || args[0] != "traces" {
-		return usageError{cmd, "say what to import: datg import traces --in FILE.jsonl"}
+	if len(args) == 0 || !slices.Contains(imports.Kinds, args[0]) {
+		return usageError{cmd, "say what to import: datg import traces|dags|alignments --in FILE.jsonl"}
 	}
 	if err := parseFlags(cmd, args[1:]); err != nil {
 		return err
@@ -42,10 +58,14 @@ func runImport(ctx context.Context, cmd *Command, args []string) error {
 	if *importIn == "" {
 		return usageError{cmd, "--in FILE is required"}
 	}
-	sum, err := imports.Run(ctx, imports.Config{Kind: args[0], In: *importIn, Data: *importData})
+	sum, err := imports.Run(ctx, imports.Config{Kind: args[0], In: *importIn, Data: *importData, Aligner: *importAligner})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "import: %d %s (%d replaced) -> %s/%s.parquet\n", sum.Records, args[0], sum.Replaced, *importData, args[0])
+	extra := ""
+	if sum.Invalid > 0 {
+		extra = fmt.Sprintf(", %d invalid (kept with the reason)", sum.Invalid)
+	}
+	fmt.Fprintf(stdout, "import: %d %s (%d replaced%s) -> %s\n", sum.Records, args[0], sum.Replaced, extra, *importData)
 	return nil
 }

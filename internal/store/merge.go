@@ -14,6 +14,12 @@ type Merger[T any] struct {
 	*Writer[T]
 	Replaced int // current rows replaced by given rows (set by Commit)
 	Kept     int // current rows carried over (set by Commit)
+
+	// Group, when set, makes the given rows replace whole groups: a current
+	// row is dropped when any given row has its group (all nodes of a DAG
+	// are replaced by the DAG's new nodes, however many).
+	Group  func(*T) string
+	groups map[string]struct{}
 }
 
 // NewMerger starts a merge into the table.
@@ -25,6 +31,28 @@ func NewMerger[T any](dir string, def schema.Def[T], meta Meta) (*Merger[T], err
 	return &Merger[T]{Writer: w}, nil
 }
 
+// Write adds given rows.
+func (m *Merger[T]) Write(rows ...T) error {
+	if m.Group != nil {
+		if m.groups == nil {
+			m.groups = map[string]struct{}{}
+		}
+		for i := range rows {
+			m.groups[m.Group(&rows[i])] = struct{}{}
+		}
+	}
+	return m.Writer.Write(rows...)
+}
+
+// ReplaceGroup marks a group replaced even if no row of it is given (a DAG
+// re-imported as invalid has no nodes).
+func (m *Merger[T]) ReplaceGroup(group string) {
+	if m.groups == nil {
+		m.groups = map[string]struct{}{}
+	}
+	m.groups[group] = struct{}{}
+}
+
 // Commit carries over the current rows that were not replaced, then commits.
 func (m *Merger[T]) Commit() error {
 	var batch []T
@@ -33,10 +61,16 @@ func (m *Merger[T]) Commit() error {
 			m.Replaced++
 			return nil
 		}
+		if m.Group != nil {
+			if _, replaced := m.groups[m.Group(r)]; replaced {
+				m.Replaced++
+				return nil
+			}
+		}
 		m.Kept++
 		batch = append(batch, *r)
 		if len(batch) == 256 {
-			err := m.Write(batch...)
+			err := m.Writer.Write(batch...)
 			batch = batch[:0]
 			return err
 		}
@@ -46,7 +80,7 @@ func (m *Merger[T]) Commit() error {
 		m.Abort()
 		return err
 	}
-	if err := m.Write(batch...); err != nil {
+	if err := m.Writer.Write(batch...); err != nil {
 		m.Abort()
 		return err
 	}

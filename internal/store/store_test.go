@@ -239,3 +239,22 @@ func TestOneWriterPerTable(t *testing.T) {
 		t.Fatalf("writer after commit: %v", err)
 	}
 }
+
+func TestMergeReplacesGroups(t *testing.T) {
+	dir := t.TempDir()
+	nodes := []schema.Node{{DagID: "d1", NodeID: "n1"}, {DagID: "d1", NodeID: "n2"}, {DagID: "d1", NodeID: "n3"}, {DagID: "d2", NodeID: "n1"}}
+	if err := WriteAll(dir, schema.Nodes, Meta{}, nodes); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := NewMerger(dir, schema.Nodes, Meta{})
+	m.Group = func(n *schema.Node) string { return n.DagID }
+	m.Write(schema.Node{DagID: "d1", NodeID: "n1", Anchor: "new"})
+	m.ReplaceGroup("d2")
+	if err := m.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := ReadAll(dir, schema.Nodes)
+	if len(rows) != 1 || rows[0].Anchor != "new" || m.Replaced != 4 {
+		t.Fatalf("rows %+v, replaced %d", rows, m.Replaced)
+	}
+}

@@ -26,23 +26,32 @@ var Methods = []string{"base", "loop-retry", "formula-retry", "reference"}
 
 // Config is one import.
 type Config struct {
-	Kind string // "traces"
-	In   string // JSONL file
-	Data string
+	Kind    string // traces, dags or alignments
+	In      string // JSONL file
+	Data    string
+	Aligner string // name of who aligned (alignments; default import:<file>)
 }
 
 // Summary counts what an import did.
 type Summary struct {
 	Records, Replaced int
+	Invalid           int // DAGs that failed validation, alignments without a usable reply
 }
+
+// Kinds of import.
+var Kinds = []string{"traces", "dags", "alignments"}
 
 // Run imports cfg.In into the run.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	switch cfg.Kind {
 	case "traces":
 		return importTraces(ctx, cfg)
+	case "dags":
+		return importDAGs(ctx, cfg)
+	case "alignments":
+		return importAlignments(ctx, cfg)
 	}
-	return Summary{}, fmt.Errorf("unknown import %q (traces)", cfg.Kind)
+	return Summary{}, fmt.Errorf("unknown import %q (%v)", cfg.Kind, Kinds)
 }
 
 // traceRecord is one line of a traces import. Pointers tell a missing

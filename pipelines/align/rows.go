@@ -1,0 +1,150 @@
+package align
+
+import (
+	"errors"
+	"time"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/transforms/datg"
+)
+
+// Result is an alignment with all its rows.
+type Result struct {
+	Alignment schema.Alignment
+	Events    []schema.AlignmentEvent
+	Actions   []schema.HarmfulAction
+	Errors    []schema.AlignmentError
+}
+
+// Rows reads an alignment reply about a trace and a DAG into rows: events of
+// known nodes with their spans located, harmful actions, and the problems
+// found. A reply without a usable alignment gives an alignment with status
+// invalid-json and the reason as an error row.
+func Rows(trace *schema.Trace, dagID, aligner string, dag datg.DAG, raw string) Result {
+	res := Result{Alignment: schema.Alignment{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner, Status: "ok",
+		Raw: raw, TextHash: transforms.TextHash(trace.Text), CreatedAt: time.Now().UTC()}}
+	errRow := func(kind, detail string) {
+		res.Errors = append(res.Errors, schema.AlignmentError{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner,
+			Seq: int32(len(res.Errors)), Kind: kind, Detail: detail})
+	}
+	a, err := datg.ParseAlignment(raw)
+	if err != nil {
+		res.Alignment.Status = "invalid-json"
+		errRow("invalid-json", err.Error())
+		res.Alignment.Problems = 1
+		return res
+	}
+	events, actions, problems := datg.Check(dag, a)
+	t := datg.NewTrace(trace.Text)
+	for _, e := range events {
+		row := schema.AlignmentEvent{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner, NodeID: e.NodeID,
+			Seq: int32(e.Seq), Status: e.Status, Evidence: e.Evidence, EvidenceSpan: e.EvidenceSpan}
+		loc := t.Locate(e.EvidenceSpan)
+		row.Match = loc.Match
+		if loc.Found() {
+			start, end, block := int32(loc.Start), int32(loc.End), int32(t.Block(loc.Start))
+			progress := float64(loc.Start) / float64(max(1, t.Len()))
+			row.StartChar, row.EndChar, row.BlockID, row.CommitProgress = &start, &end, &block, &progress
+		} else {
+			res.Alignment.Unlocated++
+		}
+		res.Events = append(res.Events, row)
+	}
+	for _, act := range actions {
+		row := schema.HarmfulAction{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner, Category: act.Category,
+			Seq: int32(act.Seq), Label: act.Action.Category, Evidence: act.Evidence, EvidenceSpan: act.EvidenceSpan}
+		span := act.EvidenceSpan
+		if span == "" {
+			span = act.Evidence
+		}
+		if loc := t.Locate(span); loc.Found() {
+			start, end := int32(loc.Start), int32(loc.End)
+			row.StartChar, row.EndChar = &start, &end
+		}
+		res.Actions = append(res.Actions, row)
+	}
+	for _, p := range problems {
+		errRow(p.Kind, p.Detail)
+	}
+	res.Alignment.Events, res.Alignment.Actions, res.Alignment.Problems = int32(len(res.Events)), int32(len(res.Actions)), int32(len(res.Errors))
+	return res
+}
+
+// Writer merges alignments into their four tables; an alignment written
+// replaces that (trace, DAG, aligner)'s rows in all of them.
+type Writer struct {
+	aligns  *store.Merger[schema.Alignment]
+	events  *store.Merger[schema.AlignmentEvent]
+	actions *store.Merger[schema.HarmfulAction]
+	errs    *store.Merger[schema.AlignmentError]
+}
+
+func group(traceID, dagID, aligner string) string { return traceID + "\x00" + dagID + "\x00" + aligner }
+
+// NewWriter starts a merge into the alignment tables.
+func NewWriter(dir string, meta store.Meta) (*Writer, error) {
+	w := &Writer{}
+	var err error
+	if w.aligns, err = store.NewMerger(dir, schema.Alignments, meta); err != nil {
+		return nil, err
+	}
+	if w.events, err = store.NewMerger(dir, schema.AlignmentEvents, meta); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	if w.actions, err = store.NewMerger(dir, schema.HarmfulActions, meta); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	if w.errs, err = store.NewMerger(dir, schema.AlignmentErrors, meta); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	w.events.Group = func(e *schema.AlignmentEvent) string { return group(e.TraceID, e.DagID, e.Aligner) }
+	w.actions.Group = func(a *schema.HarmfulAction) string { return group(a.TraceID, a.DagID, a.Aligner) }
+	w.errs.Group = func(e *schema.AlignmentError) string { return group(e.TraceID, e.DagID, e.Aligner) }
+	return w, nil
+}
+
+// Add writes one alignment's rows.
+func (w *Writer) Add(r Result) error {
+	g := group(r.Alignment.TraceID, r.Alignment.DagID, r.Alignment.Aligner)
+	w.events.ReplaceGroup(g)
+	w.actions.ReplaceGroup(g)
+	w.errs.ReplaceGroup(g)
+	return errors.Join(w.aligns.Write(r.Alignment), w.events.Write(r.Events...), w.actions.Write(r.Actions...), w.errs.Write(r.Errors...))
+}
+
+// Has reports whether this run already wrote the alignment.
+func (w *Writer) Has(traceID, dagID, aligner string) bool {
+	return w.aligns.Has(traceID + "\x00" + dagID + "\x00" + aligner)
+}
+
+// Commit makes the new versions the tables.
+func (w *Writer) Commit() error {
+	if err := w.aligns.Commit(); err != nil {
+		w.events.Abort()
+		w.actions.Abort()
+		w.errs.Abort()
+		return err
+	}
+	return errors.Join(w.events.Commit(), w.actions.Commit(), w.errs.Commit())
+}
+
+// Abort discards the new versions.
+func (w *Writer) Abort() {
+	if w.aligns != nil {
+		w.aligns.Abort()
+	}
+	if w.events != nil {
+		w.events.Abort()
+	}
+	if w.actions != nil {
+		w.actions.Abort()
+	}
+	if w.errs != nil {
+		w.errs.Abort()
+	}
+}

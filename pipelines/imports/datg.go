@@ -1,0 +1,220 @@
+package imports
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/align"
+	"github.com/datg/datg/pipelines/dags"
+	"github.com/datg/datg/schema"
+)
+
+// dagRecord is one line of a DAG import.
+type dagRecord struct {
+	ProblemID *string         `json:"problem_id"`
+	RefIndex  *float64        `json:"ref_index"`
+	DAG       json.RawMessage `json:"dag"`
+}
+
+// rawJSON is a JSON value as text: an object as written, a string unquoted
+// (a DAG or alignment "as an LLM returned it").
+func rawJSON(v json.RawMessage) (string, bool) {
+	if len(v) == 0 || string(v) == "null" {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s, true
+	}
+	return string(v), true
+}
+
+func importDAGs(ctx context.Context, cfg Config) (Summary, error) {
+	f, err := os.Open(cfg.In)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer f.Close()
+	known, err := knownProblems(cfg.Data)
+	if err != nil {
+		return Summary{}, err
+	}
+	w, err := dags.NewWriter(cfg.Data, store.Meta{Stage: "import dags", ConfigHash: store.HashConfig(filepath.Base(cfg.In))})
+	if err != nil {
+		return Summary{}, err
+	}
+	defer w.Abort()
+	builder := "import:" + filepath.Base(cfg.In)
+	seen := map[string]int{}
+	var sum Summary
+	err = eachLine(cfg.In, f, func(line int, b []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var rec dagRecord
+		if err := decodeStrict(b, &rec); err != nil {
+			return inputerr.At(cfg.In, line, err)
+		}
+		switch {
+		case rec.ProblemID == nil:
+			return inputerr.Field(cfg.In, line, "problem_id", fmt.Errorf("%w: missing", ErrBadRecord))
+		case !known[*rec.ProblemID]:
+			return inputerr.Field(cfg.In, line, "problem_id", fmt.Errorf("%w: %s is not in the problems table", ErrBadRecord, *rec.ProblemID))
+		case rec.RefIndex == nil:
+			return inputerr.Field(cfg.In, line, "ref_index", fmt.Errorf("%w: missing", ErrBadRecord))
+		}
+		ref, ok := integer(*rec.RefIndex)
+		if !ok || ref < 0 || ref > 1000 {
+			return inputerr.Field(cfg.In, line, "ref_index", fmt.Errorf("%w: %v is not a reference index", ErrBadRecord, *rec.RefIndex))
+		}
+		raw, ok := rawJSON(rec.DAG)
+		if !ok {
+			return inputerr.Field(cfg.In, line, "dag", fmt.Errorf("%w: missing", ErrBadRecord))
+		}
+		id := dags.ID(*rec.ProblemID, int(ref))
+		if first, dup := seen[id]; dup {
+			return inputerr.At(cfg.In, line, fmt.Errorf("%w: DAG %s is also on line %d", ErrDuplicate, id, first))
+		}
+		seen[id] = line
+		row, nodes, edges, verr := dags.Rows(*rec.ProblemID, int(ref), raw, builder)
+		if verr != nil {
+			sum.Invalid++
+		}
+		sum.Records++
+		return w.Add(row, nodes, edges)
+	})
+	if err != nil {
+		return sum, err
+	}
+	if sum.Records == 0 {
+		return sum, inputerr.At(cfg.In, 0, fmt.Errorf("%w: no DAGs in the file", ErrBadRecord))
+	}
+	return sum, w.Commit()
+}
+
+// alignmentRecord is one line of an alignment import.
+type alignmentRecord struct {
+	TraceID   *string         `json:"trace_id"`
+	ProblemID *string         `json:"problem_id"`
+	RefIndex  *float64        `json:"ref_index"`
+	Alignment json.RawMessage `json:"alignment"`
+}
+
+type pendingAlignment struct {
+	line    int
+	problem string
+	ref     int
+	raw     string
+}
+
+// importAlignments checks every line first, then streams the traces table
+// once, aligning the lines of each trace as it passes (so only one trace's
+// text is in memory at a time).
+func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
+	f, err := os.Open(cfg.In)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer f.Close()
+	stored, err := dags.Load(cfg.Data)
+	if err != nil {
+		return Summary{}, err
+	}
+	aligner := cfg.Aligner
+	if aligner == "" {
+		aligner = "import:" + filepath.Base(cfg.In)
+	}
+	pending := map[string][]pendingAlignment{} // trace_id -> lines
+	seen := map[string]int{}
+	var sum Summary
+	err = eachLine(cfg.In, f, func(line int, b []byte) error {
+		var rec alignmentRecord
+		if err := decodeStrict(b, &rec); err != nil {
+			return inputerr.At(cfg.In, line, err)
+		}
+		for _, f := range []struct {
+			name string
+			ok   bool
+		}{{"trace_id", rec.TraceID != nil}, {"problem_id", rec.ProblemID != nil}, {"ref_index", rec.RefIndex != nil}, {"alignment", len(rec.Alignment) > 0}} {
+			if !f.ok {
+				return inputerr.Field(cfg.In, line, f.name, fmt.Errorf("%w: missing", ErrBadRecord))
+			}
+		}
+		ref, ok := integer(*rec.RefIndex)
+		if !ok || ref < 0 {
+			return inputerr.Field(cfg.In, line, "ref_index", fmt.Errorf("%w: %v is not a reference index", ErrBadRecord, *rec.RefIndex))
+		}
+		id := dags.ID(*rec.ProblemID, int(ref))
+		d, ok := stored[id]
+		switch {
+		case !ok:
+			return inputerr.Field(cfg.In, line, "ref_index", fmt.Errorf("%w: no DAG %s (import or build the DAGs first)", ErrBadRecord, id))
+		case !d.Row.Valid:
+			return inputerr.Field(cfg.In, line, "ref_index", fmt.Errorf("%w: DAG %s is invalid (%s)", ErrBadRecord, id, d.Row.Reason))
+		}
+		key := *rec.TraceID + "\x00" + id
+		if first, dup := seen[key]; dup {
+			return inputerr.At(cfg.In, line, fmt.Errorf("%w: trace %s and DAG %s are also on line %d", ErrDuplicate, *rec.TraceID, id, first))
+		}
+		seen[key] = line
+		raw, _ := rawJSON(rec.Alignment)
+		pending[*rec.TraceID] = append(pending[*rec.TraceID], pendingAlignment{line: line, problem: *rec.ProblemID, ref: int(ref), raw: raw})
+		return nil
+	})
+	if err != nil {
+		return sum, err
+	}
+	if len(pending) == 0 {
+		return sum, inputerr.At(cfg.In, 0, fmt.Errorf("%w: no alignments in the file", ErrBadRecord))
+	}
+	w, err := align.NewWriter(cfg.Data, store.Meta{Stage: "import alignments", ConfigHash: store.HashConfig(filepath.Base(cfg.In))})
+	if err != nil {
+		return sum, err
+	}
+	defer w.Abort()
+	err = store.Scan(cfg.Data, schema.Traces, func(t *schema.Trace) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lines, ok := pending[t.TraceID]
+		if !ok {
+			return nil
+		}
+		delete(pending, t.TraceID)
+		for _, p := range lines {
+			if p.problem != t.ProblemID {
+				return inputerr.Field(cfg.In, p.line, "problem_id", fmt.Errorf("%w: trace %s is about %s, not %s", ErrBadRecord, t.TraceID, t.ProblemID, p.problem))
+			}
+			id := dags.ID(p.problem, p.ref)
+			res := align.Rows(t, id, aligner, stored[id].DAG, p.raw)
+			sum.Records++
+			if res.Alignment.Status != "ok" {
+				sum.Invalid++
+			}
+			if err := w.Add(res); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrNoTable) {
+		return sum, err
+	}
+	if len(pending) > 0 {
+		var missing []pendingAlignment
+		for _, ls := range pending {
+			missing = append(missing, ls...)
+		}
+		sort.Slice(missing, func(i, j int) bool { return missing[i].line < missing[j].line })
+		return sum, inputerr.Field(cfg.In, missing[0].line, "trace_id", fmt.Errorf("%w: %d lines name traces that are not in the traces table", ErrBadRecord, len(missing)))
+	}
+	return sum, w.Commit()
+}
+

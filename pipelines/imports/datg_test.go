@@ -1,0 +1,127 @@
+package imports
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+const dagLines = `{"problem_id": "low-3", "ref_index": 0, "dag": {"final_node_id": "n2", "nodes": [{"node_id": "n1", "anchor": "16 - 3 - 4 = 9", "description": "left", "parents": []}, {"node_id": "n2", "anchor": "9 * 2 = 18", "description": "income", "parents": ["n1"]}]}}
+{"problem_id": "low-3", "ref_index": 1, "dag": "Here you go:\n` + "```json" + `\n{\"final_node_id\": \"n1\", \"nodes\": [{\"node_id\": \"n1\", \"anchor\": \"x = 18\", \"description\": \"\", \"parents\": []}]}\n` + "```" + `"}
+{"problem_id": "low-3", "ref_index": 2, "dag": {"final_node_id": "n2", "nodes": [{"node_id": "n1", "anchor": "a = 1", "parents": ["n2"]}, {"node_id": "n2", "anchor": "b = 2", "parents": ["n1"]}]}}
+`
+
+func TestImportDAGs(t *testing.T) {
+	dir := runDir(t)
+	sum, err := Run(context.Background(), Config{Kind: "dags", In: write(t, dagLines), Data: dir})
+	if err != nil || sum.Records != 3 || sum.Invalid != 1 {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	ds, _ := store.ReadAll(dir, schema.DAGs)
+	byID := map[string]schema.DAG{}
+	for _, d := range ds {
+		byID[d.DagID] = d
+	}
+	if d := byID["low-3/r0"]; !d.Valid || d.Nodes != 2 || d.EdgeCount != 1 || d.FinalNodeID != "n2" {
+		t.Errorf("r0: %+v", d)
+	}
+	if d := byID["low-3/r1"]; !d.Valid || d.Nodes != 1 {
+		t.Errorf("r1 (a string with a code fence): %+v", d)
+	}
+	if d := byID["low-3/r2"]; d.Valid || !strings.Contains(d.Reason, "comes later") {
+		t.Errorf("r2 (a cycle): %+v", d)
+	}
+	edges, _ := store.ReadAll(dir, schema.Edges)
+	if len(edges) != 3 { // r0's one edge and the cycle's two
+		t.Errorf("%d edges", len(edges))
+	}
+	// Re-importing a DAG with fewer nodes leaves none of its old nodes.
+	smaller := `{"problem_id": "low-3", "ref_index": 0, "dag": {"final_node_id": "n1", "nodes": [{"node_id": "n1", "anchor": "9 * 2 = 18", "parents": []}]}}` + "\n"
+	if _, err := Run(context.Background(), Config{Kind: "dags", In: write(t, smaller), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	nodes, _ := store.ReadAll(dir, schema.Nodes)
+	n := 0
+	for _, x := range nodes {
+		if x.DagID == "low-3/r0" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("r0 has %d nodes after re-import, want 1", n)
+	}
+}
+
+func TestImportDAGErrors(t *testing.T) {
+	base := strings.SplitN(dagLines, "\n", 2)[0]
+	for _, c := range []struct{ name, line, want string }{
+		{"unknown problem", strings.Replace(base, `"low-3"`, `"low-99"`, 1), "problem_id: invalid record: low-99 is not in the problems table"},
+		{"no ref_index", strings.Replace(base, `"ref_index": 0, `, "", 1), "ref_index: invalid record: missing"},
+		{"negative ref_index", strings.Replace(base, `"ref_index": 0`, `"ref_index": -1`, 1), "ref_index"},
+		{"duplicate", base + "\n" + base, "also on line 1"},
+		{"unknown field", strings.Replace(base, `"dag":`, `"dagg":`, 1), "unknown field"},
+	} {
+		dir := runDir(t)
+		_, err := Run(context.Background(), Config{Kind: "dags", In: write(t, c.line+"\n"), Data: dir})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "traces.jsonl:") {
+			t.Errorf("%s: got %v, want %q with a line", c.name, err, c.want)
+		}
+		if store.Exists(dir, schema.DAGs.Table) {
+			t.Errorf("%s: a failed import wrote dags", c.name)
+		}
+	}
+}
+
+func TestImportAlignments(t *testing.T) {
+	dir := runDir(t)
+	if _, err := Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Config{Kind: "dags", In: write(t, dagLines), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	traces, _ := store.ReadAll(dir, schema.Traces)
+	var id string
+	for _, tr := range traces {
+		if tr.ProblemID == "low-3" {
+			id = tr.TraceID
+		}
+	}
+	lines := `{"trace_id": "` + id + `", "problem_id": "low-3", "ref_index": 0, "alignment": {"audit_results": {"n1": [{"status": "COMMIT", "evidence": "Kwanza", "evidence_span": "Kwanza"}], "n2": [{"status": "ERROR", "evidence": "x", "evidence_span": "not in the trace"}], "n7": [{"status": "COMMIT"}]}, "contradictory_steps": [{"evidence": "x", "evidence_span": "not in the trace"}], "harmful_loop_steps": [], "degenerate_steps": []}}
+{"trace_id": "` + id + `", "problem_id": "low-3", "ref_index": 1, "alignment": "I could not align this."}
+`
+	sum, err := Run(context.Background(), Config{Kind: "alignments", In: write(t, lines), Data: dir, Aligner: "gpt"})
+	if err != nil || sum.Records != 2 || sum.Invalid != 1 {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	events, _ := store.ReadAll(dir, schema.AlignmentEvents)
+	if len(events) != 2 || events[0].Match != "exact" || events[0].StartChar == nil || events[1].Match != "none" || events[1].StartChar != nil || events[0].Aligner != "gpt" {
+		t.Fatalf("events %+v", events)
+	}
+	errs, _ := store.ReadAll(dir, schema.AlignmentErrors)
+	kinds := []string{}
+	for _, e := range errs {
+		kinds = append(kinds, e.DagID+":"+e.Kind)
+	}
+	if strings.Join(kinds, ",") != "low-3/r0:unknown-node,low-3/r1:invalid-json" {
+		t.Fatalf("errors %v", kinds)
+	}
+	actions, _ := store.ReadAll(dir, schema.HarmfulActions)
+	if len(actions) != 1 || actions[0].Category != "contradictory" {
+		t.Fatalf("actions %+v", actions)
+	}
+	for _, c := range []struct{ line, want string }{
+		{strings.Replace(strings.SplitN(lines, "\n", 2)[0], id, "nope", 1), "not in the traces table"},
+		{strings.Replace(strings.SplitN(lines, "\n", 2)[0], `"ref_index": 0`, `"ref_index": 4`, 1), "no DAG low-3/r4"},
+		{strings.Replace(strings.SplitN(lines, "\n", 2)[0], `"ref_index": 0`, `"ref_index": 2`, 1), "is invalid"},
+	} {
+		_, err := Run(context.Background(), Config{Kind: "alignments", In: write(t, c.line+"\n"), Data: dir})
+		if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package score
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/datg/datg/internal/duck"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+	datgsql "github.com/datg/datg/sql"
+)
+
+// ErrNothingToScore means the run has no alignments yet.
+var ErrNothingToScore = errors.New("nothing to score")
+
+// Config is one score run.
+type Config struct {
+	Data string
+}
+
+// Summary counts what was scored.
+type Summary struct {
+	Scored, Traces int
+	Stale          int // alignments of a trace text that has changed since, not scored
+	Unusable       int // alignments whose reply held no alignment, not scored
+}
+
+// Run scores every alignment and rewrites the scores table.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	db, err := duck.Open(ctx, cfg.Data)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer db.Close()
+	for _, t := range []string{"traces", "dags", "nodes", "alignments"} {
+		if !db.Present[t] {
+			return Summary{}, fmt.Errorf("%w: no %s in %s (run datg references, dags and align, or import them)", ErrNothingToScore, t, cfg.Data)
+		}
+	}
+	var sum Summary
+	if err := db.QueryRowContext(ctx, `SELECT
+		count(*) FILTER (WHERE a.text_hash IS DISTINCT FROM t.text_hash),
+		count(*) FILTER (WHERE a.status <> 'ok')
+		FROM alignments a JOIN traces t USING (trace_id)`).Scan(&sum.Stale, &sum.Unusable); err != nil {
+		return sum, err
+	}
+	q, _ := datgsql.Derive("scores")
+	rows, err := db.QueryContext(ctx, q.Text)
+	if err != nil {
+		return sum, fmt.Errorf("sql/derive/scores.sql: %w", err)
+	}
+	defer rows.Close()
+	w, err := store.Create(cfg.Data, schema.Scores, store.Meta{Stage: "score", ConfigHash: store.HashConfig(q.Text)})
+	if err != nil {
+		return sum, err
+	}
+	defer w.Abort()
+	batch := make([]schema.Score, 0, 1024)
+	for rows.Next() {
+		var s schema.Score
+		var pmf sql.NullFloat64
+		if err := rows.Scan(&s.TraceID, &s.DagID, &s.Aligner, &s.RefIndex, &s.CAR, &pmf, &s.HAR, &s.Best,
+			&s.NodeCount, &s.Committed, &s.EdgeCount, &s.Ordered, &s.Harmful, &s.Judgeable); err != nil {
+			return sum, err
+		}
+		if pmf.Valid {
+			v := pmf.Float64
+			s.PMF = &v
+		}
+		if s.Best {
+			sum.Traces++
+		}
+		sum.Scored++
+		batch = append(batch, s)
+		if len(batch) == cap(batch) {
+			if err := w.Write(batch...); err != nil {
+				return sum, err
+			}
+			batch = batch[:0]
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return sum, err
+	}
+	if err := w.Write(batch...); err != nil {
+		return sum, err
+	}
+	return sum, w.Commit()
+}

@@ -1,0 +1,269 @@
+package score
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+// world is a randomized set of DAGs and alignments.
+type world struct {
+	traces  []schema.Trace
+	dags    []schema.DAG
+	nodes   []schema.Node
+	edges   []schema.Edge
+	aligns  []schema.Alignment
+	events  []schema.AlignmentEvent
+	actions []schema.HarmfulAction
+}
+
+func i32(v int) *int32 { x := int32(v); return &x }
+
+func randomWorld(rng *rand.Rand, traces int) world {
+	var w world
+	statuses := []string{"COMMIT", "ATTEMPT", "ERROR"}
+	for p := 0; p < traces/3+1; p++ {
+		problem := fmt.Sprintf("low-%d", p)
+		for r := 0; r < 1+rng.IntN(5); r++ {
+			dag := schema.DAG{DagID: fmt.Sprintf("%s/r%d", problem, r), ProblemID: problem, RefIndex: int32(r), Valid: rng.IntN(10) > 0}
+			n := 1 + rng.IntN(8)
+			for i := 0; i < n; i++ {
+				w.nodes = append(w.nodes, schema.Node{DagID: dag.DagID, NodeID: fmt.Sprintf("n%d", i+1), Position: int32(i)})
+				for j := 0; j < i; j++ {
+					if rng.IntN(3) == 0 {
+						w.edges = append(w.edges, schema.Edge{DagID: dag.DagID, ParentID: fmt.Sprintf("n%d", j+1), ChildID: fmt.Sprintf("n%d", i+1)})
+					}
+				}
+			}
+			w.dags = append(w.dags, dag)
+		}
+	}
+	for t := 0; t < traces; t++ {
+		tr := schema.Trace{TraceID: fmt.Sprintf("t%03d", t), ProblemID: fmt.Sprintf("low-%d", t/3), TextHash: "h"}
+		w.traces = append(w.traces, tr)
+		for _, d := range w.dags {
+			if d.ProblemID != tr.ProblemID {
+				continue
+			}
+			for _, aligner := range []string{"llm", "symbolic"} {
+				if rng.IntN(6) == 0 {
+					continue // not aligned
+				}
+				a := schema.Alignment{TraceID: tr.TraceID, DagID: d.DagID, Aligner: aligner, Status: "ok", TextHash: "h"}
+				switch rng.IntN(12) {
+				case 0:
+					a.Status = "invalid-json"
+				case 1:
+					a.TextHash = "stale"
+				}
+				w.aligns = append(w.aligns, a)
+				var spans []string
+				for _, nd := range w.nodes {
+					if nd.DagID != d.DagID {
+						continue
+					}
+					for seq := 0; seq < rng.IntN(4); seq++ {
+						e := schema.AlignmentEvent{TraceID: tr.TraceID, DagID: d.DagID, Aligner: aligner, NodeID: nd.NodeID,
+							Seq: int32(seq), Status: statuses[rng.IntN(3)], EvidenceSpan: fmt.Sprintf("span %d", rng.IntN(6))}
+						if rng.IntN(5) > 0 {
+							start := rng.IntN(400)
+							e.StartChar, e.EndChar, e.BlockID = i32(start), i32(start+10), i32(start/100)
+						}
+						spans = append(spans, e.EvidenceSpan)
+						w.events = append(w.events, e)
+					}
+				}
+				for i, cat := range []string{"contradictory", "harmful_loop", "degenerate"} {
+					for seq := 0; seq < rng.IntN(3); seq++ {
+						span := fmt.Sprintf("span %d", 3+rng.IntN(6))
+						if len(spans) > 0 && rng.IntN(2) == 0 {
+							span = spans[rng.IntN(len(spans))]
+						}
+						_ = i
+						w.actions = append(w.actions, schema.HarmfulAction{TraceID: tr.TraceID, DagID: d.DagID, Aligner: aligner,
+							Category: cat, Seq: int32(seq), EvidenceSpan: span})
+					}
+				}
+			}
+		}
+	}
+	return w
+}
+
+func (w world) write(t *testing.T, dir string) {
+	t.Helper()
+	for _, err := range []error{
+		store.WriteAll(dir, schema.Traces, store.Meta{}, w.traces),
+		store.WriteAll(dir, schema.DAGs, store.Meta{}, w.dags),
+		store.WriteAll(dir, schema.Nodes, store.Meta{}, w.nodes),
+		store.WriteAll(dir, schema.Edges, store.Meta{}, w.edges),
+		store.WriteAll(dir, schema.Alignments, store.Meta{}, w.aligns),
+		store.WriteAll(dir, schema.AlignmentEvents, store.Meta{}, w.events),
+		store.WriteAll(dir, schema.HarmfulActions, store.Meta{}, w.actions),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// reference computes the scores from the contract's definitions, written
+// independently of the SQL: plain loops over the rows.
+func (w world) reference() map[string]schema.Score {
+	valid := map[string]schema.DAG{}
+	for _, d := range w.dags {
+		if d.Valid {
+			valid[d.DagID] = d
+		}
+	}
+	out := map[string]schema.Score{}
+	for _, a := range w.aligns {
+		d, ok := valid[a.DagID]
+		if !ok || a.Status != "ok" || a.TextHash != "h" {
+			continue
+		}
+		type state struct {
+			status       string
+			pos, block   int
+			located, has bool
+		}
+		nodes := map[string]*state{}
+		nNodes := 0
+		for _, n := range w.nodes {
+			if n.DagID == a.DagID {
+				nodes[n.NodeID] = &state{status: "MISSING"}
+				nNodes++
+			}
+		}
+		rank := map[string]int{"MISSING": 0, "ATTEMPT": 1, "ERROR": 2, "COMMIT": 3}
+		nEvents := 0
+		spanOfEvent := map[string]bool{}
+		for _, e := range w.events {
+			if e.TraceID != a.TraceID || e.DagID != a.DagID || e.Aligner != a.Aligner {
+				continue
+			}
+			nEvents++
+			spanOfEvent[e.EvidenceSpan] = true
+			s := nodes[e.NodeID]
+			if rank[e.Status] > rank[s.status] {
+				s.status = e.Status
+			}
+			if e.Status == "COMMIT" && e.StartChar != nil && (!s.located || int(*e.StartChar) < s.pos) {
+				s.located, s.pos, s.block = true, int(*e.StartChar), int(*e.BlockID)
+			}
+		}
+		committed := 0
+		for _, s := range nodes {
+			if s.status == "COMMIT" {
+				committed++
+			}
+		}
+		edges, ordered := 0, 0
+		for _, e := range w.edges {
+			if e.DagID != a.DagID {
+				continue
+			}
+			edges++
+			p, c := nodes[e.ParentID], nodes[e.ChildID]
+			if p.status == "COMMIT" && c.status == "COMMIT" && p.located && c.located && (p.pos <= c.pos || p.block == c.block) {
+				ordered++
+			}
+		}
+		harmful, unmatched := 0, 0
+		for _, h := range w.actions {
+			if h.TraceID == a.TraceID && h.DagID == a.DagID && h.Aligner == a.Aligner {
+				harmful++
+				if !spanOfEvent[h.EvidenceSpan] {
+					unmatched++
+				}
+			}
+		}
+		s := schema.Score{TraceID: a.TraceID, DagID: a.DagID, Aligner: a.Aligner, RefIndex: d.RefIndex,
+			CAR: float64(committed) / float64(nNodes), HAR: float64(harmful) / float64(max(1, nEvents+unmatched)),
+			NodeCount: int32(nNodes), Committed: int32(committed), EdgeCount: int32(edges), Ordered: int32(ordered),
+			Harmful: int32(harmful), Judgeable: int32(nEvents + unmatched)}
+		if edges > 0 {
+			v := float64(ordered) / float64(edges)
+			s.PMF = &v
+		}
+		out[a.TraceID+"|"+a.DagID+"|"+a.Aligner] = s
+	}
+	// Best per (trace, aligner).
+	groups := map[string][]string{}
+	for k, s := range out {
+		groups[s.TraceID+"|"+s.Aligner] = append(groups[s.TraceID+"|"+s.Aligner], k)
+	}
+	for _, keys := range groups {
+		sort.Slice(keys, func(i, j int) bool {
+			a, b := out[keys[i]], out[keys[j]]
+			if a.CAR != b.CAR {
+				return a.CAR > b.CAR
+			}
+			ap, bp := -1.0, -1.0
+			if a.PMF != nil {
+				ap = *a.PMF
+			}
+			if b.PMF != nil {
+				bp = *b.PMF
+			}
+			if ap != bp {
+				return ap > bp
+			}
+			if a.HAR != b.HAR {
+				return a.HAR < b.HAR
+			}
+			if a.RefIndex != b.RefIndex {
+				return a.RefIndex < b.RefIndex
+			}
+			return a.DagID < b.DagID
+		})
+		s := out[keys[0]]
+		s.Best = true
+		out[keys[0]] = s
+	}
+	return out
+}
+
+func TestScoresAgreeWithTheContract(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 99))
+		w := randomWorld(rng, 30)
+		dir := t.TempDir()
+		w.write(t, dir)
+		sum, err := Run(context.Background(), Config{Data: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := store.ReadAll(dir, schema.Scores)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := w.reference()
+		if len(got) != len(want) || sum.Scored != len(want) {
+			t.Fatalf("seed %d: %d scores (summary %d), want %d", seed, len(got), sum.Scored, len(want))
+		}
+		for _, g := range got {
+			k := g.TraceID + "|" + g.DagID + "|" + g.Aligner
+			w := want[k]
+			if g.CAR != w.CAR || g.HAR != w.HAR || (g.PMF == nil) != (w.PMF == nil) || g.PMF != nil && *g.PMF != *w.PMF ||
+				g.Best != w.Best || g.Committed != w.Committed || g.Ordered != w.Ordered || g.Judgeable != w.Judgeable || g.EdgeCount != w.EdgeCount {
+				t.Fatalf("seed %d %s:\n got  %+v pmf=%v\n want %+v pmf=%v", seed, k, g, deref(g.PMF), w, deref(w.PMF))
+			}
+		}
+		if sum.Stale == 0 || sum.Unusable == 0 {
+			t.Errorf("seed %d: the world has no stale or unusable alignments: %+v", seed, sum)
+		}
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

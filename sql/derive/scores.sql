@@ -1,0 +1,102 @@
+-- scores: CAR, PMF and HAR of every alignment (trace, DAG, aligner), as
+-- CONTRACT.md defines them, and each trace's best DAG per aligner.
+--   node status: COMMIT if any event is COMMIT, else ERROR if any is ERROR,
+--     else ATTEMPT if any is ATTEMPT, else MISSING; a node's commit position
+--     is the located start_char of its earliest COMMIT event.
+--   CAR = committed nodes / all nodes of the DAG.
+--   PMF = ordered edges / all edges (NULL for a DAG without edges); an edge
+--     is ordered when both ends are COMMIT with located positions and the
+--     parent's is no later than the child's, or both lie in the same block.
+--   HAR = harmful / max(1, judgeable); harmful = items of the three harmful
+--     lists; judgeable = node events + harmful actions whose evidence_span
+--     equals no node event's evidence_span.
+--   best: highest CAR, then highest PMF, then lowest HAR, then lowest
+--     ref_index.
+-- Only alignments that parsed (status ok) of valid DAGs, made on the trace's
+-- current text, are scored.
+WITH aligned AS (
+    SELECT a.trace_id, a.dag_id, a.aligner, d.ref_index
+    FROM alignments a
+    JOIN dags d USING (dag_id)
+    JOIN traces t USING (trace_id)
+    WHERE d.valid AND a.status = 'ok' AND a.text_hash IS NOT DISTINCT FROM t.text_hash
+),
+node_status AS (
+    SELECT al.trace_id, al.dag_id, al.aligner, n.node_id,
+        CASE
+            WHEN bool_or(e.status = 'COMMIT') THEN 'COMMIT'
+            WHEN bool_or(e.status = 'ERROR') THEN 'ERROR'
+            WHEN bool_or(e.status = 'ATTEMPT') THEN 'ATTEMPT'
+            ELSE 'MISSING'
+        END AS status,
+        min(e.start_char) FILTER (WHERE e.status = 'COMMIT') AS commit_pos,
+        arg_min(e.block_id, e.start_char) FILTER (WHERE e.status = 'COMMIT' AND e.start_char IS NOT NULL) AS commit_block
+    FROM aligned al
+    JOIN nodes n USING (dag_id)
+    LEFT JOIN alignment_events e
+        ON e.trace_id = al.trace_id AND e.dag_id = al.dag_id AND e.aligner = al.aligner AND e.node_id = n.node_id
+    GROUP BY al.trace_id, al.dag_id, al.aligner, n.node_id
+),
+node_counts AS (
+    SELECT trace_id, dag_id, aligner,
+        count(*) AS n_nodes,
+        count(*) FILTER (WHERE status = 'COMMIT') AS n_commit
+    FROM node_status
+    GROUP BY trace_id, dag_id, aligner
+),
+edge_counts AS (
+    SELECT al.trace_id, al.dag_id, al.aligner,
+        count(ed.child_id) AS n_edges,
+        count(ed.child_id) FILTER (
+            WHERE p.status = 'COMMIT' AND c.status = 'COMMIT'
+              AND p.commit_pos IS NOT NULL AND c.commit_pos IS NOT NULL
+              AND (p.commit_pos <= c.commit_pos OR p.commit_block = c.commit_block)
+        ) AS n_ordered
+    FROM aligned al
+    LEFT JOIN edges ed USING (dag_id)
+    LEFT JOIN node_status p
+        ON p.trace_id = al.trace_id AND p.dag_id = al.dag_id AND p.aligner = al.aligner AND p.node_id = ed.parent_id
+    LEFT JOIN node_status c
+        ON c.trace_id = al.trace_id AND c.dag_id = al.dag_id AND c.aligner = al.aligner AND c.node_id = ed.child_id
+    GROUP BY al.trace_id, al.dag_id, al.aligner
+),
+event_spans AS (
+    SELECT DISTINCT trace_id, dag_id, aligner, evidence_span FROM alignment_events
+),
+event_counts AS (
+    SELECT trace_id, dag_id, aligner, count(*) AS n_events
+    FROM alignment_events
+    GROUP BY trace_id, dag_id, aligner
+),
+harm_counts AS (
+    SELECT h.trace_id, h.dag_id, h.aligner,
+        count(*) AS n_harmful,
+        count(*) FILTER (WHERE s.evidence_span IS NULL) AS n_unmatched
+    FROM harmful_actions h
+    LEFT JOIN event_spans s
+        ON s.trace_id = h.trace_id AND s.dag_id = h.dag_id AND s.aligner = h.aligner AND s.evidence_span = h.evidence_span
+    GROUP BY h.trace_id, h.dag_id, h.aligner
+),
+scored AS (
+    SELECT al.trace_id, al.dag_id, al.aligner, al.ref_index,
+        nc.n_commit::DOUBLE / nc.n_nodes AS car,
+        CASE WHEN ec.n_edges > 0 THEN ec.n_ordered::DOUBLE / ec.n_edges END AS pmf,
+        coalesce(hc.n_harmful, 0)::DOUBLE
+            / greatest(1, coalesce(evc.n_events, 0) + coalesce(hc.n_unmatched, 0)) AS har,
+        nc.n_nodes, nc.n_commit, ec.n_edges, ec.n_ordered,
+        coalesce(hc.n_harmful, 0) AS n_harmful,
+        coalesce(evc.n_events, 0) + coalesce(hc.n_unmatched, 0) AS n_judgeable
+    FROM aligned al
+    JOIN node_counts nc USING (trace_id, dag_id, aligner)
+    JOIN edge_counts ec USING (trace_id, dag_id, aligner)
+    LEFT JOIN event_counts evc USING (trace_id, dag_id, aligner)
+    LEFT JOIN harm_counts hc USING (trace_id, dag_id, aligner)
+)
+SELECT trace_id, dag_id, aligner, ref_index, car, pmf, har,
+    row_number() OVER (
+        PARTITION BY trace_id, aligner
+        ORDER BY car DESC, pmf DESC NULLS LAST, har ASC, ref_index ASC, dag_id ASC
+    ) = 1 AS best,
+    n_nodes, n_commit, n_edges, n_ordered, n_harmful, n_judgeable
+FROM scored
+ORDER BY trace_id, aligner, ref_index, dag_id;

@@ -217,4 +217,3 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	return sum, w.Commit()
 }
-

@@ -76,3 +76,61 @@ type (
 	}
 	matrixNode struct{ rows [][]node }
 )
+
+// children lists a node's sub-nodes.
+func children(n node) []node {
+	switch x := n.(type) {
+	case *negNode:
+		return []node{x.x}
+	case *addNode:
+		return x.terms
+	case *mulNode:
+		return x.factors
+	case *divNode:
+		return []node{x.num, x.den}
+	case *powNode:
+		return []node{x.base, x.exp}
+	case *funcNode:
+		out := []node{x.arg}
+		if x.base != nil {
+			out = append(out, x.base)
+		}
+		if x.power != nil {
+			out = append(out, x.power)
+		}
+		return out
+	case *factNode:
+		return []node{x.x}
+	case *binomNode:
+		return []node{x.n, x.k}
+	case *floorNode:
+		return []node{x.x}
+	case *ceilNode:
+		return []node{x.x}
+	case *absNode:
+		return []node{x.x}
+	case *percentNode:
+		return []node{x.x}
+	case *degNode:
+		return []node{x.x}
+	case *sumNode:
+		return []node{x.lo, x.hi, x.body}
+	case *pmNode:
+		return []node{x.a, x.b}
+	case *listNode:
+		return x.items
+	case *intervalNode:
+		return []node{x.lo, x.hi}
+	case *unionNode:
+		return x.parts
+	case *relNode:
+		return x.items
+	case *matrixNode:
+		var out []node
+		for _, r := range x.rows {
+			out = append(out, r...)
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+package datg
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// mustJSON encodes plain data (which cannot fail) without HTML escaping.
+func mustJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("datg: encoding JSON: " + err.Error())
+	}
+	return string(bytes.TrimSpace(b.Bytes()))
+}

@@ -2,11 +2,8 @@ package generate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,11 +14,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms"
-	"golang.org/x/sync/errgroup"
 )
-
-// JournalDir is where a run's LLM calls are journaled.
-func JournalDir(data string) string { return filepath.Join(data, "journal", "llm") }
 
 // Result summarizes a run.
 type Result struct {
@@ -43,6 +36,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if p.size() == 0 {
+		return Result{}, inputerr.Invalid(fmt.Errorf("nothing to generate: directions %v over languages %v give no query", cfg.Study.Directions, cfg.Study.Langs))
+	}
 	opts := cfg.Pool
 	opts.APIKey = cfg.APIKey
 	opts.SlotsPerEndpoint = cfg.Study.SlotsPerEndpoint
@@ -51,7 +47,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	j, err := journal.Open(JournalDir(cfg.Data))
+	j, err := journal.Open(llm.JournalDir(cfg.Data))
 	if err != nil {
 		return Result{}, err
 	}
@@ -79,68 +75,38 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 
 	res := Result{Jobs: p.size()}
-	if res.Jobs == 0 {
-		return res, inputerr.Invalid(fmt.Errorf("nothing to generate: directions %v over languages %v give no query", cfg.Study.Directions, cfg.Study.Langs))
-	}
 	prog := progress.Start(stderr, "generate", res.Jobs)
 	prog.Extra = func() string { return endpointSummary(pool) }
-	failures := &failureLog{}
+	failures := &llm.FailureLog{}
 
-	g, gctx := errgroup.WithContext(ctx)
-	// Twice the pool's capacity: while some goroutines journal their
-	// responses, others already wait for the slots they freed.
-	g.SetLimit(2 * pool.Capacity())
-	p.each(func(jb job) bool {
-		if gctx.Err() != nil {
-			return false
-		}
-		req := p.request(jb)
-		if resp, ok, err := client.Lookup(req); err != nil || ok {
-			if err == nil {
-				err = write(jb, req, resp)
+	err = llm.Fanout(ctx, client, prog,
+		func(yield func(job, llm.Request) bool) {
+			p.each(func(jb job) bool { return yield(jb, p.request(jb)) })
+		},
+		func(jb job, resp llm.Response, cached bool) error {
+			if cached {
+				res.Resumed++ // called on the enumerating goroutine only
 			}
-			if err != nil {
-				g.Go(func() error { return fmt.Errorf("trace %s: %w", transforms.TraceID(jb.key), err) })
-				return false
-			}
-			prog.Skip(1)
-			res.Resumed++
-			return true
-		}
-		g.Go(func() error {
-			resp, _, err := client.Do(gctx, req)
-			switch {
-			case err == nil:
-				prog.Done(resp.CompletionTokens)
-				return write(jb, req, resp)
-			case errors.Is(err, llm.ErrRejected) || errors.Is(err, llm.ErrGaveUp):
-				prog.Fail()
-				failures.add(jb, err)
-				return nil
-			}
-			return err // the run itself cannot go on: no endpoint, refused, canceled, journal broken
+			return write(jb, p.request(jb), resp)
+		},
+		func(jb job, err error) {
+			failures.Add(fmt.Sprintf("%s %s %s->%s", jb.key.Model, jb.key.ProblemID, jb.key.InputLang, jb.key.ReasoningLang), err)
 		})
-		return true
-	})
-	err = g.Wait()
 	prog.Finish()
 	done, _, failed := prog.Counts()
 	res.New, res.Failed, res.Tokens = int(done), int(failed), tokens
-	if err == nil {
-		err = ctx.Err()
-	}
 	if err != nil {
 		return res, fmt.Errorf("%w (%d responses finished in this run are kept; rerun to resume)", err, done)
 	}
 	if res.Failed > 0 && !cfg.KeepGoing {
 		return res, fmt.Errorf("%w: %d of %d, first: %s; finished responses are kept, rerun to retry the failed ones or pass --keep-going to write the traces that finished",
-			ErrFailedRequests, res.Failed, res.Jobs, failures.first())
+			ErrFailedRequests, res.Failed, res.Jobs, failures.String())
 	}
 	if err := m.Commit(); err != nil {
 		return res, err
 	}
 	if res.Failed > 0 {
-		return res, fmt.Errorf("%w: %d of %d, first: %s; the traces that finished were written", ErrFailedRequests, res.Failed, res.Jobs, failures.first())
+		return res, fmt.Errorf("%w: %d of %d, first: %s; the traces that finished were written", ErrFailedRequests, res.Failed, res.Jobs, failures.String())
 	}
 	return res, nil
 }
@@ -200,24 +166,4 @@ func endpointSummary(p *llm.Pool) string {
 		s += fmt.Sprintf(" retries %d", r)
 	}
 	return s
-}
-
-// failureLog keeps the first failures for the error message.
-type failureLog struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (f *failureLog) add(jb job, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.msgs) < 3 {
-		f.msgs = append(f.msgs, fmt.Sprintf("%s %s %s->%s: %v", jb.key.Model, jb.key.ProblemID, jb.key.InputLang, jb.key.ReasoningLang, err))
-	}
-}
-
-func (f *failureLog) first() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return strings.Join(f.msgs, "; ")
 }

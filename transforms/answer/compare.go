@@ -42,7 +42,7 @@ func Equal(gold, pred Value) (bool, string) {
 		return false, ReasonMismatch
 	}
 	if gold.node == nil || pred.node == nil {
-		if gold.Text != "" && loose(gold.Text) == loose(pred.Text) {
+		if gold.loose != "" && gold.loose == pred.loose {
 			return true, ReasonString
 		}
 		return false, ReasonUnparsed
@@ -50,6 +50,12 @@ func Equal(gold, pred Value) (bool, string) {
 	c := comparer{}
 	if c.equal(gold.node, pred.node, true) {
 		return true, c.reason()
+	}
+	// A malformed gold is matched by any of its readings.
+	for _, alt := range gold.alts {
+		if c.equal(alt, pred.node, true) {
+			return true, c.reason()
+		}
 	}
 	// "3,5" is three and a half where a single number is expected.
 	if _, isList := pred.node.(*listNode); isList && kind(gold.node) == "expression" {
@@ -117,6 +123,7 @@ func (c *comparer) equal(g, p node, top bool) bool {
 			return c.relationsEqual(gr, pr)
 		}
 	}
+	g, p = membershipSet(g), membershipSet(p)
 	if gr, ok := g.(*relNode); ok {
 		if v, ok := assignment(gr); ok {
 			if pr, ok := p.(*relNode); ok {
@@ -435,7 +442,7 @@ func (c *comparer) scalarEqual(g, p node) bool {
 				return math.Abs(a-b) <= 0.5*math.Pow(10, -float64(decimals))*(1+1e-9)
 			}
 		}
-		return decimal && near(a, b, tolDecimal)
+		return false
 	}
 	c.symbolic = true
 	if names[imaginary] {
@@ -543,4 +550,17 @@ func decimalLiteral(n node) (digits, decimals int, ok bool) {
 	s := num.r.FloatString(num.decimals)
 	s = strings.TrimLeft(strings.Replace(strings.TrimPrefix(s, "-"), ".", "", 1), "0")
 	return len(s), num.decimals, true
+}
+
+// membershipSet reads "(a, b, c) \in S" or "x \in S" as the set S.
+func membershipSet(n node) node {
+	r, ok := n.(*relNode)
+	if !ok || len(r.ops) != 1 || r.ops[0] != "in" {
+		return n
+	}
+	switch r.items[1].(type) {
+	case *listNode, *intervalNode, *unionNode:
+		return r.items[1]
+	}
+	return n
 }

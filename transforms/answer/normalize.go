@@ -10,11 +10,15 @@ import (
 const maxAnswerLen = 4000
 
 var (
-	thinGroupRe  = regexp.MustCompile(`(\d)(?:\\[,;:! ]|\{,\}|\\thinspace ?|[  ])(\d{3})\b`)
-	thousandsRe  = regexp.MustCompile(`(^|[^\d.,])(\d{1,3}(?:,\d{3})+)($|[^\d,]|,\s)`)
-	spaceGroupRe = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?: \d{3})+)($|[^\d])`)
-	degreeRe     = regexp.MustCompile(`\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\degree\b`)
-	dotGroupsRe  = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?:\.\d{3}){2,})($|[^\d.]|\.$|\.\s)`)
+	// {,} before a group of three digits separates thousands (1{,}000);
+	// before other digits it is a decimal comma (0{,}65).
+	decimalBraceRe = regexp.MustCompile(`(\d)\{,\}(\d{1,2}|\d{4,})\b`)
+	logNoArgRe     = regexp.MustCompile(`\\log_\{?(\d+)\}?\s*$`)
+	thinGroupRe    = regexp.MustCompile(`(\d)(?:\\[,;:! ]|\{,\}|\\thinspace ?|[  ])(\d{3})\b`)
+	thousandsRe    = regexp.MustCompile(`(^|[^\d.,])(\d{1,3}(?:,\d{3})+)($|[^\d,]|,\s)`)
+	spaceGroupRe   = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?: \d{3})+)($|[^\d])`)
+	degreeRe       = regexp.MustCompile(`\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\degree\b`)
+	dotGroupsRe    = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?:\.\d{3}){2,})($|[^\d.]|\.$|\.\s)`)
 	// French interval notation: ]a, b] is (a, b], [a, b[ is [a, b).
 	frenchRe       = regexp.MustCompile(`(^|[^\\\w])([\[\]])([^\[\]]*[,;][^\[\]]*)([\[\]])`)
 	escapedSpaceRe = regexp.MustCompile(`(^|[^\\])\\ `)
@@ -62,6 +66,13 @@ func normalize(s string) string {
 	}
 	if strings.ContainsAny(s, "[]") && !strings.Contains(s, `\begin`) {
 		s = frenchRe.ReplaceAllStringFunc(s, frenchInterval)
+	}
+	if strings.Contains(s, "{,}") {
+		s = decimalBraceRe.ReplaceAllString(s, "$1.$2")
+	}
+	if strings.Contains(s, `\log_`) {
+		// A malformed "\log_2" with nothing after it means log 2.
+		s = logNoArgRe.ReplaceAllString(s, `\log $1`)
 	}
 	if hasBackslash || strings.Contains(s, "{,}") || strings.ContainsAny(s, "  \u2009\u202f") {
 		s = thinGroupRe.ReplaceAllString(s, "$1$2")
@@ -182,9 +193,14 @@ func endsWithNumber(s string) bool {
 	return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
 }
 
-// loose is the text compared when an answer is not math: also without
-// grouping braces (\pmod{4} and \pmod 4 read alike).
-func loose(text string) string { return strip(text, "{}") }
+var conjunctionWord = regexp.MustCompile(`(?i)\b(?:and|or)\b`)
+
+// looseText is the text compared when an answer is not math: normalized,
+// without spaces or grouping braces (\pmod{4} and \pmod 4 read alike), and
+// "or"/"and" between values as commas.
+func looseText(norm string) string {
+	return strip(conjunctionWord.ReplaceAllString(norm, ","), " \t\n\r{}")
+}
 
 func strip(s, chars string) string {
 	var b strings.Builder

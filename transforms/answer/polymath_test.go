@@ -16,7 +16,6 @@ import (
 // unparsedGolds are the PolyMath gold answers (low, medium, high) that are
 // not read as math, and why. They are graded as normalized text.
 var unparsedGolds = map[string]string{
-	`$-\pi \log_2$`:          `"\log_2" has no argument (the gold itself is malformed)`,
 	`$n\equiv 0,1 \pmod{4}$`: "congruences are not modeled as math",
 }
 

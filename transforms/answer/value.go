@@ -11,10 +11,12 @@ import (
 // Value is a parsed answer. When the answer is not math it keeps its
 // normalized text, which is then what is compared.
 type Value struct {
-	Raw  string
-	Text string // normalized text (spaces removed)
-	Err  error  // why the answer is not math (nil when it parsed)
-	node node
+	Raw   string
+	Text  string // normalized text (spaces removed)
+	Err   error  // why the answer is not math (nil when it parsed)
+	node  node
+	loose string // the text compared when one side is not math
+	alts  []node // other readings of a malformed answer (a brace left open)
 }
 
 // Parsed reports whether the answer was read as math.
@@ -32,7 +34,7 @@ func Parse(s string) Value {
 		return Value{Raw: s, Text: strip(s, " \t\n\r"), Err: fmt.Errorf("%w: longer than %d characters", ErrSyntax, maxAnswerLen)}
 	}
 	norm := normalize(s)
-	v := Value{Raw: s, Text: strip(norm, " \t\n\r")}
+	v := Value{Raw: s, Text: strip(norm, " \t\n\r"), loose: looseText(norm)}
 	switch {
 	case norm == "":
 		v.Err = fmt.Errorf("%w: empty", ErrSyntax)
@@ -52,11 +54,8 @@ func Parse(s string) Value {
 	}
 	n, err := parse(norm)
 	if err != nil {
-		// Lenient with unbalanced braces: close what was left open.
-		if open := strings.Count(norm, "{") - strings.Count(norm, "}"); open > 0 && open < 10 {
-			if n2, err2 := parse(norm + strings.Repeat("}", open)); err2 == nil {
-				n, err = n2, nil
-			}
+		if open := strings.Count(norm, "{") - strings.Count(norm, "}"); open == 1 {
+			n, v.alts, err = reclosed(norm)
 		}
 	}
 	if err != nil {
@@ -65,6 +64,52 @@ func Parse(s string) Value {
 	}
 	v.node = n
 	return v
+}
+
+// reclosed reads an answer with one brace left open: closed at the end,
+// and, as other readings, closed before each later command (in
+// \frac{1}{2\sqrt{2} \ln 3 the denominator may end before \ln).
+func reclosed(norm string) (node, []node, error) {
+	n, err := parse(norm + "}")
+	if err != nil {
+		return nil, nil, err
+	}
+	var alts []node
+	open := unclosedBrace(norm)
+	for i := open + 1; open >= 0 && i < len(norm) && len(alts) < 4; i++ {
+		if norm[i] != '\\' || i == open+1 {
+			continue
+		}
+		cand := norm[:i] + "}" + norm[i:]
+		if strings.Count(cand[:i+1], "{") != strings.Count(cand[:i+1], "}") {
+			continue // the inserted brace must close the open group
+		}
+		if a, err := parse(cand); err == nil {
+			alts = append(alts, a)
+		}
+	}
+	return n, alts, nil
+}
+
+// unclosedBrace is the position of the first "{" that is never closed.
+func unclosedBrace(s string) int {
+	var stack []int
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			stack = append(stack, i)
+		case '}':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return -1
+	}
+	return stack[0]
 }
 
 // decimalCommaAlternative reads "3,5" as three and a half, for comparing a
@@ -172,19 +217,27 @@ func asInterval(r *relNode) (node, bool) {
 			return nil, false
 		}
 	}
+	if len(items) > 3 {
+		return nil, false
+	}
 	varIdx := -1
-	for i, it := range items {
-		if _, ok := it.(*varNode); ok {
-			if varIdx >= 0 {
+	if len(items) == 3 {
+		// lo < subject < hi: the subject may be any expression (e <= b/a <= 7).
+		varIdx = 1
+	} else {
+		for i, it := range items {
+			if _, ok := it.(*varNode); ok {
+				if varIdx >= 0 {
+					return nil, false
+				}
+				varIdx = i
+			} else if hasVars(it) {
 				return nil, false
 			}
-			varIdx = i
-		} else if hasVars(it) {
+		}
+		if varIdx < 0 {
 			return nil, false
 		}
-	}
-	if varIdx < 0 || len(items) > 3 {
-		return nil, false
 	}
 	iv := &intervalNode{lo: &negNode{&constNode{"inf"}}, hi: &constNode{"inf"}}
 	if varIdx > 0 {

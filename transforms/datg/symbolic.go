@@ -264,4 +264,3 @@ func SymbolicAlignmentJSON(trace string, d DAG) string {
 func SymbolicDAGJSON(derivation, finalAnswer string) string {
 	return mustJSON(SymbolicDAG(derivation, finalAnswer))
 }
-

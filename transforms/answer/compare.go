@@ -42,7 +42,7 @@ func Equal(gold, pred Value) (bool, string) {
 		return false, ReasonMismatch
 	}
 	if gold.node == nil || pred.node == nil {
-		if gold.loose != "" && gold.loose == pred.loose {
+		if g := looseText(gold.norm); g != "" && g == looseText(pred.norm) {
 			return true, ReasonString
 		}
 		return false, ReasonUnparsed

@@ -74,18 +74,20 @@ func normalize(s string) string {
 		// A malformed "\log_2" with nothing after it means log 2.
 		s = logNoArgRe.ReplaceAllString(s, `\log $1`)
 	}
-	if hasBackslash || strings.Contains(s, "{,}") || strings.ContainsAny(s, "  \u2009\u202f") {
+	if containsAny(s, `\,`, `\;`, `\:`, `\!`, `\ `, "{,}", `\thinspace`, "\u00a0", "\u2009", "\u202f", "  ") {
 		s = thinGroupRe.ReplaceAllString(s, "$1$2")
 		s = thinGroupRe.ReplaceAllString(s, "$1$2")
 	}
 	if hasBackslash || strings.ContainsAny(s, "~%$\u00a0\u2009\u202f") {
 		s = sizeReplacer.Replace(s)
-		s = escapedSpaceRe.ReplaceAllString(s, "$1 ") // "\ " is a space; "\\ " ends a matrix row
+		if strings.Contains(s, `\ `) {
+			s = escapedSpaceRe.ReplaceAllString(s, "$1 ") // "\ " is a space; "\\ " ends a matrix row
+		}
 	}
-	if strings.Contains(s, "^") || strings.Contains(s, `\degree`) {
+	if strings.Contains(s, `\circ`) || strings.Contains(s, `\degree`) {
 		s = degreeRe.ReplaceAllString(s, "°")
 	}
-	if strings.Contains(s, `\overline`) || strings.Contains(s, `\dot`) || strings.Contains(s, ".") && strings.Contains(s, "(") {
+	if strings.Contains(s, `\overline`) || strings.Contains(s, `\dot`) || strings.Contains(s, ".(") || strings.Contains(s, ". (") {
 		s = repeatingRe.ReplaceAllStringFunc(s, repeatingDecimal)
 	}
 	if strings.Count(s, ".") >= 2 {
@@ -106,7 +108,7 @@ func normalize(s string) string {
 			return sub[1] + strings.ReplaceAll(sub[2], " ", "") + sub[3]
 		})
 	}
-	if strings.Contains(s, "+") {
+	if strings.Contains(s, "+") && strings.ContainsAny(s, "CcK") {
 		s = integConstRe.ReplaceAllString(s, "")
 	}
 	s = strings.TrimRightFunc(s, func(r rune) bool { return strings.ContainsRune(trailingPunct, r) || r == ' ' })
@@ -232,4 +234,13 @@ func repeatingDecimal(m string) string {
 	den.Mul(den, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(fixed))), nil))
 	r := new(big.Rat).SetFrac(num, den)
 	return `\frac{` + r.Num().String() + `}{` + r.Denom().String() + `}`
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -15,7 +15,7 @@ type Value struct {
 	Text  string // normalized text (spaces removed)
 	Err   error  // why the answer is not math (nil when it parsed)
 	node  node
-	loose string // the text compared when one side is not math
+	norm  string // the normalized answer
 	alts  []node // other readings of a malformed answer (a brace left open)
 }
 
@@ -34,7 +34,7 @@ func Parse(s string) Value {
 		return Value{Raw: s, Text: strip(s, " \t\n\r"), Err: fmt.Errorf("%w: longer than %d characters", ErrSyntax, maxAnswerLen)}
 	}
 	norm := normalize(s)
-	v := Value{Raw: s, Text: strip(norm, " \t\n\r"), loose: looseText(norm)}
+	v := Value{Raw: s, Text: strip(norm, " \t\n\r"), norm: norm}
 	switch {
 	case norm == "":
 		v.Err = fmt.Errorf("%w: empty", ErrSyntax)

@@ -41,7 +41,7 @@ var (
 type (
 	ReferenceInput struct{ Question string }
 	DAGInput       struct {
-		Derivation, Tail, Final             string
+		Derivation, Tail, Final            string
 		MaxNodes, MaxDescChars, MaxParents int
 	}
 	DAGRepairInput struct{ Error string }

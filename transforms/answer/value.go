@@ -11,12 +11,12 @@ import (
 // Value is a parsed answer. When the answer is not math it keeps its
 // normalized text, which is then what is compared.
 type Value struct {
-	Raw   string
-	Text  string // normalized text (spaces removed)
-	Err   error  // why the answer is not math (nil when it parsed)
-	node  node
-	norm  string // the normalized answer
-	alts  []node // other readings of a malformed answer (a brace left open)
+	Raw  string
+	Text string // normalized text (spaces removed)
+	Err  error  // why the answer is not math (nil when it parsed)
+	node node
+	norm string // the normalized answer
+	alts []node // other readings of a malformed answer (a brace left open)
 }
 
 // Parsed reports whether the answer was read as math.

@@ -3,7 +3,8 @@
 // comes from these files; Go code only runs them and lays the results out.
 //
 //   - macros/*.sql   CREATE MACRO statements (wilson_low, wilson_high, ...)
-//   - staging/*.sql  CREATE VIEW statements over the raw tables, run in name order
+//   - staging/*.sql  CREATE VIEW statements over the raw tables; a view that
+//     names another runs after it (as dbt orders models by ref)
 //   - tables/*.sql   one SELECT per output table, tidy (one row per cell)
 //   - derive/*.sql   one SELECT per table a stage derives by SQL (scores)
 //
@@ -47,8 +48,63 @@ func dir(name string) []File {
 // Macros are the CREATE MACRO files.
 func Macros() []File { return dir("macros") }
 
-// Staging are the CREATE VIEW files, in the order they must run.
-func Staging() []File { return dir("staging") }
+// Staging are the CREATE VIEW files, in the order they must run: a file
+// that mentions another staging view's name comes after that view's file.
+func Staging() []File { return dependencyOrder(dir("staging")) }
+
+// dependencyOrder sorts files so each comes after the files whose names its
+// text mentions as a whole word, keeping name order otherwise. A cycle is a
+// bug in this package's own files, caught by its tests.
+func dependencyOrder(in []File) []File {
+	var out []File
+	done := map[string]bool{}
+	visiting := map[string]bool{}
+	byName := map[string]File{}
+	for _, f := range in {
+		byName[f.Name] = f
+	}
+	var visit func(f File)
+	visit = func(f File) {
+		if done[f.Name] {
+			return
+		}
+		if visiting[f.Name] {
+			panic("sql: staging views depend on each other in a cycle through " + f.Name)
+		}
+		visiting[f.Name] = true
+		for _, g := range in {
+			if g.Name != f.Name && mentions(f.Text, g.Name) {
+				visit(byName[g.Name])
+			}
+		}
+		visiting[f.Name] = false
+		done[f.Name] = true
+		out = append(out, f)
+	}
+	for _, f := range in {
+		visit(f)
+	}
+	return out
+}
+
+// mentions reports whether text holds name as a whole identifier.
+func mentions(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(name)
+		if (start == 0 || !identByte(text[start-1])) && (end == len(text) || !identByte(text[end])) {
+			return true
+		}
+		i = end
+	}
+}
+
+func identByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
 
 // Tables are the result queries, one per output table.
 func Tables() []File { return dir("tables") }

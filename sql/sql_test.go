@@ -150,3 +150,16 @@ func TestEmptyRunHasTypedViews(t *testing.T) {
 		t.Errorf("staging view over an empty run: %v", err)
 	}
 }
+
+func TestStagingRunsAfterWhatItNames(t *testing.T) {
+	seen := map[string]bool{}
+	all := datgsql.Staging()
+	for _, f := range all {
+		for _, g := range all {
+			if g.Name != f.Name && strings.Contains(f.Text, g.Name) && !seen[g.Name] {
+				t.Errorf("%s runs before %s, which it names", f.Name, g.Name)
+			}
+		}
+		seen[f.Name] = true
+	}
+}

@@ -71,3 +71,9 @@ const ChatMLContinueTemplate = "{%- for m in messages -%}" +
 	"{{- '<|im_start|>' + m['role'] + '\\n' + m['content'] -}}" +
 	"{%- if not loop.last or m['role'] != 'assistant' -%}{{- '<|im_end|>\\n' -}}{%- endif -%}" +
 	"{%- endfor -%}"
+
+// RenderChatML renders a system and a user message as a ChatML prompt whose
+// assistant turn is open, for servers reached through /v1/completions.
+func RenderChatML(system, user string) string {
+	return "<|im_start|>system\n" + system + "<|im_end|>\n<|im_start|>user\n" + user + "<|im_end|>\n<|im_start|>assistant\n"
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/generate"
 )
 
@@ -40,15 +39,9 @@ var (
 	genLevels     listFlag
 	genSeeds      intListFlag
 	genLimit      = cmdGenerate.Flag.Int("limit", 0, "keep the first N problems of each level (0: all)")
-	genEndpoints  listFlag
-	genAPI        = cmdGenerate.Flag.String("api", "", "completions (raw Qwen3 prompt, default) or chat")
-	genSlots      = cmdGenerate.Flag.Int("slots", 0, "requests in flight per endpoint (default from the study: 16)")
 	genKeepGoing  = cmdGenerate.Flag.Bool("keep-going", false, "write the traces that finished even if some requests failed for good")
-	genAttempts   = cmdGenerate.Flag.Int("max-attempts", llm.DefaultOptions().MaxAttempts, "tries per request before it counts as failed")
-	genTimeout    = cmdGenerate.Flag.Duration("timeout", llm.DefaultOptions().RequestTimeout, "time limit of one request")
-	genPatience   = cmdGenerate.Flag.Duration("patience", llm.DefaultOptions().Patience, "how long every endpoint may be down before the run fails")
-	genBackoff    = cmdGenerate.Flag.Duration("backoff", llm.DefaultOptions().BackoffBase, "first pause before a retry (doubles per attempt)")
-	genAPIKey     = apiKeyFlag(&cmdGenerate.Flag)
+	// --api and --slots default to the study's (completions, 16).
+	genLLM = addLLMFlags(&cmdGenerate.Flag, "", 0, false)
 )
 
 func init() {
@@ -59,8 +52,6 @@ func init() {
 	fs.Var(&genLangs, "langs", "languages (x ranges over the non-English ones)")
 	fs.Var(&genLevels, "levels", "levels: low, medium, high, top")
 	fs.Var(&genSeeds, "seeds", "sampling seeds")
-	fs.Var(&genEndpoints, "endpoints", "base URLs of the servers, one per GPU (http://host:8000/v1,...)")
-	fs.Var(&genEndpoints, "base-url", "alias of --endpoints")
 }
 
 func runGenerate(ctx context.Context, cmd *Command, args []string) error {
@@ -92,20 +83,17 @@ func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 	if flagWasSet(&cmd.Flag, "limit") {
 		study.Limit = *genLimit
 	}
-	if *genAPI != "" {
-		study.API = *genAPI
+	if *genLLM.api != "" {
+		study.API = *genLLM.api
 	}
 	if flagWasSet(&cmd.Flag, "slots") {
-		study.SlotsPerEndpoint = *genSlots
+		study.SlotsPerEndpoint = *genLLM.slots
 	}
-	opts := llm.DefaultOptions()
-	opts.MaxAttempts, opts.RequestTimeout, opts.Patience = *genAttempts, *genTimeout, *genPatience
-	opts.BackoffBase = *genBackoff
-	opts.BackoffMax = max(opts.BackoffMax, opts.BackoffBase)
 	cfg := generate.Config{
-		Data: *genData, Study: study, Endpoints: genEndpoints, APIKey: genAPIKey(),
-		Pool: opts, KeepGoing: *genKeepGoing, Stderr: stderr,
+		Data: *genData, Study: study, Endpoints: genLLM.endpoints, APIKey: genLLM.apiKey(),
+		Pool: genLLM.options(), KeepGoing: *genKeepGoing, Stderr: stderr,
 	}
+	cfg.Pool.SlotsPerEndpoint = study.SlotsPerEndpoint
 	start := time.Now()
 	res, err := generate.Run(ctx, cfg)
 	if err != nil {

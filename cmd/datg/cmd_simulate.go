@@ -27,6 +27,11 @@ drifts into another language or omits the answer at per-language rates.
 Faults are injected with --error-rate (HTTP --error-codes), --drop-rate
 (connection dropped mid-response), --malformed-rate (invalid JSON) and --dead.
 
+It also answers datg's reference, DAG-construction and alignment prompts:
+references from the worked --solutions when it has them, DAGs and
+alignments computed symbolically, with defects injected at the --json-*,
+--dag-cycle, --unknown-node, --absent-span and --bad-status rates.
+
 It runs until interrupted. --url-file receives the endpoints' base URLs,
 one a line, once all are listening.`,
 }
@@ -49,6 +54,13 @@ var (
 	simSeed      = cmdSimulate.Flag.Uint64("seed", 1, "seed of fault injection")
 	simLog       = cmdSimulate.Flag.String("log", "", "append one JSON line per request to this file")
 	simKeyEnv    = cmdSimulate.Flag.String("require-key-env", "", "accept only the API key in this environment variable")
+	simSolutions = cmdSimulate.Flag.String("solutions", "", "JSONL of worked solutions ({problem_id, steps}) the simulated model writes")
+	simFenced    = cmdSimulate.Flag.Float64("json-fenced-rate", 0, "rate of DAG/alignment replies in a code fence with prose around")
+	simCutJSON   = cmdSimulate.Flag.Float64("json-malformed-rate", 0, "rate of DAG/alignment replies cut off halfway")
+	simCycle     = cmdSimulate.Flag.Float64("dag-cycle-rate", 0, "rate of DAG replies with a cycle (a repair request fixes them)")
+	simUnknown   = cmdSimulate.Flag.Float64("unknown-node-rate", 0, "rate of alignment replies with an event for a node the DAG lacks")
+	simAbsent    = cmdSimulate.Flag.Float64("absent-span-rate", 0, "rate of alignment events whose span is nowhere in the trace")
+	simBadStatus = cmdSimulate.Flag.Float64("bad-status-rate", 0, "rate of alignment events with a status other than COMMIT, ATTEMPT, ERROR")
 )
 
 func init() {
@@ -71,7 +83,9 @@ func runSimulate(ctx context.Context, cmd *Command, args []string) error {
 		}
 		cfg.Faults.ErrorCodes = append(cfg.Faults.ErrorCodes, code)
 	}
-	cfg.ReasoningField, cfg.Seed = *simReasoning, *simSeed
+	cfg.ReasoningField, cfg.Seed, cfg.Solutions = *simReasoning, *simSeed, *simSolutions
+	cfg.Content = simulate.ContentFaults{Fenced: *simFenced, Malformed: *simCutJSON, Cycle: *simCycle,
+		UnknownNode: *simUnknown, AbsentSpan: *simAbsent, BadStatus: *simBadStatus}
 	if *simKeyEnv != "" {
 		cfg.RequireKey = os.Getenv(*simKeyEnv)
 	}
@@ -84,6 +98,8 @@ func runSimulate(ctx context.Context, cmd *Command, args []string) error {
 	}
 	if store.Exists(*simData, schema.Problems.Table) {
 		cfg.Data = *simData
+	} else if *simSolutions != "" {
+		return fmt.Errorf("--solutions needs a problems table in %s", *simData)
 	} else {
 		fmt.Fprintf(stderr, "simulate: no problems table in %s; answers will be random\n", *simData)
 	}

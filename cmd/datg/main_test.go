@@ -285,15 +285,12 @@ DATG_TEST_MAIN=1 exec "` + os.Args[0] + `" simulate --listen 127.0.0.1:$port
 	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	base := consecutiveFreePorts(t, 2)
 	logs := t.TempDir()
 	cmd := exec.Command("bash", filepath.Join(testenv.Root(t), "pipelines", "vllm", "serve.sh"), "Qwen/Qwen3-4B")
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "GPUS=2", "BASE_PORT="+strconv.Itoa(base), "LOG_DIR="+logs, "TIMEOUT=30")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	defer func() {
 		pids, _ := os.ReadFile(filepath.Join(logs, "pids"))
@@ -304,10 +301,40 @@ DATG_TEST_MAIN=1 exec "` + os.Args[0] + `" simulate --listen 127.0.0.1:$port
 		}
 	}()
 	if err != nil {
-		t.Fatalf("serve.sh: %v\n%s", err, out)
+		logged, _ := exec.Command("sh", "-c", "tail -n 20 "+filepath.Join(logs, "*.log")).CombinedOutput()
+		t.Fatalf("serve.sh: %v\nstdout: %s\nstderr: %s\nlogs:\n%s", err, out, stderr.String(), logged)
 	}
 	want := fmt.Sprintf("http://127.0.0.1:%d/v1,http://127.0.0.1:%d/v1", base, base+1)
 	if strings.TrimSpace(string(out)) != want {
 		t.Fatalf("serve.sh printed %q, want %q", out, want)
 	}
+}
+
+// consecutiveFreePorts finds n consecutive loopback ports that are free now,
+// as serve.sh uses BASE_PORT, BASE_PORT+1, ...
+func consecutiveFreePorts(t *testing.T, n int) int {
+	t.Helper()
+	for try := 0; try < 50; try++ {
+		first, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := first.Addr().(*net.TCPAddr).Port
+		held := []net.Listener{first}
+		for i := 1; i < n; i++ {
+			ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", base+i))
+			if err != nil {
+				break
+			}
+			held = append(held, ln)
+		}
+		for _, ln := range held {
+			ln.Close()
+		}
+		if len(held) == n {
+			return base
+		}
+	}
+	t.Fatal("no consecutive free ports")
+	return 0
 }

@@ -31,9 +31,9 @@ type Options struct {
 	// ConnectTimeout bounds establishing a connection.
 	ConnectTimeout time.Duration
 	// APIKey is sent as a bearer token. It never appears in an error.
-	APIKey string
+	APIKey string `json:"-"`
 	// Logf, when set, is told when an endpoint leaves or rejoins rotation.
-	Logf func(format string, args ...any)
+	Logf func(format string, args ...any) `json:"-"`
 }
 
 // DefaultOptions are the settings for one vLLM server per GPU.

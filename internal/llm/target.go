@@ -15,7 +15,7 @@ type Target struct {
 	Endpoints []string // base URLs (one per GPU, or one hosted API)
 	Model     string
 	API       string // APIChat or APICompletions
-	APIKey    string // from the environment; never stored or logged
+	APIKey    string `json:"-"` // from the environment; never stored or logged
 	Pool      Options
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -256,5 +257,26 @@ func TestMergeReplacesGroups(t *testing.T) {
 	rows, _ := ReadAll(dir, schema.Nodes)
 	if len(rows) != 1 || rows[0].Anchor != "new" || m.Replaced != 4 {
 		t.Fatalf("rows %+v, replaced %d", rows, m.Replaced)
+	}
+}
+
+// Rows kept from one batch must not change when later batches are read.
+func TestScannedRowsOwnTheirStrings(t *testing.T) {
+	dir := t.TempDir()
+	var rows []schema.Trace
+	for i := 0; i < 700; i++ {
+		rows = append(rows, schema.Trace{TraceID: fmt.Sprintf("t%04d", i), Text: strings.Repeat(fmt.Sprintf("trace %d ", i), 50)})
+	}
+	if err := WriteAll(dir, schema.Traces, Meta{}, rows); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadAll(dir, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range got {
+		if r.TraceID != rows[i].TraceID || r.Text != rows[i].Text {
+			t.Fatalf("row %d changed after later reads: %q", i, r.TraceID)
+		}
 	}
 }

@@ -21,6 +21,11 @@ type Config struct {
 	URLFile string
 	// Data is a run directory whose problems table is the answer key.
 	Data string
+	// Solutions is a JSONL file of worked solutions ({"problem_id",
+	// "steps"}) whose equations the simulated model writes (and gets wrong).
+	Solutions string
+	// Content injects faults into the JSON of DAG and alignment replies.
+	Content ContentFaults
 	// Profile sets accuracy and failure rates.
 	Profile Profile
 	// Latency is the fixed time each request takes; TokenLatency is added
@@ -55,6 +60,17 @@ type Faults struct {
 	Dead          bool    // drop every connection at once
 }
 
+// ContentFaults are defects of a model's structured replies, injected at
+// these rates into DAG-construction and alignment answers.
+type ContentFaults struct {
+	Fenced      float64 // JSON in a code fence, with prose around it (still readable)
+	Malformed   float64 // JSON cut off halfway (unreadable)
+	Cycle       float64 // a DAG with a cycle (a repair request fixes it)
+	UnknownNode float64 // an alignment event for a node the DAG does not have
+	AbsentSpan  float64 // an evidence span that is nowhere in the trace
+	BadStatus   float64 // an event status that is none of COMMIT, ATTEMPT, ERROR
+}
+
 // DefaultConfig is one healthy endpoint on a free loopback port.
 func DefaultConfig() Config {
 	return Config{
@@ -87,6 +103,12 @@ func (c Config) Validate() error {
 	for _, code := range c.Faults.ErrorCodes {
 		if code < 400 || code > 599 {
 			errs = append(errs, fmt.Errorf("error code %d is not an HTTP error", code))
+		}
+	}
+	for name, r := range map[string]float64{"fenced": c.Content.Fenced, "malformed": c.Content.Malformed, "cycle": c.Content.Cycle,
+		"unknown-node": c.Content.UnknownNode, "absent-span": c.Content.AbsentSpan, "bad-status": c.Content.BadStatus} {
+		if r < 0 || r > 1 {
+			errs = append(errs, fmt.Errorf("%s rate %v is not in [0, 1]", name, r))
 		}
 	}
 	if c.Latency < 0 || c.TokenLatency < 0 {

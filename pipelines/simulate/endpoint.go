@@ -35,7 +35,7 @@ func StartMany(cfgs ...Config) ([]*Endpoint, error) {
 			return nil, err
 		}
 		if m == nil {
-			key, err := loadAnswerKey(cfg.Data)
+			key, err := loadAnswerKey(cfg.Data, cfg.Solutions)
 			if err != nil {
 				return nil, err
 			}

@@ -19,6 +19,7 @@ var phrasesJSON []byte
 
 // phrasebook is the sentences the simulated model writes in one language.
 type phrasebook struct {
+	Equation string   `json:"equation"` // a sentence around one step of a solution: {eq}
 	Steps    []string `json:"steps"`
 	Check    []string `json:"check"`
 	Loop     string   `json:"loop"`
@@ -47,7 +48,8 @@ const (
 
 // problemInfo is what the simulated model "knows" about a question.
 type problemInfo struct {
-	Lang, Level, Answer string
+	ID, Lang, Level, Answer string
+	Steps                   []string // a worked solution's equations, when given (--solutions)
 }
 
 // sampling is the part of a request that shapes the sample.
@@ -159,6 +161,13 @@ func (m *model) generate(system, user, assistant string, s sampling) generation 
 	if g.Outcome == OutcomeLoop {
 		n = 1 + rng.IntN(2)
 	}
+	if len(info.Steps) > 0 {
+		// Write the solution's own steps: skipped at a rate that grows as the
+		// language's reasoning gets weaker, one of them wrong when the
+		// answer will be.
+		n = 0
+		writeSolution(&b, pb, info.Steps, g, rng, 0.4*(1-rl.Reasoning))
+	}
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			if rng.IntN(3) == 0 {
@@ -249,4 +258,38 @@ func seedFor(system, user, assistant string, s sampling) *rand.PCG {
 	}
 	sum := h.Sum(nil)
 	return rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:]))
+}
+
+// writeSolution writes a solution's steps in a phrase book's language: a
+// looping trace stops after two of them; a wrong trace gets one step with a
+// wrong result; steps other than the last are skipped with probability skip.
+func writeSolution(b *strings.Builder, pb phrasebook, steps []string, g generation, rng *rand.Rand, skip float64) {
+	wrongAt := -1
+	if !g.Correct && g.Outcome != OutcomeLoop && g.Outcome != OutcomeNoAnswer {
+		wrongAt = rng.IntN(len(steps))
+	}
+	for i, step := range steps {
+		if g.Outcome == OutcomeLoop && i >= 2 {
+			return
+		}
+		if i < len(steps)-1 && rng.Float64() < skip {
+			continue
+		}
+		if i == wrongAt {
+			step = wrongResult(step, rng)
+		}
+		b.WriteString(" " + strings.ReplaceAll(pb.Equation, "{eq}", step))
+		if rng.IntN(3) == 0 {
+			b.WriteString("\n\n")
+		}
+	}
+}
+
+// wrongResult changes what an equation ends with.
+func wrongResult(step string, rng *rand.Rand) string {
+	i := strings.LastIndex(step, "=")
+	if i < 0 {
+		return step
+	}
+	return step[:i+1] + " " + perturb(strings.TrimSpace(step[i+1:]), rng)
 }

@@ -20,7 +20,7 @@ func Run(ctx context.Context, cfg Config, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	key, err := loadAnswerKey(cfg.Data)
+	key, err := loadAnswerKey(cfg.Data, cfg.Solutions)
 	if err != nil {
 		return err
 	}

@@ -10,12 +10,14 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms"
 )
@@ -49,7 +51,7 @@ func NewServer(cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	key, err := loadAnswerKey(cfg.Data)
+	key, err := loadAnswerKey(cfg.Data, cfg.Solutions)
 	if err != nil {
 		return nil, err
 	}
@@ -69,19 +71,50 @@ func newServer(cfg Config, m *model) *Server {
 	}
 }
 
-func loadAnswerKey(dir string) (map[string]problemInfo, error) {
+func loadAnswerKey(dir, solutionsPath string) (map[string]problemInfo, error) {
 	key := map[string]problemInfo{}
 	if dir == "" {
 		return key, nil
 	}
-	err := store.Scan(dir, schema.Problems, func(p *schema.Problem) error {
-		key[normQuestion(p.Question)] = problemInfo{Lang: p.Lang, Level: p.Level, Answer: p.Answer}
+	solutions, err := loadSolutions(solutionsPath)
+	if err != nil {
+		return nil, err
+	}
+	err = store.Scan(dir, schema.Problems, func(p *schema.Problem) error {
+		key[normQuestion(p.Question)] = problemInfo{ID: p.ProblemID, Lang: p.Lang, Level: p.Level, Answer: p.Answer, Steps: solutions[p.ProblemID]}
 		return nil
 	})
 	if errors.Is(err, store.ErrNoTable) {
 		return nil, fmt.Errorf("no problems table in %s for the answer key; run datg ingest first or leave --data out", dir)
 	}
 	return key, err
+}
+
+// loadSolutions reads worked solutions, one JSON object a line:
+// {"problem_id": "low-0", "steps": ["6 \\times 12 = 72", ...]}.
+func loadSolutions(path string) (map[string][]string, error) {
+	out := map[string][]string{}
+	if path == "" {
+		return out, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var s struct {
+			ProblemID string   `json:"problem_id"`
+			Steps     []string `json:"steps"`
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil || s.ProblemID == "" || len(s.Steps) == 0 {
+			return nil, fmt.Errorf("solutions %s:%d: not a {problem_id, steps} object", path, i+1)
+		}
+		out[s.ProblemID] = s.Steps
+	}
+	return out, nil
 }
 
 // Stats returns the endpoint's counters.
@@ -164,7 +197,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		writeError(w, http.StatusBadRequest, "BadRequestError", "invalid JSON body: "+err.Error())
 		return
 	}
-	system, user, assistant, err := req.conversation(chat)
+	system, user, assistant, history, err := req.turns(chat)
 	if err == nil && req.MaxTokens != nil && *req.MaxTokens < 1 {
 		err = fmt.Errorf("max_tokens must be at least 1, got %d", *req.MaxTokens)
 	}
@@ -209,7 +242,17 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	if req.MaxTokens != nil {
 		samp.MaxTokens = *req.MaxTokens
 	}
-	g := s.model.generate(system, user, assistant, samp)
+	var g generation
+	switch system {
+	case prompts.ReferenceSystem:
+		g = s.model.reference(user, samp)
+	case prompts.DAGSystem:
+		g = s.model.dag(history, strings.Count(history, "<<<DERIVATION") > 0 && len(req.Messages) > 2, samp, s.cfg.Content)
+	case prompts.AlignSystem:
+		g = s.model.align(history, samp, s.cfg.Content)
+	default:
+		g = s.model.generate(system, user, assistant, samp)
+	}
 	if !req.Stream {
 		if !sleepCtx(r.Context(), s.cfg.Latency+time.Duration(len(g.Tokens))*s.cfg.TokenLatency) {
 			return
@@ -248,20 +291,29 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 
 // conversation recovers (system, user, assistant-so-far) from a request.
 func (req request) conversation(chat bool) (system, user, assistant string, err error) {
+	system, user, assistant, _, err = req.turns(chat)
+	return system, user, assistant, err
+}
+
+// turns is conversation plus every message's text in order (a repair
+// request holds the original request, the reply and the repair).
+func (req request) turns(chat bool) (system, user, assistant, history string, err error) {
 	if !chat {
 		var prompt string
 		if err := json.Unmarshal(req.Prompt, &prompt); err != nil {
-			return "", "", "", errors.New("prompt must be a string")
+			return "", "", "", "", errors.New("prompt must be a string")
 		}
 		if sys, u, a, ok := transforms.ParseQwen3(prompt); ok {
-			return sys, u, a, nil
+			return sys, u, a, prompt, nil
 		}
-		return "", prompt, "", nil
+		return "", prompt, "", prompt, nil
 	}
 	if len(req.Messages) == 0 {
-		return "", "", "", errors.New("messages must not be empty")
+		return "", "", "", "", errors.New("messages must not be empty")
 	}
+	var all []string
 	for i, m := range req.Messages {
+		all = append(all, m.Content)
 		switch {
 		case m.Role == "system":
 			system = m.Content
@@ -271,7 +323,7 @@ func (req request) conversation(chat bool) (system, user, assistant string, err 
 			assistant = m.Content
 		}
 	}
-	return system, user, assistant, nil
+	return system, user, assistant, strings.Join(all, "\n"), nil
 }
 
 func (s *Server) response(req request, g generation, chat bool, promptTokens int) map[string]any {

@@ -12,8 +12,13 @@ type layout func(*result) grid
 // layouts maps a table (sql/tables/<name>.sql) to its paper layout; tables
 // without one are shown as they come, one row per result row.
 var layouts = map[string]layout{
-	"direction_accuracy": directionAccuracy,
-	"compliance":         compliance,
+	"direction_accuracy":    directionAccuracy,
+	"compliance":            compliance,
+	"datg_full":             datgFull,
+	"datg_main":             datgMain,
+	"datg_correctness":      datgCorrectness,
+	"datg_correctness_main": datgCorrectnessMain,
+	"reference_diversity":   referenceDiversity,
 }
 
 // levelNames are the paper's column labels for levels.

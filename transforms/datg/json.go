@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 )
 
+// EncodeJSON encodes a DAG or an alignment as compact JSON without HTML
+// escaping (so < and & stay readable for a model).
+func EncodeJSON(v any) string { return mustJSON(v) }
+
 // mustJSON encodes plain data (which cannot fail) without HTML escaping.
 func mustJSON(v any) string {
 	var b bytes.Buffer

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/datg/datg/pipelines/align"
+)
+
+var cmdAlign = &Command{
+	UsageLine: "align (--model M --base-url URL | --aligner symbolic) [--directions en-en,en-x] [--models ..] [--levels ..] [--langs ..] [--limit N] [--references]",
+	Short:     "align traces to the reference DAGs of their problem (closed set)",
+	Long: `Align maps each selected trace to every valid DAG of its problem with datg's
+closed-set alignment prompt (pipelines/prompts/align_*.txt), one call per
+(trace, DAG). Events and harmful actions are stored as returned; each
+evidence span is located in the trace (exact, then normalized, then fuzzy),
+giving start_char, end_char, commit_progress and block_id, and an unlocated
+span is kept with match = none. Unknown node ids, bad statuses and replies
+without an alignment (asked once more) go to alignment_errors.
+--aligner symbolic aligns on the math alone, without an LLM.
+
+By default base traces of en-en and en-x are aligned (the paper's
+diagnosis). --references aligns each reference derivation to the other DAGs
+of its problem instead (reference diversity).`,
+}
+
+var (
+	alignData       = dataFlag(&cmdAlign.Flag)
+	alignLLM        = addLLMFlags(&cmdAlign.Flag, "chat", 8, true)
+	alignAligner    = cmdAlign.Flag.String("aligner", "llm", "llm (the --model) or symbolic (no LLM)")
+	alignDirections = listFlag(align.DefaultConfig().Directions)
+	alignModels     listFlag
+	alignLevels     listFlag
+	alignLangs      listFlag
+	alignLimit      = cmdAlign.Flag.Int("limit", 0, "first N problems of each level (0: all)")
+	alignRefs       = cmdAlign.Flag.Bool("references", false, "align reference derivations to the other DAGs of their problem")
+	alignMaxTok     = cmdAlign.Flag.Int("max-tokens", align.DefaultConfig().MaxTokens, "token budget of a reply")
+)
+
+func init() {
+	cmdAlign.Run = runAlign
+	fs := &cmdAlign.Flag
+	fs.Var(&alignDirections, "directions", "directions of the traces to align")
+	fs.Var(&alignModels, "models", "models of the traces to align (default: all)")
+	fs.Var(&alignLevels, "levels", "levels (default: all)")
+	fs.Var(&alignLangs, "langs", "reasoning languages (default: all)")
+}
+
+func runAlign(ctx context.Context, cmd *Command, args []string) error {
+	if err := noArgs(cmd, args); err != nil {
+		return err
+	}
+	cfg := align.DefaultConfig()
+	switch *alignAligner {
+	case "symbolic":
+		cfg.Symbolic = true
+	case "llm":
+		cfg.Target = alignLLM.target()
+	default:
+		return usageError{cmd, fmt.Sprintf("--aligner %q is neither llm nor symbolic", *alignAligner)}
+	}
+	cfg.Data, cfg.Directions, cfg.Models, cfg.Levels, cfg.Langs = *alignData, alignDirections, alignModels, alignLevels, alignLangs
+	cfg.Limit, cfg.References, cfg.MaxTokens, cfg.Stderr = *alignLimit, *alignRefs, *alignMaxTok, stderr
+	sum, err := align.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "align: %d alignments (%d without a usable reply, %d spans not located, %d alignment errors) -> %s/alignments.parquet\n",
+		sum.Alignments, sum.Unusable, sum.Unlocated, sum.Problems, cfg.Data)
+	return nil
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/datg/datg/pipelines/references"
+)
+
+var cmdReferences = &Command{
+	UsageLine: "references --model M --base-url URL [--per-problem 5] [--attempts 12] [--levels ..] [--limit N]",
+	Short:     "sample English reference derivations, keeping those the grader accepts",
+	Long: `References asks a strong model (the paper: Qwen3.6-Plus) for English worked
+solutions of each problem and keeps those whose final answer the grader
+accepts, until --per-problem of them, in at most --attempts tries per
+problem. Every attempt goes to DIR/derivations.parquet (accepted or not,
+with the grader's reason and token usage); the accepted ones also become
+traces with method reference (seed = their ref_index). Problems left short
+of references are listed. Calls are journaled and resumable.`,
+}
+
+var (
+	refData     = dataFlag(&cmdReferences.Flag)
+	refLLM      = addLLMFlags(&cmdReferences.Flag, "chat", 8, true)
+	refCfg      = references.DefaultConfig()
+	refLevels   = listFlag(refCfg.Levels)
+	refPer      = cmdReferences.Flag.Int("per-problem", refCfg.PerProblem, "accepted references wanted per problem")
+	refTries    = cmdReferences.Flag.Int("attempts", refCfg.MaxAttempts, "derivations asked for per problem at most")
+	refTemp     = cmdReferences.Flag.Float64("temperature", refCfg.Temperature, "sampling temperature")
+	refMaxTok   = cmdReferences.Flag.Int("max-tokens", refCfg.MaxTokens, "token budget of a derivation")
+	refLimit    = cmdReferences.Flag.Int("limit", 0, "first N problems of each level (0: all)")
+	refBaseSeed = cmdReferences.Flag.Int64("seed", refCfg.Seed, "attempt a is sampled with seed + a")
+)
+
+func init() {
+	cmdReferences.Run = runReferences
+	cmdReferences.Flag.Var(&refLevels, "levels", "levels")
+}
+
+func runReferences(ctx context.Context, cmd *Command, args []string) error {
+	if err := noArgs(cmd, args); err != nil {
+		return err
+	}
+	cfg := refCfg
+	cfg.Data, cfg.Target, cfg.Stderr = *refData, refLLM.target(), stderr
+	cfg.PerProblem, cfg.MaxAttempts, cfg.Temperature, cfg.MaxTokens = *refPer, *refTries, *refTemp, *refMaxTok
+	cfg.Levels, cfg.Limit, cfg.Seed = refLevels, *refLimit, *refBaseSeed
+	sum, err := references.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "references: %d problems, %d with %d references, %d accepted of %d attempts -> %s/derivations.parquet\n",
+		sum.Problems, sum.Complete, cfg.PerProblem, sum.Accepted, sum.Attempts, cfg.Data)
+	if len(sum.Short) > 0 {
+		fmt.Fprintf(stderr, "references: %d problems are short of references: %s\n", len(sum.Short), strings.Join(sum.Short, ", "))
+	}
+	return nil
+}

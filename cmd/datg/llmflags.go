@@ -1,0 +1,65 @@
+package main
+
+import (
+	"flag"
+	"time"
+
+	"github.com/datg/datg/internal/llm"
+)
+
+// llmFlags are the flags of every stage that calls an LLM.
+type llmFlags struct {
+	endpoints listFlag
+	model     *string
+	api       *string
+	slots     *int
+	attempts  *int
+	timeout   *time.Duration
+	patience  *time.Duration
+	backoff   *time.Duration
+	apiKey    func() string
+}
+
+// addLLMFlags adds the LLM flags to a command; withModel adds --model.
+func addLLMFlags(fs *flag.FlagSet, defaultAPI string, defaultSlots int, withModel bool) *llmFlags {
+	d := llm.DefaultOptions()
+	f := &llmFlags{
+		api:      fs.String("api", defaultAPI, "chat (messages) or completions (raw prompt)"),
+		slots:    fs.Int("slots", defaultSlots, "requests in flight per endpoint"),
+		attempts: fs.Int("max-attempts", d.MaxAttempts, "tries per request before it counts as failed"),
+		timeout:  fs.Duration("timeout", d.RequestTimeout, "time limit of one request"),
+		patience: fs.Duration("patience", d.Patience, "how long every endpoint may be down before the run fails"),
+		backoff:  fs.Duration("backoff", d.BackoffBase, "first pause before a retry (doubles per attempt)"),
+		apiKey:   apiKeyFlag(fs),
+	}
+	fs.Var(&f.endpoints, "endpoints", "base URLs of the servers (http://host:8000/v1,...)")
+	fs.Var(&f.endpoints, "base-url", "alias of --endpoints")
+	if withModel {
+		f.model = fs.String("model", "", "model name as the server knows it")
+	}
+	return f
+}
+
+// options are the pool settings the flags give.
+func (f *llmFlags) options() llm.Options {
+	o := llm.DefaultOptions()
+	o.SlotsPerEndpoint, o.MaxAttempts, o.RequestTimeout, o.Patience = *f.slots, *f.attempts, *f.timeout, *f.patience
+	o.BackoffBase = *f.backoff
+	o.BackoffMax = max(o.BackoffMax, o.BackoffBase)
+	return o
+}
+
+// target is the LLM the flags name.
+func (f *llmFlags) target() llm.Target {
+	api := llm.APIChat
+	if *f.api == "completions" {
+		api = llm.APICompletions
+	} else if *f.api != "chat" {
+		api = *f.api // rejected by Validate with the value shown
+	}
+	t := llm.Target{Endpoints: f.endpoints, API: api, APIKey: f.apiKey(), Pool: f.options()}
+	if f.model != nil {
+		t.Model = *f.model
+	}
+	return t
+}

@@ -1,0 +1,308 @@
+package align
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/progress"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/dags"
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/transforms/datg"
+	"golang.org/x/sync/errgroup"
+)
+
+// Config is one align run.
+type Config struct {
+	Data string
+	// Symbolic aligns without an LLM; otherwise Target's model aligns.
+	Symbolic  bool
+	Target    llm.Target
+	MaxTokens int
+	// Which traces: by default base traces of en-en and en-x (the paper's
+	// diagnosis). Empty filters keep everything.
+	Directions, Models, Levels, Langs []string
+	Limit                             int // first N problems of each level
+	// References aligns each reference derivation to the other DAGs of its
+	// problem instead (the reference-diversity analysis, appendix D).
+	References bool
+	Stderr     io.Writer
+}
+
+// DefaultConfig aligns base en-en and en-x traces with an LLM.
+func DefaultConfig() Config {
+	return Config{Data: "data/run", MaxTokens: 4096, Directions: []string{transforms.EnEn, transforms.EnX},
+		Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
+}
+
+// Validate checks the run.
+func (c Config) Validate() error {
+	var errs []error
+	if !c.Symbolic {
+		if err := c.Target.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, d := range c.Directions {
+		if !slices.Contains(transforms.Directions, d) {
+			errs = append(errs, fmt.Errorf("unknown direction %q", d))
+		}
+	}
+	if c.Limit < 0 || c.MaxTokens < 1 {
+		errs = append(errs, errors.New("limit must not be negative and max tokens must be positive"))
+	}
+	return inputerr.Invalid(errs...)
+}
+
+// Summary counts the alignments made.
+type Summary struct {
+	Alignments, Unusable, Unlocated, Problems int
+}
+
+// job is one (trace, DAG) pair.
+type job struct {
+	trace *schema.Trace
+	dag   *dags.Stored
+}
+
+// Run aligns every selected trace to the valid DAGs of its problem.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
+	stderr := cfg.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	stored, err := dags.Load(cfg.Data)
+	if err != nil {
+		return Summary{}, err
+	}
+	byProblem := dags.ByProblem(stored)
+	if len(byProblem) == 0 {
+		return Summary{}, fmt.Errorf("no valid DAGs in %s (run datg dags or import dags first)", cfg.Data)
+	}
+	total, err := cfg.count(byProblem)
+	if err != nil {
+		return Summary{}, err
+	}
+	if total == 0 {
+		return Summary{}, inputerr.Invalid(fmt.Errorf("no trace matches the selection and has DAGs"))
+	}
+	aligner := datg.SymbolicAligner
+	if !cfg.Symbolic {
+		aligner = cfg.Target.Model
+	}
+	w, err := NewWriter(cfg.Data, store.Meta{Stage: "align", ConfigHash: store.HashConfig(aligner)})
+	if err != nil {
+		return Summary{}, err
+	}
+	defer w.Abort()
+	var mu sync.Mutex
+	var sum Summary
+	add := func(r Result) error {
+		mu.Lock()
+		defer mu.Unlock()
+		sum.Alignments++
+		if r.Alignment.Status != "ok" {
+			sum.Unusable++
+		}
+		sum.Unlocated += int(r.Alignment.Unlocated)
+		sum.Problems += len(r.Errors)
+		return w.Add(r)
+	}
+	prog := progress.Start(stderr, "align", total)
+	each := func(yield func(job) bool) error {
+		return cfg.jobs(byProblem, yield)
+	}
+	if cfg.Symbolic {
+		err = runSymbolic(ctx, each, add, prog)
+	} else {
+		err = cfg.runLLM(ctx, each, add, prog, stderr)
+	}
+	prog.Finish()
+	if err != nil {
+		return sum, err
+	}
+	return sum, w.Commit()
+}
+
+// selected reports whether a trace is one to align.
+func (cfg Config) selected(t *schema.Trace) bool {
+	if cfg.References {
+		return t.Method == "reference"
+	}
+	if t.Method != "base" {
+		return false
+	}
+	k := 0
+	if _, n, err := transforms.ParseProblemID(t.ProblemID); err == nil {
+		k = n
+	}
+	return (len(cfg.Directions) == 0 || slices.Contains(cfg.Directions, t.Direction)) &&
+		(len(cfg.Models) == 0 || slices.Contains(cfg.Models, t.Model)) &&
+		(len(cfg.Levels) == 0 || slices.Contains(cfg.Levels, t.Level)) &&
+		(len(cfg.Langs) == 0 || slices.Contains(cfg.Langs, t.ReasoningLang)) &&
+		(cfg.Limit == 0 || k < cfg.Limit)
+}
+
+// dagsFor are the DAGs a trace is aligned to: its problem's, less its own
+// for a reference (its ref_index is its seed).
+func (cfg Config) dagsFor(t *schema.Trace, byProblem map[string][]*dags.Stored) []*dags.Stored {
+	all := byProblem[t.ProblemID]
+	if !cfg.References {
+		return all
+	}
+	var others []*dags.Stored
+	for _, d := range all {
+		if int64(d.Row.RefIndex) != t.Seed {
+			others = append(others, d)
+		}
+	}
+	return others
+}
+
+// keyColumns is what selecting traces needs, without their texts.
+type keyColumns struct {
+	ProblemID     string `parquet:"problem_id"`
+	Method        string `parquet:"method"`
+	Direction     string `parquet:"direction"`
+	Model         string `parquet:"model"`
+	Level         string `parquet:"level"`
+	ReasoningLang string `parquet:"reasoning_lang"`
+	Seed          int64  `parquet:"seed"`
+}
+
+func (cfg Config) count(byProblem map[string][]*dags.Stored) (int, error) {
+	n := 0
+	err := store.ScanProjection(cfg.Data, schema.Traces.Table, func(k *keyColumns) error {
+		t := &schema.Trace{ProblemID: k.ProblemID, Method: k.Method, Direction: k.Direction, Model: k.Model, Level: k.Level,
+			ReasoningLang: k.ReasoningLang, Seed: k.Seed}
+		if cfg.selected(t) {
+			n += len(cfg.dagsFor(t, byProblem))
+		}
+		return nil
+	})
+	return n, err
+}
+
+// errStop ends a scan early without an error.
+var errStop = errors.New("stop")
+
+// jobs streams the (trace, DAG) pairs; only the traces being aligned are
+// held in memory.
+func (cfg Config) jobs(byProblem map[string][]*dags.Stored, yield func(job) bool) error {
+	err := store.Scan(cfg.Data, schema.Traces, func(t *schema.Trace) error {
+		if !cfg.selected(t) {
+			return nil
+		}
+		tr := *t
+		for _, d := range cfg.dagsFor(&tr, byProblem) {
+			if !yield(job{trace: &tr, dag: d}) {
+				return errStop
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
+}
+
+func runSymbolic(ctx context.Context, each func(func(job) bool) error, add func(Result) error, prog *progress.Progress) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	err := each(func(j job) bool {
+		if gctx.Err() != nil {
+			return false
+		}
+		g.Go(func() error {
+			raw := datg.SymbolicAlignmentJSON(j.trace.Text, j.dag.DAG)
+			prog.Done(0)
+			return add(Rows(j.trace, j.dag.Row.DagID, datg.SymbolicAligner, j.dag.DAG, raw))
+		})
+		return true
+	})
+	if werr := g.Wait(); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+func (cfg Config) request(j job, sample int) llm.Request {
+	lang := j.trace.ReasoningLang
+	if l, err := prompts.Lookup(lang); err == nil {
+		lang = l.Name
+	}
+	user := prompts.AlignUser(prompts.AlignInput{Language: lang, DAG: dagJSON(j.dag.DAG), Trace: j.trace.Text})
+	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens, TopP: 1, Sample: sample,
+		Messages: []llm.Message{{Role: "system", Content: prompts.AlignSystem}, {Role: "user", Content: user}}}
+}
+
+func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, add func(Result) error, prog *progress.Progress, stderr io.Writer) error {
+	client, closeJournal, err := cfg.Target.Open(cfg.Data, "align", stderr)
+	if err != nil {
+		return err
+	}
+	defer closeJournal()
+	failures := &llm.FailureLog{}
+	var scanErr error
+	err = llm.Fanout(ctx, client, prog,
+		func(yield func(job, llm.Request) bool) {
+			scanErr = each(func(j job) bool { return yield(j, cfg.request(j, 0)) })
+		},
+		func(j job, resp llm.Response, cached bool) error {
+			r := Rows(j.trace, j.dag.Row.DagID, cfg.Target.Model, j.dag.DAG, resp.Text)
+			r.Alignment.PromptTokens, r.Alignment.CompletionTokens = int32(resp.PromptTokens), int32(resp.CompletionTokens)
+			r.Alignment.RequestKey = cfg.request(j, 0).Key().String()
+			if r.Alignment.Status != "ok" {
+				// One more sample for a reply that held no alignment.
+				req := cfg.request(j, 1)
+				again, _, err := client.Do(ctx, req)
+				if err == nil {
+					r2 := Rows(j.trace, j.dag.Row.DagID, cfg.Target.Model, j.dag.DAG, again.Text)
+					r2.Alignment.PromptTokens = r.Alignment.PromptTokens + int32(again.PromptTokens)
+					r2.Alignment.CompletionTokens = r.Alignment.CompletionTokens + int32(again.CompletionTokens)
+					r2.Alignment.RequestKey = req.Key().String()
+					r = r2
+				} else if !errors.Is(err, llm.ErrRejected) && !errors.Is(err, llm.ErrGaveUp) {
+					return err
+				}
+			}
+			return add(r)
+		},
+		func(j job, err error) { failures.Add(j.trace.TraceID+" "+j.dag.Row.DagID, err) })
+	if err == nil {
+		err = scanErr
+	}
+	if err != nil {
+		return fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
+	}
+	if failures.Count() > 0 {
+		return fmt.Errorf("%d requests failed for good, first: %s; rerun to retry them", failures.Count(), failures.String())
+	}
+	return nil
+}
+
+// dagJSON is a DAG as the prompt shows it.
+func dagJSON(d datg.DAG) string {
+	for i := range d.Nodes {
+		if d.Nodes[i].Parents == nil {
+			d.Nodes[i].Parents = []string{}
+		}
+	}
+	return datg.EncodeJSON(d)
+}

@@ -1,0 +1,254 @@
+package dags
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/progress"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms/datg"
+)
+
+// Budget is the size guidance given to the DAG builder.
+type Budget struct {
+	MaxNodes, MaxDescChars, MaxParents int
+}
+
+// Config is one dags run.
+type Config struct {
+	Data string
+	// Symbolic builds DAGs without an LLM; otherwise Target's model builds them.
+	Symbolic       bool
+	Target         llm.Target
+	MaxTokens      int
+	Budgets        map[string]Budget // by level
+	ReferenceModel string            // whose references to use, when several models wrote some
+	Stderr         io.Writer
+}
+
+// DefaultConfig builds DAGs with an LLM, with budgets growing with the level.
+func DefaultConfig() Config {
+	return Config{
+		Data: "data/run", MaxTokens: 8192,
+		Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()},
+		Budgets: map[string]Budget{
+			"low": {8, 60, 3}, "medium": {12, 60, 3}, "high": {16, 60, 4}, "top": {20, 60, 4},
+		},
+	}
+}
+
+// Validate checks the run.
+func (c Config) Validate() error {
+	var errs []error
+	if !c.Symbolic {
+		if err := c.Target.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+		if c.MaxTokens < 1 {
+			errs = append(errs, errors.New("max tokens must be positive"))
+		}
+	}
+	return inputerr.Invalid(errs...)
+}
+
+// Summary counts the DAGs built.
+type Summary struct {
+	DAGs, Valid, Repaired int
+}
+
+// reference is one accepted derivation to build a DAG from.
+type reference struct {
+	row schema.Reference
+}
+
+func (r reference) derivation() string {
+	if r.row.Reasoning != "" {
+		return r.row.Reasoning
+	}
+	return r.row.Response
+}
+
+// Run builds a DAG from every accepted reference derivation.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
+	stderr := cfg.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	refs, levels, err := loadReferences(cfg)
+	if err != nil {
+		return Summary{}, err
+	}
+	builder := datg.SymbolicBuilder
+	if !cfg.Symbolic {
+		builder = cfg.Target.Model
+	}
+	w, err := NewWriter(cfg.Data, store.Meta{Stage: "dags", ConfigHash: store.HashConfig(struct {
+		Builder string
+		Budgets map[string]Budget
+	}{builder, cfg.Budgets})})
+	if err != nil {
+		return Summary{}, err
+	}
+	defer w.Abort()
+	var mu sync.Mutex
+	var sum Summary
+	add := func(row schema.DAG, nodes []schema.Node, edges []schema.Edge) error {
+		mu.Lock()
+		defer mu.Unlock()
+		sum.DAGs++
+		if row.Valid {
+			sum.Valid++
+		}
+		if row.Repaired {
+			sum.Repaired++
+		}
+		return w.Add(row, nodes, edges)
+	}
+	prog := progress.Start(stderr, "dags", len(refs))
+	if cfg.Symbolic {
+		for _, r := range refs {
+			raw := datg.SymbolicDAGJSON(r.derivation()+"\n"+r.row.Response, r.row.Extracted)
+			row, nodes, edges, _ := Rows(r.row.ProblemID, int(r.row.RefIndex), raw, builder)
+			if err := add(row, nodes, edges); err != nil {
+				return sum, err
+			}
+			prog.Done(0)
+		}
+	} else {
+		client, closeJournal, err := cfg.Target.Open(cfg.Data, "dags", stderr)
+		if err != nil {
+			return sum, err
+		}
+		defer closeJournal()
+		failures := &llm.FailureLog{}
+		err = llm.Fanout(ctx, client, prog,
+			func(yield func(reference, llm.Request) bool) {
+				for _, r := range refs {
+					if !yield(r, cfg.request(r, levels[r.row.ProblemID])) {
+						return
+					}
+				}
+			},
+			func(r reference, resp llm.Response, cached bool) error {
+				row, nodes, edges, err := cfg.build(ctx, client, r, levels[r.row.ProblemID], resp)
+				if err != nil {
+					return err
+				}
+				return add(row, nodes, edges)
+			},
+			func(r reference, err error) { failures.Add(ID(r.row.ProblemID, int(r.row.RefIndex)), err) })
+		if err != nil {
+			prog.Finish()
+			return sum, fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
+		}
+		if failures.Count() > 0 {
+			prog.Finish()
+			return sum, fmt.Errorf("%d requests failed for good, first: %s; rerun to retry them", failures.Count(), failures.String())
+		}
+	}
+	prog.Finish()
+	return sum, w.Commit()
+}
+
+// loadReferences reads the accepted references (and each problem's level).
+func loadReferences(cfg Config) ([]reference, map[string]string, error) {
+	var refs []reference
+	models := map[string]bool{}
+	err := store.Scan(cfg.Data, schema.References, func(r *schema.Reference) error {
+		if r.Accepted && r.RefIndex >= 0 && (cfg.ReferenceModel == "" || r.Model == cfg.ReferenceModel) {
+			refs = append(refs, reference{*r})
+			models[r.Model] = true
+		}
+		return nil
+	})
+	if errors.Is(err, store.ErrNoTable) {
+		return nil, nil, fmt.Errorf("no derivations in %s (run datg references first)", cfg.Data)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(models) > 1 {
+		var names []string
+		for m := range models {
+			names = append(names, m)
+		}
+		sort.Strings(names)
+		return nil, nil, inputerr.Invalid(fmt.Errorf("references come from several models %v; choose one with --reference-model", names))
+	}
+	if len(refs) == 0 {
+		return nil, nil, fmt.Errorf("no accepted references in %s", cfg.Data)
+	}
+	levels := map[string]string{}
+	err = store.Scan(cfg.Data, schema.Problems, func(p *schema.Problem) error {
+		levels[p.ProblemID] = p.Level
+		return nil
+	})
+	return refs, levels, err
+}
+
+func (cfg Config) budget(level string) Budget {
+	if b, ok := cfg.Budgets[level]; ok {
+		return b
+	}
+	return Budget{12, 60, 3}
+}
+
+// tailChars is how much of a derivation's end is quoted as its settled tail.
+const tailChars = 1500
+
+func (cfg Config) messages(r reference, level string) []llm.Message {
+	d := r.derivation()
+	tail := d
+	if rs := []rune(d); len(rs) > tailChars {
+		tail = string(rs[len(rs)-tailChars:])
+	}
+	b := cfg.budget(level)
+	user := prompts.DAGUser(prompts.DAGInput{Derivation: d, Tail: tail, Final: r.row.Response,
+		MaxNodes: b.MaxNodes, MaxDescChars: b.MaxDescChars, MaxParents: b.MaxParents})
+	return []llm.Message{{Role: "system", Content: prompts.DAGSystem}, {Role: "user", Content: user}}
+}
+
+func (cfg Config) request(r reference, level string) llm.Request {
+	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, Messages: cfg.messages(r, level), MaxTokens: cfg.MaxTokens, TopP: 1}
+}
+
+// build validates a reply and, when the DAG is invalid, asks once for a
+// repair quoting the problem.
+func (cfg Config) build(ctx context.Context, client llm.Journaled, r reference, level string, resp llm.Response) (schema.DAG, []schema.Node, []schema.Edge, error) {
+	row, nodes, edges, verr := Rows(r.row.ProblemID, int(r.row.RefIndex), resp.Text, cfg.Target.Model)
+	row.PromptTokens, row.CompletionTokens = int32(resp.PromptTokens), int32(resp.CompletionTokens)
+	if verr == nil {
+		return row, nodes, edges, nil
+	}
+	req := cfg.request(r, level)
+	req.Messages = append(req.Messages,
+		llm.Message{Role: "assistant", Content: resp.Text},
+		llm.Message{Role: "user", Content: prompts.DAGRepairUser(prompts.DAGRepairInput{Error: verr.Error()})})
+	fixed, _, err := client.Do(ctx, req)
+	if err != nil {
+		if errors.Is(err, llm.ErrRejected) || errors.Is(err, llm.ErrGaveUp) {
+			row.Reason += " (the repair request failed: " + err.Error() + ")"
+			return row, nodes, edges, nil
+		}
+		return row, nodes, edges, err
+	}
+	row2, nodes2, edges2, _ := Rows(r.row.ProblemID, int(r.row.RefIndex), fixed.Text, cfg.Target.Model)
+	row2.Repaired = true
+	row2.PromptTokens = row.PromptTokens + int32(fixed.PromptTokens)
+	row2.CompletionTokens = row.CompletionTokens + int32(fixed.CompletionTokens)
+	if !row2.Valid {
+		row2.Reason = "after repair: " + row2.Reason + "; first reply: " + row.Reason
+	}
+	return row2, nodes2, edges2, nil
+}

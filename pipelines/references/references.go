@@ -1,0 +1,296 @@
+package references
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/progress"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/transforms/answer"
+)
+
+// Config is one references run.
+type Config struct {
+	Data        string
+	Target      llm.Target
+	PerProblem  int // accepted references wanted per problem (the paper: 5)
+	MaxAttempts int // attempts allowed per problem
+	Temperature float64
+	TopP        float64
+	MaxTokens   int
+	Seed        int64 // attempt a is sampled with seed Seed + a
+	Levels      []string
+	Limit       int // first N problems of each level; 0 = all
+	Stderr      io.Writer
+}
+
+// DefaultConfig asks for five references per problem in at most 12 attempts.
+func DefaultConfig() Config {
+	return Config{Data: "data/run", PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95, MaxTokens: 16384,
+		Seed: 1000, Levels: []string{"low", "medium", "high"}, Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
+}
+
+// Validate checks the run.
+func (c Config) Validate() error {
+	var errs []error
+	if err := c.Target.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.PerProblem < 1 || c.MaxAttempts < c.PerProblem {
+		errs = append(errs, fmt.Errorf("need 1 <= per-problem (%d) <= max-attempts (%d)", c.PerProblem, c.MaxAttempts))
+	}
+	if c.MaxTokens < 1 || c.Temperature < 0 || c.TopP <= 0 || c.TopP > 1 {
+		errs = append(errs, errors.New("max tokens, temperature or top_p out of range"))
+	}
+	for _, l := range c.Levels {
+		if !transforms.ValidLevel(l) {
+			errs = append(errs, fmt.Errorf("unknown level %q", l))
+		}
+	}
+	if c.Limit < 0 {
+		errs = append(errs, errors.New("limit must not be negative"))
+	}
+	return inputerr.Invalid(errs...)
+}
+
+// Summary counts what a run did.
+type Summary struct {
+	Problems, Complete int
+	Attempts, Accepted int
+	Short              []string // problems with fewer accepted references than wanted
+}
+
+type problem struct {
+	schema.Problem
+	gold     answer.Gold
+	attempts int
+	accepted int
+}
+
+type attempt struct {
+	p *problem
+	n int
+}
+
+// Run samples references until every problem has enough or has used its
+// attempts, then writes derivations and the reference traces.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
+	stderr := cfg.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	problems, err := loadProblems(cfg)
+	if err != nil {
+		return Summary{}, err
+	}
+	client, closeJournal, err := cfg.Target.Open(cfg.Data, "references", stderr)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer closeJournal()
+
+	var mu sync.Mutex
+	var results []result
+	failures := &llm.FailureLog{}
+	prog := progress.Start(stderr, "references", len(problems)*cfg.PerProblem)
+	for round := 0; ; round++ {
+		var batch []attempt
+		for _, p := range problems {
+			need := min(cfg.PerProblem-p.accepted, cfg.MaxAttempts-p.attempts)
+			for i := 0; i < need; i++ {
+				batch = append(batch, attempt{p, p.attempts})
+				p.attempts++
+			}
+		}
+		if len(batch) == 0 {
+			break
+		}
+		err := llm.Fanout(ctx, client, prog,
+			func(yield func(attempt, llm.Request) bool) {
+				for _, a := range batch {
+					if !yield(a, request(cfg, a)) {
+						return
+					}
+				}
+			},
+			func(a attempt, resp llm.Response, cached bool) error {
+				r := grade(a, request(cfg, a), resp)
+				mu.Lock()
+				defer mu.Unlock()
+				results = append(results, r)
+				if r.row.Accepted {
+					a.p.accepted++
+				}
+				return nil
+			},
+			func(a attempt, err error) { failures.Add(a.p.ProblemID, err) })
+		if err != nil {
+			prog.Finish()
+			return Summary{}, fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
+		}
+		if failures.Count() > 0 {
+			prog.Finish()
+			return Summary{}, fmt.Errorf("%d requests failed for good, first: %s; rerun to retry them", failures.Count(), failures.String())
+		}
+	}
+	prog.Finish()
+	sum := Summary{Problems: len(problems)}
+	for _, p := range problems {
+		sum.Attempts += p.attempts
+		if p.accepted >= cfg.PerProblem {
+			sum.Complete++
+		} else {
+			sum.Short = append(sum.Short, fmt.Sprintf("%s (%d of %d)", p.ProblemID, p.accepted, cfg.PerProblem))
+		}
+	}
+	return sum, write(cfg, problems, results, &sum)
+}
+
+func loadProblems(cfg Config) ([]*problem, error) {
+	want := map[string]bool{}
+	for _, l := range cfg.Levels {
+		want[l] = true
+	}
+	var out []*problem
+	err := store.Scan(cfg.Data, schema.Problems, func(p *schema.Problem) error {
+		if p.Lang == transforms.English && want[p.Level] && (cfg.Limit == 0 || int(p.K) < cfg.Limit) {
+			out = append(out, &problem{Problem: *p, gold: answer.NewGold(p.Answer)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading problems (run datg ingest first): %w", err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no English problems of levels %v in %s", cfg.Levels, cfg.Data)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Level != out[j].Level {
+			return levelOrder(out[i].Level) < levelOrder(out[j].Level)
+		}
+		return out[i].K < out[j].K
+	})
+	return out, nil
+}
+
+func levelOrder(l string) int {
+	for i, x := range transforms.Levels {
+		if x == l {
+			return i
+		}
+	}
+	return len(transforms.Levels)
+}
+
+func request(cfg Config, a attempt) llm.Request {
+	seed := cfg.Seed + int64(a.n)
+	req := llm.Request{
+		API: cfg.Target.API, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens,
+		Temperature: cfg.Temperature, TopP: cfg.TopP, Seed: &seed, Sample: a.n,
+	}
+	user := prompts.ReferenceUser(prompts.ReferenceInput{Question: a.p.Question})
+	if req.API == llm.APIChat {
+		req.Messages = []llm.Message{{Role: "system", Content: prompts.ReferenceSystem}, {Role: "user", Content: user}}
+	} else {
+		req.Prompt = transforms.RenderChatML(prompts.ReferenceSystem, user)
+	}
+	return req
+}
+
+// result is one graded attempt.
+type result struct {
+	row  schema.Reference
+	text string // the whole derivation as a trace text
+}
+
+func grade(a attempt, req llm.Request, resp llm.Response) result {
+	text := resp.Text
+	if resp.Reasoning != "" {
+		text = transforms.ThinkOpen + resp.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + resp.Text
+	}
+	v := a.p.gold.Grade(text, resp.FinishReason == "length")
+	return result{
+		row: schema.Reference{
+			ProblemID: a.p.ProblemID, Attempt: int32(a.n), Accepted: v.Correct, RefIndex: -1, Model: req.Model,
+			Reasoning: resp.Reasoning, Response: resp.Text, Extracted: v.Extracted, Reason: v.Reason,
+			FinishReason: resp.FinishReason, PromptTokens: int32(resp.PromptTokens), CompletionTokens: int32(resp.CompletionTokens),
+			RequestKey: req.Key().String(),
+		},
+		text: text,
+	}
+}
+
+// write numbers the accepted references of each problem in attempt order and
+// merges derivations and the reference traces.
+func write(cfg Config, problems []*problem, results []result, sum *Summary) error {
+	byProblem := map[string]*problem{}
+	for _, p := range problems {
+		byProblem[p.ProblemID] = p
+	}
+	sort.Slice(results, func(i, j int) bool {
+		a, b := results[i].row, results[j].row
+		if a.ProblemID != b.ProblemID {
+			return a.ProblemID < b.ProblemID
+		}
+		return a.Attempt < b.Attempt
+	})
+	meta := store.Meta{Stage: "references", ConfigHash: store.HashConfig(struct {
+		Model string
+		Cfg   Config
+	}{cfg.Target.Model, Config{PerProblem: cfg.PerProblem, MaxAttempts: cfg.MaxAttempts, Temperature: cfg.Temperature,
+		TopP: cfg.TopP, MaxTokens: cfg.MaxTokens, Seed: cfg.Seed}})}
+	derivations, err := store.NewMerger(cfg.Data, schema.References, meta)
+	if err != nil {
+		return err
+	}
+	defer derivations.Abort()
+	traces, err := store.NewMerger(cfg.Data, schema.Traces, meta)
+	if err != nil {
+		return err
+	}
+	defer traces.Abort()
+	next := map[string]int{}
+	now := time.Now().UTC()
+	for _, r := range results {
+		p := byProblem[r.row.ProblemID]
+		if r.row.Accepted && next[p.ProblemID] < cfg.PerProblem {
+			ref := next[p.ProblemID]
+			next[p.ProblemID]++
+			sum.Accepted++
+			key := transforms.TraceKey{Model: r.row.Model, InputLang: transforms.English, ReasoningLang: transforms.English,
+				Level: p.Level, ProblemID: p.ProblemID, Seed: int64(ref), Method: "reference"}
+			r.row.RefIndex, r.row.TraceID = int32(ref), transforms.TraceID(key)
+			err := traces.Write(schema.Trace{
+				TraceID: r.row.TraceID, Model: r.row.Model, InputLang: transforms.English, ReasoningLang: transforms.English,
+				Direction: transforms.EnEn, Level: p.Level, ProblemID: p.ProblemID, Seed: int64(ref), Method: "reference",
+				Text: r.text, TextHash: transforms.TextHash(r.text), CompletionTokens: r.row.CompletionTokens,
+				PromptTokens: r.row.PromptTokens, FinishReason: r.row.FinishReason, Truncated: r.row.FinishReason == "length",
+				MaxTokens: int32(cfg.MaxTokens), Temperature: cfg.Temperature, TopP: cfg.TopP, RepetitionPenalty: 1,
+				RequestKey: r.row.RequestKey, Source: "references", CreatedAt: now,
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if err := derivations.Write(r.row); err != nil {
+			return err
+		}
+	}
+	if err := derivations.Commit(); err != nil {
+		return err
+	}
+	return traces.Commit()
+}

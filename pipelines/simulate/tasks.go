@@ -1,0 +1,111 @@
+package simulate
+
+import (
+	"math/rand/v2"
+	"strings"
+
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/transforms/answer"
+	"github.com/datg/datg/transforms/datg"
+)
+
+// referenceAccuracy is how often a simulated reference derivation ends in
+// the gold answer (the others are rejected by the grader).
+const referenceAccuracy = 0.85
+
+// reference writes an English reference derivation: the problem's solution
+// steps when they are known, ending in the boxed answer (usually the gold).
+func (m *model) reference(question string, s sampling) generation {
+	info, known := m.key[normQuestion(question)]
+	rng := rand.New(seedFor(prompts.ReferenceSystem, question, "", s))
+	pb := phrases["en"]
+	var b strings.Builder
+	b.WriteString("Let me work through the problem step by step.")
+	if known && len(info.Steps) > 0 {
+		for _, step := range info.Steps {
+			b.WriteString(" " + strings.ReplaceAll(pb.Equation, "{eq}", step))
+		}
+	} else {
+		x, y := 2+rng.IntN(98), 2+rng.IntN(98)
+		b.WriteString(" " + fill(pb.Steps[1], x, y, x+y, ""))
+	}
+	ans := boxedForm(info.Answer)
+	if !known {
+		ans = "0"
+	}
+	if rng.Float64() >= referenceAccuracy {
+		ans = perturb(ans, rng)
+	}
+	return reply(b.String(), pb.Final+" $\\boxed{"+ans+"}$.")
+}
+
+// reply is a generation that opens and closes its own reasoning block (a
+// thinking model answering a chat request).
+func reply(reasoning, content string) generation {
+	g := generation{Reasoning: "<think>\n" + reasoning + "\n</think>", Answer: "\n\n" + content, FinishReason: "stop", Outcome: OutcomeCorrect}
+	g.Tokens = tokenize(g.Text())
+	return g
+}
+
+// jsonReply is a generation that is only a JSON object (or, under faults,
+// the object fenced, or cut off).
+func jsonReply(obj string, rng *rand.Rand, f ContentFaults) generation {
+	switch u := rng.Float64(); {
+	case u < f.Malformed:
+		obj = obj[:len(obj)/2]
+	case u < f.Malformed+f.Fenced:
+		obj = "Here is the result.\n```json\n" + obj + "\n```\nLet me know if anything is unclear."
+	}
+	g := generation{Answer: obj, FinishReason: "stop", Outcome: OutcomeCorrect}
+	g.Tokens = tokenize(obj)
+	return g
+}
+
+// dag answers a DAG-construction request with the symbolic DAG of the
+// derivation it quotes. repair marks a repair request, which always gets a
+// valid DAG.
+func (m *model) dag(history string, repair bool, s sampling, f ContentFaults) generation {
+	derivation, _ := prompts.Between(history, "DERIVATION")
+	final, _ := prompts.Between(history, "FINAL")
+	rng := rand.New(seedFor(prompts.DAGSystem, history, "", s))
+	ans := ""
+	if box, ok := answer.LastBoxed(final); ok {
+		ans = box
+	}
+	d := datg.SymbolicDAG(derivation, ans)
+	if !repair && len(d.Nodes) > 1 && rng.Float64() < f.Cycle {
+		d.Nodes[0].Parents = append(d.Nodes[0].Parents, d.Nodes[len(d.Nodes)-1].NodeID)
+	}
+	if repair {
+		f.Malformed = 0
+	}
+	return jsonReply(mustJSON(d), rng, f)
+}
+
+// align answers an alignment request with the symbolic alignment of the
+// trace to the DAG it quotes, with content faults injected.
+func (m *model) align(history string, s sampling, f ContentFaults) generation {
+	dagText, _ := prompts.Between(history, "DAG")
+	trace, _ := prompts.Between(history, "TRACE")
+	rng := rand.New(seedFor(prompts.AlignSystem, history, "", s))
+	d, err := datg.ParseDAG(dagText)
+	if err != nil {
+		return jsonReply(`{"audit_results": {}}`, rng, f)
+	}
+	a := datg.SymbolicAlign(trace, d)
+	if rng.Float64() < f.UnknownNode {
+		a.AuditResults["n99"] = []datg.Event{{Status: datg.Commit, Evidence: "x", EvidenceSpan: "x"}}
+	}
+	for id, evs := range a.AuditResults {
+		for i := range evs {
+			if rng.Float64() < f.AbsentSpan {
+				evs[i].EvidenceSpan = "a sentence that appears nowhere in the trace"
+			}
+			if rng.Float64() < f.BadStatus {
+				evs[i].Status = "PARTIAL"
+			}
+		}
+		a.AuditResults[id] = evs
+	}
+	return jsonReply(mustJSON(a), rng, f)
+}

@@ -1,0 +1,297 @@
+package tables
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// frac formats a score as the paper does: three decimals without the
+// leading zero (.469; 1.000 stays).
+func frac(v any, decimals int) string {
+	f, ok := v.(float64)
+	if !ok {
+		return "--"
+	}
+	s := strconv.FormatFloat(f, 'f', decimals, 64)
+	if strings.HasPrefix(s, "0.") {
+		return s[1:]
+	}
+	if strings.HasPrefix(s, "-0.") {
+		return "-" + s[2:]
+	}
+	return s
+}
+
+// paperLevels are the paper's level order in the DATG tables (hardest first)
+// and labels.
+var paperLevels = []string{"high", "medium", "low", "top"}
+
+func levelLabel(l string) string {
+	if name, ok := levelNames[l]; ok {
+		return name
+	}
+	if l == "" {
+		return l
+	}
+	return strings.ToUpper(l[:1]) + l[1:] // All, Overall
+}
+
+// pairName is how the paper names a language's row: en-en, en-x.
+func pairName(lang string) string { return "en-" + lang }
+
+// groups splits result rows by aligner, in order; a single aligner gets no
+// title.
+func groups(r *result) (names []string, rows map[string][][]any) {
+	i := r.col("aligner")
+	rows = map[string][][]any{}
+	for _, row := range r.Rows {
+		a := plain(row[i])
+		if _, ok := rows[a]; !ok {
+			names = append(names, a)
+		}
+		rows[a] = append(rows[a], row)
+	}
+	return names, rows
+}
+
+// modelsOf lists the model labels of a result in name order, which puts
+// Qwen3 sizes in the paper's order (1.7B, 4B, 8B).
+func modelsOf(r *result) []string {
+	m := uniqueIn(r.Rows, r.col("model_label"))
+	slices.Sort(m)
+	return m
+}
+
+func uniqueIn(rows [][]any, col int) []string {
+	var out []string
+	for _, row := range rows {
+		if v := plain(row[col]); !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func inLevelOrder(levels []string) []string {
+	var out []string
+	for _, l := range paperLevels {
+		if slices.Contains(levels, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// datgFull is the appendix table "Full DATG results": a block per pair,
+// a row per level (High, Med., Low), CAR, PMF and HAR for each model.
+func datgFull(r *result) grid {
+	iModel, iLevel, iLang := r.col("model_label"), r.col("level"), r.col("lang")
+	metrics := []string{"car", "pmf", "har"}
+	names, byAligner := groups(r)
+	models := modelsOf(r)
+	g := grid{Caption: "Mean CAR, PMF and HAR of each trace's best reference DAG (en-en and en-x).",
+		Super: []span{{"", 2}}, TexHeader: []string{"Pair", "Difficulty"}, Header: []string{"Pair", "Difficulty"}, Align: "ll"}
+	for _, m := range metrics {
+		g.Super = append(g.Super, span{strings.ToUpper(m), len(models)})
+		for _, model := range models {
+			g.TexHeader = append(g.TexHeader, model)
+			g.Header = append(g.Header, strings.ToUpper(m)+" "+model)
+			g.Align += "c"
+		}
+	}
+	idx := map[string]int{}
+	for _, m := range metrics {
+		idx[m] = r.col(m)
+	}
+	for _, aligner := range names {
+		rows := byAligner[aligner]
+		if len(names) > 1 {
+			g.Sections = append(g.Sections, section{Title: "aligner " + aligner})
+		}
+		cell := map[string][]any{}
+		for _, row := range rows {
+			cell[plain(row[iLang])+"/"+plain(row[iLevel])+"/"+plain(row[iModel])] = row
+		}
+		for _, lang := range studyOrder(uniqueIn(rows, iLang)) {
+			var s section
+			for i, level := range inLevelOrder(uniqueIn(rows, iLevel)) {
+				line := []string{"", levelLabel(level)}
+				if i == 0 {
+					line[0] = pairName(lang)
+				}
+				for _, m := range metrics {
+					for _, model := range models {
+						v := any(nil)
+						if row, ok := cell[lang+"/"+level+"/"+model]; ok {
+							v = row[idx[m]]
+						}
+						line = append(line, frac(v, 3))
+					}
+				}
+				s.Rows = append(s.Rows, line)
+			}
+			g.Sections = append(g.Sections, s)
+		}
+	}
+	return g
+}
+
+// datgMain is Table 1: a row per (resource group, language), CAR, PMF and
+// HAR per level, each cell the models side by side (.94/.98/.96).
+func datgMain(r *result) grid {
+	iModel, iLevel, iLang, iRes := r.col("model_label"), r.col("level"), r.col("lang"), r.col("resource")
+	levels := inLevelOrder(uniqueIn(r.Rows, iLevel))
+	slices.Reverse(levels) // Table 1 reads Low, Med., High
+	models := modelsOf(r)
+	names, byAligner := groups(r)
+	g := grid{Caption: "DATG results across model scales; each cell is " + strings.Join(models, "/") + ".",
+		Super: []span{{"", 2}}, TexHeader: []string{"Type", "Lang."}, Header: []string{"Type", "Lang."}, Align: "ll"}
+	for _, m := range []string{"CAR", "PMF", "HAR"} {
+		g.Super = append(g.Super, span{m, len(levels)})
+		for _, l := range levels {
+			g.TexHeader = append(g.TexHeader, levelLabel(l))
+			g.Header = append(g.Header, m+" "+levelLabel(l))
+			g.Align += "c"
+		}
+	}
+	for _, aligner := range names {
+		rows := byAligner[aligner]
+		cell := map[string][]any{}
+		resource := map[string]string{}
+		for _, row := range rows {
+			cell[plain(row[iLang])+"/"+plain(row[iLevel])+"/"+plain(row[iModel])] = row
+			resource[plain(row[iLang])] = plain(row[iRes])
+		}
+		s := section{}
+		if len(names) > 1 {
+			s.Title = "aligner " + aligner
+		}
+		for _, lang := range studyOrder(uniqueIn(rows, iLang)) {
+			line := []string{resource[lang], lang}
+			for _, m := range []string{"car", "pmf", "har"} {
+				for _, l := range levels {
+					var vals []string
+					for _, model := range models {
+						v := any(nil)
+						if row, ok := cell[lang+"/"+l+"/"+model]; ok {
+							v = row[r.col(m)]
+						}
+						vals = append(vals, frac(v, 2))
+					}
+					line = append(line, strings.Join(vals, "/"))
+				}
+			}
+			s.Rows = append(s.Rows, line)
+		}
+		g.Sections = append(g.Sections, s)
+	}
+	return g
+}
+
+// datgCorrectness is the appendix's correctness-stratified table: a block
+// per pair, a row per level, for each model Acc. and CAR, PMF, HAR as
+// correct/incorrect.
+func datgCorrectness(r *result) grid {
+	iModel, iLevel, iLang, iAcc := r.col("model_label"), r.col("level"), r.col("lang"), r.col("acc")
+	models := modelsOf(r)
+	names, byAligner := groups(r)
+	g := grid{Caption: "DATG scores of correct/incorrect traces (by the answer grader); Acc. is a fraction.",
+		Super: []span{{"", 2}}, TexHeader: []string{"Pair", "Diff."}, Header: []string{"Pair", "Diff."}, Align: "ll"}
+	for _, model := range models {
+		g.Super = append(g.Super, span{model, 4})
+		for _, h := range []string{"Acc.", "CAR", "PMF", "HAR"} {
+			g.TexHeader = append(g.TexHeader, h)
+			g.Header = append(g.Header, model+" "+h)
+			g.Align += "c"
+		}
+	}
+	for _, aligner := range names {
+		rows := byAligner[aligner]
+		if len(names) > 1 {
+			g.Sections = append(g.Sections, section{Title: "aligner " + aligner})
+		}
+		cell := map[string][]any{}
+		for _, row := range rows {
+			cell[plain(row[iLang])+"/"+plain(row[iLevel])+"/"+plain(row[iModel])] = row
+		}
+		for _, lang := range studyOrder(uniqueIn(rows, iLang)) {
+			var s section
+			for i, level := range inLevelOrder(uniqueIn(rows, iLevel)) {
+				line := []string{"", levelLabel(level)}
+				if i == 0 {
+					line[0] = pairName(lang)
+				}
+				for _, model := range models {
+					row, ok := cell[lang+"/"+level+"/"+model]
+					if !ok {
+						line = append(line, "--", "--", "--", "--")
+						continue
+					}
+					line = append(line, frac(row[iAcc], 3))
+					for _, m := range []string{"car", "pmf", "har"} {
+						line = append(line, frac(row[r.col(m+"_c")], 3)+"/"+frac(row[r.col(m+"_i")], 3))
+					}
+				}
+				s.Rows = append(s.Rows, line)
+			}
+			g.Sections = append(g.Sections, s)
+		}
+	}
+	return g
+}
+
+// datgCorrectnessMain is Table 2: a row per level and All, each score as
+// correct/incorrect.
+func datgCorrectnessMain(r *result) grid {
+	iLevel := r.col("level")
+	names, byAligner := groups(r)
+	g := grid{Caption: "DATG scores under en-x; C/I are correct/incorrect traces.",
+		Header: []string{"Difficulty", "CAR (C/I)", "PMF (C/I)", "HAR (C/I)"}, Align: "lccc"}
+	for _, aligner := range names {
+		s := section{}
+		if len(names) > 1 {
+			s.Title = "aligner " + aligner
+		}
+		for _, row := range byAligner[aligner] {
+			line := []string{levelLabel(plain(row[iLevel]))}
+			for _, m := range []string{"car", "pmf", "har"} {
+				line = append(line, frac(row[r.col(m+"_c")], 3)+"/"+frac(row[r.col(m+"_i")], 3))
+			}
+			s.Rows = append(s.Rows, line)
+		}
+		g.Sections = append(g.Sections, s)
+	}
+	return g
+}
+
+// referenceDiversity is the appendix's reference-side diversity table:
+// best-other CAR, PMF and HAR as mean ± standard deviation per level.
+func referenceDiversity(r *result) grid {
+	iLevel := r.col("level")
+	names, byAligner := groups(r)
+	g := grid{Caption: "Reference-side diversity: best-other alignments among the references of a problem (mean ± sd).",
+		Header: []string{"Difficulty", "Best-other CAR", "Best-other PMF", "Best-other HAR"}, Align: "lccc"}
+	for _, aligner := range names {
+		s := section{}
+		if len(names) > 1 {
+			s.Title = "aligner " + aligner
+		}
+		for _, row := range byAligner[aligner] {
+			line := []string{levelLabel(plain(row[iLevel]))}
+			for _, m := range []string{"car", "pmf", "har"} {
+				line = append(line, fixed3(row[r.col(m)])+" ± "+fixed3(row[r.col(m+"_sd")]))
+			}
+			s.Rows = append(s.Rows, line)
+		}
+		g.Sections = append(g.Sections, s)
+	}
+	return g
+}
+
+func fixed3(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', 3, 64)
+	}
+	return "--"
+}

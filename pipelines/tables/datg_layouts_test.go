@@ -1,0 +1,108 @@
+package tables
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+func pf(v float64) *float64 { return &v }
+
+// writeScoredRun adds alignments and scores to writeRun's graded run: two
+// DAGs per en-en/en-x trace under one aligner, and an edgeless DAG.
+func writeScoredRun(t *testing.T) string {
+	t.Helper()
+	dir := writeRun(t, true)
+	scores := []schema.Score{
+		{TraceID: "a", DagID: "low-0/r0", Aligner: "symbolic", RefIndex: 0, CAR: 0.75, PMF: pf(0.5), HAR: 0.25, Best: true},
+		{TraceID: "a", DagID: "low-0/r1", Aligner: "symbolic", RefIndex: 1, CAR: 0.5, PMF: pf(1), HAR: 0},
+		{TraceID: "b", DagID: "low-0/r0", Aligner: "symbolic", RefIndex: 0, CAR: 0.4, PMF: pf(0.25), HAR: 0.125, Best: true},
+		{TraceID: "d", DagID: "medium-0/r0", Aligner: "symbolic", RefIndex: 0, CAR: 1, PMF: nil, HAR: 0, Best: true},
+	}
+	var aligns []schema.Alignment
+	for _, s := range scores {
+		aligns = append(aligns, schema.Alignment{TraceID: s.TraceID, DagID: s.DagID, Aligner: s.Aligner, Status: "ok"})
+	}
+	if err := store.WriteAll(dir, schema.Alignments, store.Meta{}, aligns); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.WriteAll(dir, schema.Scores, store.Meta{}, scores); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestDATGLayouts(t *testing.T) {
+	dir := writeScoredRun(t)
+	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, "tables", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	checks := map[string][]string{
+		"datg_full.md": {
+			"| Pair | Difficulty | CAR 8B | CAR org/my\\_model&v2 | PMF 8B | PMF org/my\\_model&v2 | HAR 8B | HAR org/my\\_model&v2 |",
+			"| en-en | Med. | -- | -- | -- | -- | -- | -- |",
+			"|  | Low | -- | .750 | -- | .500 | -- | .250 |",
+			"|  | Low | -- | .400 | -- | .250 | -- | .125 |",
+			// An edgeless DAG has no PMF: the cell says so instead of 0.
+			"| en-te | Med. | 1.000 | -- | -- | -- | .000 | -- |",
+		},
+		"datg_full.tex": {`\multicolumn{2}{c}{CAR}`, ` & Low & -- & .750 & -- & .500 & -- & .250 \\`},
+		"datg_main.md":  {"| HRL | en | --/.75 | --/-- | --/.50 | --/-- | --/.25 | --/-- |", "| LRL | te | --/-- | 1.00/-- |"},
+		"datg_correctness.md": {
+			"|  | Low | -- | -- | -- | -- | 1.000 | .750/-- | .500/-- | .250/-- |",
+			"|  | Low | -- | -- | -- | -- | .000 | --/.400 | --/.250 | --/.125 |",
+			"| en-te | Med. | 1.000 | 1.000/-- | --/-- | .000/-- | -- |",
+		},
+		"datg_correctness_main.md": {"| Low | --/.400 | --/.250 | --/.125 |", "| Med. | 1.000/-- | --/-- | .000/-- |", "| All | 1.000/.400 | --/.250 | .000/.125 |"},
+	}
+	for file, wants := range checks {
+		got := read(file)
+		for _, w := range wants {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s lacks %q:\n%s", file, w, got)
+			}
+		}
+	}
+}
+
+func TestRefusesScoresOfAnOlderText(t *testing.T) {
+	dir := writeScoredRun(t)
+	aligns, _ := store.ReadAll(dir, schema.Alignments)
+	aligns[0].TextHash = "older"
+	if err := store.WriteAll(dir, schema.Alignments, store.Meta{}, aligns); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), Config{Data: dir})
+	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 scores come from alignments of an older trace text") {
+		t.Fatalf("got %v, want a refusal naming scores", err)
+	}
+}
+
+func TestRefusesScoresMissingAnAlignment(t *testing.T) {
+	dir := writeScoredRun(t)
+	aligns, _ := store.ReadAll(dir, schema.Alignments)
+	aligns = append(aligns, schema.Alignment{TraceID: "b", DagID: "low-0/r1", Aligner: "symbolic", Status: "ok"})
+	if err := store.WriteAll(dir, schema.Alignments, store.Meta{}, aligns); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.WriteAll(dir, schema.DAGs, store.Meta{}, []schema.DAG{{DagID: "low-0/r1", ProblemID: "low-0", RefIndex: 1, Valid: true}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), Config{Data: dir})
+	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 alignments have no scores row (run datg align and datg score)") {
+		t.Fatalf("got %v, want a refusal for the unscored alignment", err)
+	}
+}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole study on one machine with no GPU and no API key: ingest a problem
 # set, sample traces from datg's SIMULATED model over real HTTP (four
-# endpoints, a few injected server errors), grade them, and write the paper's
-# tables. Run through `make demo` (SRC=DIR for another PolyMath copy).
+# endpoints, a few injected server errors and malformed JSON replies), grade
+# them, write reference derivations, build their DAGs, align the traces to
+# them (the simulated LLM aligner and the symbolic one), score, and write the
+# paper's tables. Run through `make demo` (SRC=DIR for another PolyMath copy).
 set -euo pipefail
 
 DATG=${DATG:-bin/datg}
@@ -11,10 +13,12 @@ if [ "$SRC" = "data/demo" ]; then
   DATA=${DEMO_DATA:-data/run/demo}
   PER_LEVEL=5
   LIMIT=${LIMIT:-}
+  SOLUTIONS=(--solutions data/demo/solutions.jsonl)
 else
   DATA=${DEMO_DATA:-data/run/demo-$(basename "$SRC")}
   PER_LEVEL=125
   LIMIT=${LIMIT:-10}
+  SOLUTIONS=()
 fi
 mkdir -p "$DATA"
 start=$(date +%s)
@@ -25,7 +29,9 @@ echo "== ingest $SRC"
 echo "== simulate: 4 OpenAI-compatible endpoints on loopback (a simulated model, not an LLM)"
 urls="$DATA/endpoints.txt"
 rm -f "$urls"
-"$DATG" simulate --data "$DATA" --count 4 --url-file "$urls" --error-rate 0.02 --latency 5ms 2>"$DATA/simulate.log" &
+"$DATG" simulate --data "$DATA" --count 4 --url-file "$urls" --error-rate 0.02 --latency 5ms "${SOLUTIONS[@]}" \
+  --json-fenced-rate 0.05 --json-malformed-rate 0.02 --dag-cycle-rate 0.1 \
+  --unknown-node-rate 0.01 --absent-span-rate 0.02 --bad-status-rate 0.01 2>"$DATA/simulate.log" &
 sim=$!
 trap 'kill $sim 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$urls" ] && break; sleep 0.1; done
@@ -34,13 +40,28 @@ for _ in $(seq 100); do [ -s "$urls" ] && break; sleep 0.1; done
 echo "== generate: the paper's study (3 models x 4 directions x 12 languages x 3 levels)"
 limit_flag=()
 [ -n "$LIMIT" ] && limit_flag=(--limit "$LIMIT")
-"$DATG" generate --data "$DATA" --endpoints "$(paste -sd, "$urls")" --backoff 20ms "${limit_flag[@]}"
+endpoints=$(paste -sd, "$urls")
+"$DATG" generate --data "$DATA" --endpoints "$endpoints" --backoff 20ms "${limit_flag[@]}"
 
-echo "== verify"
+echo "== references: five accepted English derivations per problem"
+"$DATG" references --data "$DATA" --endpoints "$endpoints" --model sim-reference --backoff 20ms "${limit_flag[@]}"
+
+echo "== verify: grade every trace (the references too)"
 "$DATG" verify --data "$DATA"
 
 echo "== langcheck"
 "$DATG" langcheck --data "$DATA"
+
+echo "== dags: one DAG of math anchors per reference (LLM builder, one repair when invalid)"
+"$DATG" dags --data "$DATA" --endpoints "$endpoints" --model sim-dag-builder --backoff 20ms
+
+echo "== align: en-en and en-x traces to every DAG of their problem, by two aligners"
+"$DATG" align --data "$DATA" --endpoints "$endpoints" --model sim-aligner --backoff 20ms "${limit_flag[@]}"
+"$DATG" align --data "$DATA" --aligner symbolic "${limit_flag[@]}"
+"$DATG" align --data "$DATA" --endpoints "$endpoints" --model sim-aligner --backoff 20ms --references "${limit_flag[@]}"
+
+echo "== score"
+"$DATG" score --data "$DATA"
 
 echo "== tables"
 "$DATG" tables --data "$DATA"
@@ -48,9 +69,13 @@ echo "== tables"
 cat <<MSG
 
 Done in $(( $(date +%s) - start ))s. Outputs (the numbers come from a simulated model):
-  tables:  $DATA/tables/  (direction_accuracy.md and compliance.md are the paper's appendix tables)
-  Parquet: $DATA/problems.parquet $DATA/traces.parquet $DATA/answers.parquet $DATA/compliance.parquet
+  tables:  $DATA/tables/  (datg_main.md is Table 1, datg_correctness_main.md Table 2,
+           direction_accuracy.md, compliance.md, datg_full.md, datg_correctness.md and
+           reference_diversity.md the appendix tables; aligner_agreement.md compares the aligners)
+  Parquet: $DATA/*.parquet (problems traces answers compliance derivations dags nodes edges
+           alignments alignment_events harmful_actions alignment_errors scores)
   journal: $DATA/journal/llm/  (rerun 'make demo' and nothing is requested again)
 Try:
   $DATG sql --data $DATA "select direction, round(avg(correct::int) * 100, 1) as acc from traces join answers using (trace_id) group by 1 order by 1"
+  $DATG sql --data $DATA "select aligner, correct, round(avg(car), 3) as car, round(avg(pmf), 3) as pmf, round(avg(har), 3) as har from stg_best_scores where direction = 'en-x' group by all order by all"
 MSG

@@ -13,9 +13,8 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/stagetest"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/internal/testenv"
-	"github.com/datg/datg/pipelines/ingest"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
@@ -25,12 +24,7 @@ import (
 // demoRun ingests the demo problem set into a fresh run directory.
 func demoRun(t testing.TB) string {
 	t.Helper()
-	cfg := ingest.DefaultConfig()
-	cfg.Src, cfg.Data, cfg.PerLevel = testenv.Demo(t), t.TempDir(), 5
-	if _, err := ingest.Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	return cfg.Data
+	return stagetest.DemoRun(t)
 }
 
 func endpoints(t testing.TB, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, []string) {
@@ -38,14 +32,7 @@ func endpoints(t testing.TB, data string, cfgs ...simulate.Config) ([]*simulate.
 	return simulate.StartTest(t, data, cfgs...)
 }
 
-func quickPool() llm.Options {
-	o := llm.DefaultOptions()
-	o.BackoffBase, o.BackoffMax = time.Millisecond, 20*time.Millisecond
-	o.CooldownBase, o.CooldownMax = 20*time.Millisecond, 100*time.Millisecond
-	o.Patience = time.Second
-	o.MaxAttempts = 15
-	return o
-}
+func quickPool() llm.Options { return stagetest.QuickPool() }
 
 func smallStudy() Study {
 	s := DefaultStudy()
@@ -56,21 +43,7 @@ func smallStudy() Study {
 	return s
 }
 
-func served(eps []*simulate.Endpoint) (total int64, dup int) {
-	seen := map[string]int{}
-	for _, e := range eps {
-		total += e.Server.Stats().Served
-		for k, n := range e.Server.Served() {
-			seen[k] += n
-		}
-	}
-	for _, n := range seen {
-		if n > 1 {
-			dup += n - 1
-		}
-	}
-	return total, dup
-}
+func served(eps []*simulate.Endpoint) (total int64, dup int) { return stagetest.Served(eps...) }
 
 func TestGenerateWritesOneTracePerJob(t *testing.T) {
 	data := demoRun(t)

@@ -2,6 +2,8 @@ package simulate
 
 import (
 	"math/rand/v2"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/datg/datg/pipelines/prompts"
@@ -22,7 +24,7 @@ func (m *model) reference(question string, s sampling) generation {
 	var b strings.Builder
 	b.WriteString("Let me work through the problem step by step.")
 	if known && len(info.Steps) > 0 {
-		for _, step := range info.Steps {
+		for _, step := range varySteps(info.Steps, rng) {
 			b.WriteString(" " + strings.ReplaceAll(pb.Equation, "{eq}", step))
 		}
 	} else {
@@ -38,6 +40,80 @@ func (m *model) reference(question string, s sampling) generation {
 	}
 	return reply(b.String(), pb.Final+" $\\boxed{"+ans+"}$.")
 }
+
+// Reference derivations of a problem differ the way independent solutions
+// do, so that reference-side diversity is not trivially perfect: each
+// attempt may reorder two independent steps, fold a step into the one that
+// uses its result, or add a check of the last step.
+const (
+	swapRate  = 0.5
+	foldRate  = 0.5
+	checkRate = 0.35
+)
+
+// varySteps returns one attempt's version of a solution's steps ("lhs =
+// rhs" equations in LaTeX).
+func varySteps(steps []string, rng *rand.Rand) []string {
+	out := slices.Clone(steps)
+	if len(out) > 2 && rng.Float64() < swapRate {
+		i := rng.IntN(len(out) - 2) // never moves the last step
+		if !usesResultOf(out[i+1], out[i]) {
+			out[i], out[i+1] = out[i+1], out[i]
+		}
+	}
+	if len(out) > 1 && rng.Float64() < foldRate {
+		i := rng.IntN(len(out) - 1)
+		lhs, rhs, ok := strings.Cut(out[i], " = ")
+		for j := i + 1; ok && j < len(out); j++ {
+			if later, rest, ok2 := strings.Cut(out[j], " = "); ok2 && usesResultOf(out[j], out[i]) {
+				out[j] = replaceNumber(later, strings.TrimSpace(rhs), "("+lhs+")") + " = " + rest
+				out = slices.Delete(out, i, i+1)
+				break
+			}
+		}
+	}
+	if rng.Float64() < checkRate {
+		if check, ok := inverseCheck(out[len(out)-1]); ok {
+			out = append(out, check)
+		}
+	}
+	return out
+}
+
+var numberToken = regexp.MustCompile(`\d+(?:\.\d+)?`)
+
+// usesResultOf reports whether step's left side writes prev's result.
+func usesResultOf(step, prev string) bool {
+	_, result, ok := strings.Cut(prev, " = ")
+	lhs, _, ok2 := strings.Cut(step, " = ")
+	if !ok || !ok2 {
+		return false
+	}
+	return slices.Contains(numberToken.FindAllString(lhs, -1), strings.TrimSpace(result))
+}
+
+// replaceNumber replaces the first whole-number occurrence of num in s.
+func replaceNumber(s, num, with string) string {
+	for _, loc := range numberToken.FindAllStringIndex(s, -1) {
+		if s[loc[0]:loc[1]] == num {
+			return s[:loc[0]] + with + s[loc[1]:]
+		}
+	}
+	return s
+}
+
+// inverseCheck turns "a + b = c" into the check "c - b = a" (and likewise
+// for -, \times, \div) when the step is a single binary operation.
+func inverseCheck(step string) (string, bool) {
+	m := binaryStep.FindStringSubmatch(step)
+	if m == nil {
+		return "", false
+	}
+	inverse := map[string]string{"+": "-", "-": "+", `\times`: `\div`, `\div`: `\times`}[m[2]]
+	return m[4] + " " + inverse + " " + m[3] + " = " + m[1], true
+}
+
+var binaryStep = regexp.MustCompile(`^(\d+) (\+|-|\\times|\\div) (\d+) = (\d+)$`)
 
 // reply is a generation that opens and closes its own reasoning block (a
 // thinking model answering a chat request).

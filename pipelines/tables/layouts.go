@@ -123,7 +123,7 @@ func directionAccuracy(r *result) grid {
 	return g
 }
 
-// long shows a result as it is.
+// long shows a result as it is, numbers as the query rounded them.
 func long(r *result) grid {
 	g := grid{Header: r.Columns}
 	s := section{}
@@ -132,12 +132,12 @@ func long(r *result) grid {
 		align := ""
 		for i, v := range row {
 			switch v.(type) {
-			case float64:
-				cells[i] = fixed(v)
-				align += "r"
-			case int64:
+			case float64, int64:
 				cells[i] = plain(v)
 				align += "r"
+			case nil:
+				cells[i] = "--"
+				align += "l"
 			default:
 				cells[i] = plain(v)
 				align += "l"

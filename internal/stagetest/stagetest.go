@@ -1,0 +1,135 @@
+// Package stagetest holds what the tests of datg's pipeline stages share: a
+// run directory holding the demo problem set, pool options that retry at
+// once, the in-repo simulator serving the demo's worked solutions over
+// loopback HTTP, request counts taken from it, and the LLM stages run in
+// sequence to set up the stage under test.
+//
+// It imports the references and dags stages, so only external test packages
+// (package x_test) of those two may use its stage helpers; the base helpers
+// import no stage but ingest and simulate.
+package stagetest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/testenv"
+	"github.com/datg/datg/pipelines/dags"
+	"github.com/datg/datg/pipelines/ingest"
+	"github.com/datg/datg/pipelines/references"
+	"github.com/datg/datg/pipelines/simulate"
+)
+
+// Model names the stages use with the simulator (any name is served).
+const (
+	ReferenceModel = "sim-reference"
+	DAGModel       = "sim-dag-builder"
+	AlignModel     = "sim-aligner"
+)
+
+// DemoRun ingests the demo problem set (5 problems per level in 12
+// languages) into a fresh run directory and returns it.
+func DemoRun(tb testing.TB) string {
+	tb.Helper()
+	cfg := ingest.DefaultConfig()
+	cfg.Src, cfg.Data, cfg.PerLevel = testenv.Demo(tb), tb.TempDir(), 5
+	if _, err := ingest.Run(context.Background(), cfg); err != nil {
+		tb.Fatal(err)
+	}
+	return cfg.Data
+}
+
+// QuickPool is the default pool with backoffs and cooldowns of
+// milliseconds, so tests that meet injected faults retry at once.
+func QuickPool() llm.Options {
+	o := llm.DefaultOptions()
+	o.BackoffBase, o.BackoffMax = time.Millisecond, 20*time.Millisecond
+	o.CooldownBase, o.CooldownMax = 20*time.Millisecond, 100*time.Millisecond
+	o.Patience = time.Second
+	o.MaxAttempts = 15
+	return o
+}
+
+// Solutions is the demo's worked solutions (data/demo/solutions.jsonl).
+func Solutions(tb testing.TB) string {
+	tb.Helper()
+	return filepath.Join(testenv.Demo(tb), "solutions.jsonl")
+}
+
+// SimConfig is one healthy simulated endpoint that writes the demo's
+// worked solutions into its derivations and traces.
+func SimConfig(tb testing.TB) simulate.Config {
+	tb.Helper()
+	c := simulate.DefaultConfig()
+	c.Solutions = Solutions(tb)
+	return c
+}
+
+// Simulator serves one endpoint (SimConfig with the given content faults)
+// answering from the run in data, until the test ends.
+func Simulator(tb testing.TB, data string, content simulate.ContentFaults) *simulate.Endpoint {
+	tb.Helper()
+	c := SimConfig(tb)
+	c.Content = content
+	eps, _ := simulate.StartTest(tb, data, c)
+	return eps[0]
+}
+
+// Target is an LLM target for model on the endpoints, with QuickPool.
+func Target(model string, eps ...*simulate.Endpoint) llm.Target {
+	t := llm.Target{Model: model, API: llm.APIChat, Pool: QuickPool()}
+	for _, e := range eps {
+		t.Endpoints = append(t.Endpoints, e.URL)
+	}
+	return t
+}
+
+// Served counts the full responses the endpoints wrote, and how many of
+// them answered a request body that had been answered before (a call paid
+// twice).
+func Served(eps ...*simulate.Endpoint) (total int64, dup int) {
+	seen := map[string]int{}
+	for _, e := range eps {
+		total += e.Server.Stats().Served
+		for k, n := range e.Server.Served() {
+			seen[k] += n
+		}
+	}
+	for _, n := range seen {
+		if n > 1 {
+			dup += n - 1
+		}
+	}
+	return total, dup
+}
+
+// References writes perProblem accepted reference derivations of the first
+// limit problems of each level, sampled from ep (in at most 4 * perProblem
+// attempts), and fails the test on an error.
+func References(tb testing.TB, data string, ep *simulate.Endpoint, limit, perProblem int) references.Summary {
+	tb.Helper()
+	cfg := references.DefaultConfig()
+	cfg.Data, cfg.Target, cfg.Limit = data, Target(ReferenceModel, ep), limit
+	cfg.PerProblem, cfg.MaxAttempts = perProblem, 4*perProblem
+	sum, err := references.Run(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sum
+}
+
+// DAGs builds a DAG from every accepted reference of the run with ep as the
+// builder, and fails the test on an error.
+func DAGs(tb testing.TB, data string, ep *simulate.Endpoint) dags.Summary {
+	tb.Helper()
+	cfg := dags.DefaultConfig()
+	cfg.Data, cfg.Target = data, Target(DAGModel, ep)
+	sum, err := dags.Run(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sum
+}

@@ -1,0 +1,91 @@
+package score
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+// benchRun writes a run of pairs (trace, DAG) alignments by one aligner:
+// five DAGs of six nodes and about eight edges per problem, one trace per
+// problem and ~10 events and one harmful action per pair.
+func benchRun(b *testing.B, pairs int) string {
+	b.Helper()
+	dir := b.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2))
+	const dagsPerProblem, nodesPerDAG = 5, 6
+	problems := pairs / dagsPerProblem
+	var w world
+	statuses := []string{"COMMIT", "COMMIT", "COMMIT", "ATTEMPT", "ERROR"}
+	for p := range problems {
+		problem := fmt.Sprintf("high-%d", p)
+		trace := fmt.Sprintf("t%06d", p)
+		w.traces = append(w.traces, schema.Trace{TraceID: trace, ProblemID: problem, TextHash: "h"})
+		for r := range dagsPerProblem {
+			dag := fmt.Sprintf("%s/r%d", problem, r)
+			w.dags = append(w.dags, schema.DAG{DagID: dag, ProblemID: problem, RefIndex: int32(r), Valid: true})
+			for i := range nodesPerDAG {
+				w.nodes = append(w.nodes, schema.Node{DagID: dag, NodeID: fmt.Sprintf("n%d", i+1), Position: int32(i)})
+				for j := range i {
+					if j == i-1 || rng.IntN(4) == 0 {
+						w.edges = append(w.edges, schema.Edge{DagID: dag, ParentID: fmt.Sprintf("n%d", j+1), ChildID: fmt.Sprintf("n%d", i+1)})
+					}
+				}
+			}
+			w.aligns = append(w.aligns, schema.Alignment{TraceID: trace, DagID: dag, Aligner: "llm", Status: "ok", TextHash: "h"})
+			for seq := range 10 {
+				start := rng.IntN(8000)
+				w.events = append(w.events, schema.AlignmentEvent{TraceID: trace, DagID: dag, Aligner: "llm",
+					NodeID: fmt.Sprintf("n%d", 1+rng.IntN(nodesPerDAG)), Seq: int32(seq), Status: statuses[rng.IntN(len(statuses))],
+					EvidenceSpan: fmt.Sprintf("span %d", seq), StartChar: i32(start), EndChar: i32(start + 40), BlockID: i32(start / 500)})
+			}
+			w.actions = append(w.actions, schema.HarmfulAction{TraceID: trace, DagID: dag, Aligner: "llm",
+				Category: "harmful_loop", EvidenceSpan: fmt.Sprintf("span %d", rng.IntN(20))})
+		}
+	}
+	for _, err := range []error{
+		store.WriteAll(dir, schema.Traces, store.Meta{}, w.traces),
+		store.WriteAll(dir, schema.DAGs, store.Meta{}, w.dags),
+		store.WriteAll(dir, schema.Nodes, store.Meta{}, w.nodes),
+		store.WriteAll(dir, schema.Edges, store.Meta{}, w.edges),
+		store.WriteAll(dir, schema.Alignments, store.Meta{}, w.aligns),
+		store.WriteAll(dir, schema.AlignmentEvents, store.Meta{}, w.events),
+		store.WriteAll(dir, schema.HarmfulActions, store.Meta{}, w.actions),
+	} {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// BenchmarkScore measures datg score (the SQL and writing the scores table)
+// over 100,000 (trace, DAG) pairs with 10 events each; maxrss_MB is the
+// process's peak resident memory (DuckDB's included) after the runs.
+func BenchmarkScore(b *testing.B) {
+	for _, pairs := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("pairs=%d", pairs), func(b *testing.B) {
+			dir := benchRun(b, pairs)
+			b.ResetTimer()
+			for b.Loop() {
+				sum, err := Run(context.Background(), Config{Data: dir})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if sum.Scored != pairs {
+					b.Fatalf("scored %d of %d", sum.Scored, pairs)
+				}
+			}
+			b.ReportMetric(float64(pairs)*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
+			var ru syscall.Rusage
+			if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+				b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss_MB")
+			}
+		})
+	}
+}

@@ -96,7 +96,7 @@ type DAG struct {
 	Reason           string `parquet:"reason" doc:"why the DAG is invalid (empty when valid)"`
 	Raw              string `parquet:"raw,zstd" blob:"true" doc:"the DAG JSON as the model or the import gave it (the repaired reply when a repair was asked)"`
 	Builder          string `parquet:"builder" doc:"model name, symbolic, or import:<file>"`
-	Repaired         bool   `parquet:"repaired" doc:"a repair request was sent after the first reply failed validation"`
+	Repaired         bool   `parquet:"repaired" doc:"the DAG is the reply to a repair request (the first reply failed validation); a repair that failed leaves it false and says so in reason"`
 	Nodes            int32  `parquet:"n_nodes" doc:"nodes in the DAG"`
 	EdgeCount        int32  `parquet:"n_edges" doc:"edges in the DAG"`
 	PromptTokens     int32  `parquet:"prompt_tokens" doc:"prompt tokens of the calls (repair included)"`

@@ -20,3 +20,8 @@ var ErrRejected = errors.New("the server rejected the request")
 // ErrMalformed means a server answered with a body that is not a usable
 // response (bad JSON, no choices).
 var ErrMalformed = errors.New("malformed response")
+
+// ErrFailedRequests means some requests of a stage failed for good (each
+// was rejected or failed on every attempt); the responses that finished are
+// journaled and a rerun retries only the failed ones.
+var ErrFailedRequests = errors.New("some requests failed")

@@ -43,8 +43,13 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 			return true
 		}
 		g.Go(func() error {
-			resp, _, err := c.Do(gctx, req)
+			resp, shared, err := c.Do(gctx, req)
 			switch {
+			case err == nil && shared:
+				// An identical request in flight paid for it. cached stays
+				// false: it is true only on the enumerating goroutine.
+				prog.Skip(1)
+				return done(job, resp, false)
 			case err == nil:
 				prog.Done(resp.CompletionTokens)
 				return done(job, resp, false)
@@ -92,4 +97,15 @@ func (f *FailureLog) String() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return strings.Join(f.first, "; ")
+}
+
+// Err is nil when nothing failed, else an ErrFailedRequests error saying how
+// many failed and the first reasons.
+func (f *FailureLog) Err() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.count == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %d failed for good, first: %s; rerun to retry them", ErrFailedRequests, f.count, strings.Join(f.first, "; "))
 }

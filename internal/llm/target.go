@@ -58,5 +58,5 @@ func (t Target) Open(data string, stage string, stderr io.Writer) (Journaled, fu
 	if j.TornLines > 0 && stderr != nil {
 		fmt.Fprintf(stderr, "%s: %d response(s) cut off by an earlier kill will be requested again\n", stage, j.TornLines)
 	}
-	return Journaled{Pool: pool, Journal: j}, j.Close, nil
+	return NewJournaled(pool, j), j.Close, nil
 }

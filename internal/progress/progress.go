@@ -23,7 +23,7 @@ type Progress struct {
 	tty     bool
 	Extra   func() string // appended to each line when set (e.g. endpoint health)
 	done    atomic.Int64  // finished by this run
-	skipped atomic.Int64  // already finished before this run (resumed)
+	skipped atomic.Int64  // answered without a request: journaled, or shared with an identical one
 	failed  atomic.Int64
 	tokens  atomic.Int64
 
@@ -92,7 +92,7 @@ func (p *Progress) line() string {
 	}
 	s := fmt.Sprintf("%s %d/%d (%.1f%%) %.1f/s %.0f tok/s ETA %s", p.label, finished, p.total, pct, rate, tps, eta)
 	if skipped > 0 {
-		s += fmt.Sprintf(" resumed %d", skipped)
+		s += fmt.Sprintf(" reused %d", skipped)
 	}
 	if failed > 0 {
 		s += fmt.Sprintf(" failed %d", failed)
@@ -116,7 +116,7 @@ func (p *Progress) Finish() {
 		done, skipped, failed := p.Counts()
 		s := fmt.Sprintf("%s: %d done", p.label, done)
 		if skipped > 0 {
-			s += fmt.Sprintf(", %d already done before", skipped)
+			s += fmt.Sprintf(", %d reused (journaled, or the same as another request)", skipped)
 		}
 		if failed > 0 {
 			s += fmt.Sprintf(", %d failed", failed)

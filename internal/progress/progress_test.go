@@ -27,7 +27,7 @@ func TestLineAndSummary(t *testing.T) {
 	}
 	p.Finish()
 	p.Finish()
-	if got := buf.String(); !strings.HasPrefix(got, "generate: 2 done, 4 already done before, 1 failed, 400 tokens in ") || strings.Count(got, "\n") != 1 {
+	if got := buf.String(); !strings.HasPrefix(got, "generate: 2 done, 4 reused (journaled, or the same as another request), 1 failed, 400 tokens in ") || strings.Count(got, "\n") != 1 {
 		t.Fatalf("summary %q", got)
 	}
 }

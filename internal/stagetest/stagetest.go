@@ -4,13 +4,14 @@
 // loopback HTTP, request counts taken from it, and the LLM stages run in
 // sequence to set up the stage under test.
 //
-// It imports the references and dags stages, so only external test packages
-// (package x_test) of those two may use its stage helpers; the base helpers
-// import no stage but ingest and simulate.
+// It imports the ingest, references and dags stages, so the tests of those
+// stages that use it must be external test packages (package dags_test),
+// and it must not import a stage whose in-package tests use it (generate).
 package stagetest
 
 import (
 	"context"
+	"net/http/httptest"
 	"path/filepath"
 	"testing"
 	"time"
@@ -68,33 +69,53 @@ func SimConfig(tb testing.TB) simulate.Config {
 	return c
 }
 
-// Simulator serves one endpoint (SimConfig with the given content faults)
-// answering from the run in data, until the test ends.
-func Simulator(tb testing.TB, data string, content simulate.ContentFaults) *simulate.Endpoint {
+// Sim is a simulated endpoint served over loopback HTTP for one test.
+type Sim struct {
+	URL    string // base URL, ending in /v1
+	Server *simulate.Server
+}
+
+// StartSim serves a simulated endpoint configured by cfg (answering from
+// the run in data, when not empty) until the test ends. It is closed the
+// way httptest closes a server, which drops at once the connections a
+// client opened but never used (simulate.Endpoint.Close waits up to a
+// second for them).
+func StartSim(tb testing.TB, data string, cfg simulate.Config) *Sim {
+	tb.Helper()
+	if data != "" {
+		cfg.Data = data
+	}
+	srv, err := simulate.NewServer(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	tb.Cleanup(ts.Close)
+	return &Sim{URL: ts.URL + "/v1", Server: srv}
+}
+
+// Simulator serves SimConfig with the given content faults, answering from
+// the run in data, until the test ends.
+func Simulator(tb testing.TB, data string, content simulate.ContentFaults) *Sim {
 	tb.Helper()
 	c := SimConfig(tb)
 	c.Content = content
-	eps, _ := simulate.StartTest(tb, data, c)
-	return eps[0]
+	return StartSim(tb, data, c)
 }
 
 // Target is an LLM target for model on the endpoints, with QuickPool.
-func Target(model string, eps ...*simulate.Endpoint) llm.Target {
-	t := llm.Target{Model: model, API: llm.APIChat, Pool: QuickPool()}
-	for _, e := range eps {
-		t.Endpoints = append(t.Endpoints, e.URL)
-	}
-	return t
+func Target(model string, urls ...string) llm.Target {
+	return llm.Target{Endpoints: urls, Model: model, API: llm.APIChat, Pool: QuickPool()}
 }
 
-// Served counts the full responses the endpoints wrote, and how many of
-// them answered a request body that had been answered before (a call paid
+// Served counts the full responses the servers wrote, and how many of them
+// answered a request body that had been answered before (a call paid
 // twice).
-func Served(eps ...*simulate.Endpoint) (total int64, dup int) {
+func Served(servers ...*simulate.Server) (total int64, dup int) {
 	seen := map[string]int{}
-	for _, e := range eps {
-		total += e.Server.Stats().Served
-		for k, n := range e.Server.Served() {
+	for _, s := range servers {
+		total += s.Stats().Served
+		for k, n := range s.Served() {
 			seen[k] += n
 		}
 	}
@@ -107,12 +128,12 @@ func Served(eps ...*simulate.Endpoint) (total int64, dup int) {
 }
 
 // References writes perProblem accepted reference derivations of the first
-// limit problems of each level, sampled from ep (in at most 4 * perProblem
+// limit problems of each level, sampled from sim (in at most 4 * perProblem
 // attempts), and fails the test on an error.
-func References(tb testing.TB, data string, ep *simulate.Endpoint, limit, perProblem int) references.Summary {
+func References(tb testing.TB, data string, sim *Sim, limit, perProblem int) references.Summary {
 	tb.Helper()
 	cfg := references.DefaultConfig()
-	cfg.Data, cfg.Target, cfg.Limit = data, Target(ReferenceModel, ep), limit
+	cfg.Data, cfg.Target, cfg.Limit = data, Target(ReferenceModel, sim.URL), limit
 	cfg.PerProblem, cfg.MaxAttempts = perProblem, 4*perProblem
 	sum, err := references.Run(context.Background(), cfg)
 	if err != nil {
@@ -121,12 +142,12 @@ func References(tb testing.TB, data string, ep *simulate.Endpoint, limit, perPro
 	return sum
 }
 
-// DAGs builds a DAG from every accepted reference of the run with ep as the
-// builder, and fails the test on an error.
-func DAGs(tb testing.TB, data string, ep *simulate.Endpoint) dags.Summary {
+// DAGs builds a DAG from every accepted reference of the run with sim as
+// the builder, and fails the test on an error.
+func DAGs(tb testing.TB, data string, sim *Sim) dags.Summary {
 	tb.Helper()
 	cfg := dags.DefaultConfig()
-	cfg.Data, cfg.Target = data, Target(DAGModel, ep)
+	cfg.Data, cfg.Target = data, Target(DAGModel, sim.URL)
 	sum, err := dags.Run(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)

@@ -136,12 +136,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, w.Commit()
 }
 
-// selected reports whether a trace is one to align.
+// selected reports whether a trace is one to align: a base trace, or in
+// reference mode a reference, that passes the filters.
 func (cfg Config) selected(t *schema.Trace) bool {
+	method := "base"
 	if cfg.References {
-		return t.Method == "reference"
+		method = "reference"
 	}
-	if t.Method != "base" {
+	if t.Method != method {
 		return false
 	}
 	k := 0
@@ -248,9 +250,20 @@ func (cfg Config) request(j job, sample int) llm.Request {
 		lang = l.Name
 	}
 	user := prompts.AlignUser(prompts.AlignInput{Language: lang, DAG: dagJSON(j.dag.DAG), Trace: j.trace.Text})
-	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens, TopP: 1, Sample: sample,
+	req := llm.Request{API: llm.APIChat, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens, TopP: 1, Sample: sample,
 		Messages: []llm.Message{{Role: "system", Content: prompts.AlignSystem}, {Role: "user", Content: user}}}
+	if sample > 0 {
+		// Sample is not sent, and at temperature 0 the same request gets
+		// the same reply: another sample needs a temperature and a seed.
+		seed := int64(sample)
+		req.Temperature, req.Seed = retryTemperature, &seed
+	}
+	return req
 }
+
+// retryTemperature samples the second request for a reply that held no
+// alignment.
+const retryTemperature = 0.6
 
 func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, add func(Result) error, prog *progress.Progress, stderr io.Writer) error {
 	client, closeJournal, err := cfg.Target.Open(cfg.Data, "align", stderr)
@@ -291,10 +304,7 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, a
 	if err != nil {
 		return fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
 	}
-	if failures.Count() > 0 {
-		return fmt.Errorf("%d requests failed for good, first: %s; rerun to retry them", failures.Count(), failures.String())
-	}
-	return nil
+	return failures.Err()
 }
 
 // dagJSON is a DAG as the prompt shows it.

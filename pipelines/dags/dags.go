@@ -154,7 +154,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		if failures.Count() > 0 {
 			prog.Finish()
-			return sum, fmt.Errorf("%d requests failed for good, first: %s; rerun to retry them", failures.Count(), failures.String())
+			return sum, failures.Err()
 		}
 	}
 	prog.Finish()

@@ -1,6 +1,10 @@
 package generate
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/datg/datg/internal/llm"
+)
 
 // ErrMissingProblem means the problems table lacks a (problem, language) the
 // run needs.
@@ -8,4 +12,4 @@ var ErrMissingProblem = errors.New("problem not ingested")
 
 // ErrFailedRequests means some requests failed for good; the responses that
 // finished are journaled and a rerun retries only the failed ones.
-var ErrFailedRequests = errors.New("some requests failed")
+var ErrFailedRequests = llm.ErrFailedRequests

@@ -43,7 +43,13 @@ func smallStudy() Study {
 	return s
 }
 
-func served(eps []*simulate.Endpoint) (total int64, dup int) { return stagetest.Served(eps...) }
+func served(eps []*simulate.Endpoint) (total int64, dup int) {
+	servers := make([]*simulate.Server, len(eps))
+	for i, e := range eps {
+		servers[i] = e.Server
+	}
+	return stagetest.Served(servers...)
+}
 
 func TestGenerateWritesOneTracePerJob(t *testing.T) {
 	data := demoRun(t)

@@ -55,7 +55,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if j.TornLines > 0 {
 		fmt.Fprintf(stderr, "generate: %d response(s) cut off by an earlier kill will be requested again\n", j.TornLines)
 	}
-	client := llm.Journaled{Pool: pool, Journal: j}
+	client := llm.NewJournaled(pool, j)
 
 	// Traces are written as their responses arrive (or, for journaled ones,
 	// as they are enumerated), overlapping the table's encoding with the

@@ -143,7 +143,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		if failures.Count() > 0 {
 			prog.Finish()
-			return Summary{}, fmt.Errorf("%d requests failed for good, first: %s; rerun to retry them", failures.Count(), failures.String())
+			return Summary{}, failures.Err()
 		}
 	}
 	prog.Finish()

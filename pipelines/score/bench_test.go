@@ -7,7 +7,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 )
 
@@ -48,19 +47,7 @@ func benchRun(b *testing.B, pairs int) string {
 				Category: "harmful_loop", EvidenceSpan: fmt.Sprintf("span %d", rng.IntN(20))})
 		}
 	}
-	for _, err := range []error{
-		store.WriteAll(dir, schema.Traces, store.Meta{}, w.traces),
-		store.WriteAll(dir, schema.DAGs, store.Meta{}, w.dags),
-		store.WriteAll(dir, schema.Nodes, store.Meta{}, w.nodes),
-		store.WriteAll(dir, schema.Edges, store.Meta{}, w.edges),
-		store.WriteAll(dir, schema.Alignments, store.Meta{}, w.aligns),
-		store.WriteAll(dir, schema.AlignmentEvents, store.Meta{}, w.events),
-		store.WriteAll(dir, schema.HarmfulActions, store.Meta{}, w.actions),
-	} {
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	w.write(b, dir)
 	return dir
 }
 

@@ -95,7 +95,7 @@ func randomWorld(rng *rand.Rand, traces int) world {
 	return w
 }
 
-func (w world) write(t *testing.T, dir string) {
+func (w world) write(t testing.TB, dir string) {
 	t.Helper()
 	for _, err := range []error{
 		store.WriteAll(dir, schema.Traces, store.Meta{}, w.traces),

@@ -68,7 +68,9 @@ func serve(addr string, srv *Server) (*Endpoint, error) {
 
 // Close stops the endpoint.
 func (e *Endpoint) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	// Short grace: Shutdown waits for connections a client opened but has
+	// not used yet, which would stall every test's cleanup.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	if err := e.hs.Shutdown(ctx); err != nil {
 		return e.hs.Close()

@@ -86,9 +86,7 @@ func inLevelOrder(levels []string) []string {
 // datgFull is the appendix table "Full DATG results": a block per pair,
 // a row per level (High, Med., Low), CAR, PMF and HAR for each model.
 func datgFull(r *result) grid {
-	iModel, iLevel, iLang := r.col("model_label"), r.col("level"), r.col("lang")
 	metrics := []string{"car", "pmf", "har"}
-	names, byAligner := groups(r)
 	models := modelsOf(r)
 	g := grid{Caption: "Mean CAR, PMF and HAR of each trace's best reference DAG (en-en and en-x).",
 		Super: []span{{"", 2}}, TexHeader: []string{"Pair", "Difficulty"}, Header: []string{"Pair", "Difficulty"}, Align: "ll"}
@@ -100,41 +98,19 @@ func datgFull(r *result) grid {
 			g.Align += "c"
 		}
 	}
-	idx := map[string]int{}
-	for _, m := range metrics {
-		idx[m] = r.col(m)
-	}
-	for _, aligner := range names {
-		rows := byAligner[aligner]
-		if len(names) > 1 {
-			g.Sections = append(g.Sections, section{Title: "aligner " + aligner})
-		}
-		cell := map[string][]any{}
-		for _, row := range rows {
-			cell[plain(row[iLang])+"/"+plain(row[iLevel])+"/"+plain(row[iModel])] = row
-		}
-		for _, lang := range studyOrder(uniqueIn(rows, iLang)) {
-			var s section
-			for i, level := range inLevelOrder(uniqueIn(rows, iLevel)) {
-				line := []string{"", levelLabel(level)}
-				if i == 0 {
-					line[0] = pairName(lang)
+	return pairBlocks(r, g, func(cell func(model string) []any) []string {
+		var line []string
+		for _, m := range metrics {
+			for _, model := range models {
+				v := any(nil)
+				if row := cell(model); row != nil {
+					v = row[r.col(m)]
 				}
-				for _, m := range metrics {
-					for _, model := range models {
-						v := any(nil)
-						if row, ok := cell[lang+"/"+level+"/"+model]; ok {
-							v = row[idx[m]]
-						}
-						line = append(line, frac(v, 3))
-					}
-				}
-				s.Rows = append(s.Rows, line)
+				line = append(line, frac(v, 3))
 			}
-			g.Sections = append(g.Sections, s)
 		}
-	}
-	return g
+		return line
+	})
 }
 
 // datgMain is Table 1: a row per (resource group, language), CAR, PMF and
@@ -193,9 +169,8 @@ func datgMain(r *result) grid {
 // per pair, a row per level, for each model Acc. and CAR, PMF, HAR as
 // correct/incorrect.
 func datgCorrectness(r *result) grid {
-	iModel, iLevel, iLang, iAcc := r.col("model_label"), r.col("level"), r.col("lang"), r.col("acc")
+	iAcc := r.col("acc")
 	models := modelsOf(r)
-	names, byAligner := groups(r)
 	g := grid{Caption: "DATG scores of correct/incorrect traces (by the answer grader); Acc. is a fraction.",
 		Super: []span{{"", 2}}, TexHeader: []string{"Pair", "Diff."}, Header: []string{"Pair", "Diff."}, Align: "ll"}
 	for _, model := range models {
@@ -206,14 +181,38 @@ func datgCorrectness(r *result) grid {
 			g.Align += "c"
 		}
 	}
+	return pairBlocks(r, g, func(cell func(model string) []any) []string {
+		var line []string
+		for _, model := range models {
+			row := cell(model)
+			if row == nil {
+				line = append(line, "--", "--", "--", "--")
+				continue
+			}
+			line = append(line, frac(row[iAcc], 3))
+			for _, m := range []string{"car", "pmf", "har"} {
+				line = append(line, frac(row[r.col(m+"_c")], 3)+"/"+frac(row[r.col(m+"_i")], 3))
+			}
+		}
+		return line
+	})
+}
+
+// pairBlocks lays out a result as the appendix's DATG tables do: a section
+// per aligner (titled when there are several) and per pair (en-en, en-x), a
+// row per level; cells gives a row's cells from the result row of each
+// model (nil when the model has none).
+func pairBlocks(r *result, g grid, cells func(cell func(model string) []any) []string) grid {
+	iModel, iLevel, iLang := r.col("model_label"), r.col("level"), r.col("lang")
+	names, byAligner := groups(r)
 	for _, aligner := range names {
 		rows := byAligner[aligner]
 		if len(names) > 1 {
 			g.Sections = append(g.Sections, section{Title: "aligner " + aligner})
 		}
-		cell := map[string][]any{}
+		byCell := map[string][]any{}
 		for _, row := range rows {
-			cell[plain(row[iLang])+"/"+plain(row[iLevel])+"/"+plain(row[iModel])] = row
+			byCell[plain(row[iLang])+"/"+plain(row[iLevel])+"/"+plain(row[iModel])] = row
 		}
 		for _, lang := range studyOrder(uniqueIn(rows, iLang)) {
 			var s section
@@ -222,17 +221,7 @@ func datgCorrectness(r *result) grid {
 				if i == 0 {
 					line[0] = pairName(lang)
 				}
-				for _, model := range models {
-					row, ok := cell[lang+"/"+level+"/"+model]
-					if !ok {
-						line = append(line, "--", "--", "--", "--")
-						continue
-					}
-					line = append(line, frac(row[iAcc], 3))
-					for _, m := range []string{"car", "pmf", "har"} {
-						line = append(line, frac(row[r.col(m+"_c")], 3)+"/"+frac(row[r.col(m+"_i")], 3))
-					}
-				}
+				line = append(line, cells(func(model string) []any { return byCell[lang+"/"+level+"/"+model] })...)
 				s.Rows = append(s.Rows, line)
 			}
 			g.Sections = append(g.Sections, s)
@@ -244,34 +233,28 @@ func datgCorrectness(r *result) grid {
 // datgCorrectnessMain is Table 2: a row per level and All, each score as
 // correct/incorrect.
 func datgCorrectnessMain(r *result) grid {
-	iLevel := r.col("level")
-	names, byAligner := groups(r)
-	g := grid{Caption: "DATG scores under en-x; C/I are correct/incorrect traces.",
-		Header: []string{"Difficulty", "CAR (C/I)", "PMF (C/I)", "HAR (C/I)"}, Align: "lccc"}
-	for _, aligner := range names {
-		s := section{}
-		if len(names) > 1 {
-			s.Title = "aligner " + aligner
-		}
-		for _, row := range byAligner[aligner] {
-			line := []string{levelLabel(plain(row[iLevel]))}
-			for _, m := range []string{"car", "pmf", "har"} {
-				line = append(line, frac(row[r.col(m+"_c")], 3)+"/"+frac(row[r.col(m+"_i")], 3))
-			}
-			s.Rows = append(s.Rows, line)
-		}
-		g.Sections = append(g.Sections, s)
-	}
-	return g
+	return perLevel(r, grid{Caption: "DATG scores under en-x; C/I are correct/incorrect traces.",
+		Header: []string{"Difficulty", "CAR (C/I)", "PMF (C/I)", "HAR (C/I)"}, Align: "lccc"},
+		func(row []any, m string) string {
+			return frac(row[r.col(m+"_c")], 3) + "/" + frac(row[r.col(m+"_i")], 3)
+		})
 }
 
 // referenceDiversity is the appendix's reference-side diversity table:
 // best-other CAR, PMF and HAR as mean ± standard deviation per level.
 func referenceDiversity(r *result) grid {
+	return perLevel(r, grid{Caption: "Reference-side diversity: best-other alignments among the references of a problem (mean ± sd).",
+		Header: []string{"Difficulty", "Best-other CAR", "Best-other PMF", "Best-other HAR"}, Align: "lccc"},
+		func(row []any, m string) string {
+			return fixed3(row[r.col(m)]) + " ± " + fixed3(row[r.col(m+"_sd")])
+		})
+}
+
+// perLevel lays out a result with a row per level (and the pooled row the
+// query adds), a cell per score, and a section per aligner.
+func perLevel(r *result, g grid, cell func(row []any, metric string) string) grid {
 	iLevel := r.col("level")
 	names, byAligner := groups(r)
-	g := grid{Caption: "Reference-side diversity: best-other alignments among the references of a problem (mean ± sd).",
-		Header: []string{"Difficulty", "Best-other CAR", "Best-other PMF", "Best-other HAR"}, Align: "lccc"}
 	for _, aligner := range names {
 		s := section{}
 		if len(names) > 1 {
@@ -280,7 +263,7 @@ func referenceDiversity(r *result) grid {
 		for _, row := range byAligner[aligner] {
 			line := []string{levelLabel(plain(row[iLevel]))}
 			for _, m := range []string{"car", "pmf", "har"} {
-				line = append(line, fixed3(row[r.col(m)])+" ± "+fixed3(row[r.col(m+"_sd")]))
+				line = append(line, cell(row, m))
 			}
 			s.Rows = append(s.Rows, line)
 		}

@@ -49,7 +49,8 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 		}
 		if !ready {
 			if cfg.Stdout != nil {
-				fmt.Fprintf(cfg.Stdout, "%s: skipped, no %s yet (run %s)\n", f.Name, strings.Join(needs[f.Name], ", "), producers(needs[f.Name]))
+				missing := missingInputs(db, f.Name)
+				fmt.Fprintf(cfg.Stdout, "%s: skipped, no %s yet (run %s)\n", f.Name, strings.Join(missing, ", "), producers(missing))
 			}
 			continue
 		}
@@ -96,6 +97,17 @@ var needs = map[string][]string{
 }
 
 var producer = map[string]string{"answers": "datg verify", "compliance": "datg langcheck", "scores": "datg align and datg score"}
+
+// missingInputs are the tables an output needs that the run lacks.
+func missingInputs(db *duck.DB, output string) []string {
+	var out []string
+	for _, t := range needs[output] {
+		if !db.Present[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 func producers(tables []string) string {
 	var out []string

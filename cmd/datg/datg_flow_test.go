@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/testenv"
+	"github.com/datg/datg/pipelines/simulate"
+)
+
+// TestDATGEndToEnd runs the diagnosis as a user does, each stage a datg
+// process talking to simulated endpoints over HTTP: references, grading,
+// DAGs, two aligners, scores, the paper's DATG tables and SQL over them.
+func TestDATGEndToEnd(t *testing.T) {
+	data := t.TempDir()
+	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
+	sim := simulate.DefaultConfig()
+	sim.Solutions = filepath.Join(testenv.Root(t), "data", "demo", "solutions.jsonl")
+	sim.Content = simulate.ContentFaults{Fenced: 0.1, Malformed: 0.05, Cycle: 0.2, UnknownNode: 0.05, AbsentSpan: 0.05}
+	eps, urls := simulators(t, data, sim, sim)
+	llm := []string{"--endpoints", urls, "--backoff", "1ms"}
+
+	mustDatg(t, "generate", "--data", data, "--models", "Qwen/Qwen3-8B", "--langs", "en,fr,sw", "--limit", "2", "--endpoints", urls)
+	r := mustDatg(t, append([]string{"references", "--data", data, "--model", "sim-reference", "--limit", "2"}, llm...)...)
+	if !strings.Contains(r.stdout, "6 problems, 6 with 5 references, 30 accepted") {
+		t.Fatalf("references said %q", r.stdout)
+	}
+	mustDatg(t, "verify", "--data", data)
+	mustDatg(t, "langcheck", "--data", data)
+	r = mustDatg(t, append([]string{"dags", "--data", data, "--model", "sim-dag-builder"}, llm...)...)
+	if !strings.Contains(r.stdout, "30 DAGs") {
+		t.Fatalf("dags said %q", r.stdout)
+	}
+	// en-en and en-fr, en-sw traces: 3 per problem, 6 problems, 5 DAGs each.
+	r = mustDatg(t, append([]string{"align", "--data", data, "--model", "sim-aligner"}, llm...)...)
+	if !strings.Contains(r.stdout, "align: 90 alignments") {
+		t.Fatalf("align said %q", r.stdout)
+	}
+	mustDatg(t, "align", "--data", data, "--aligner", "symbolic")
+
+	// Tables skip the DATG tables until there are scores.
+	if r := mustDatg(t, "tables", "--data", data); !strings.Contains(r.stdout, "datg_main: skipped, no scores yet (run datg align and datg score)\n") {
+		t.Fatalf("tables before score said %q", r.stdout)
+	}
+	mustDatg(t, "score", "--data", data)
+	mustDatg(t, "tables", "--data", data)
+	for _, name := range []string{"datg_main", "datg_full", "datg_correctness", "datg_correctness_main", "aligner_agreement"} {
+		for _, ext := range []string{".csv", ".md", ".tex"} {
+			if _, err := os.Stat(filepath.Join(data, "tables", name+ext)); err != nil {
+				t.Errorf("tables did not write %s%s", name, ext)
+			}
+		}
+	}
+
+	// Every usable alignment has a score; every (trace, aligner) one best DAG.
+	r = mustDatg(t, "sql", "--data", data, "--format", "csv", `
+		select
+		  (select count(*) from alignments a join dags d using (dag_id) where a.status = 'ok' and d.valid)
+		    - (select count(*) from scores) as unscored,
+		  (select count(*) from (select trace_id, aligner from scores group by all having count(*) filter (where best) <> 1)) as bad_best,
+		  (select count(distinct aligner) from scores) as aligners`)
+	if got := strings.TrimSpace(r.stdout); got != "unscored,bad_best,aligners\n0,0,2" {
+		t.Fatalf("scores check:\n%s", got)
+	}
+	agreement, _ := os.ReadFile(filepath.Join(data, "tables", "aligner_agreement.csv"))
+	if lines := strings.Split(strings.TrimSpace(string(agreement)), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "sim-aligner,symbolic,") {
+		t.Fatalf("aligner_agreement.csv:\n%s", agreement)
+	}
+
+	// A rerun of every LLM stage is answered from the journal: no request.
+	served := func() (n int64) {
+		for _, e := range eps {
+			n += e.Server.Stats().Served
+		}
+		return n
+	}
+	before := served()
+	mustDatg(t, append([]string{"references", "--data", data, "--model", "sim-reference", "--limit", "2"}, llm...)...)
+	mustDatg(t, append([]string{"dags", "--data", data, "--model", "sim-dag-builder"}, llm...)...)
+	mustDatg(t, append([]string{"align", "--data", data, "--model", "sim-aligner"}, llm...)...)
+	if n := served() - before; n != 0 {
+		t.Fatalf("rerunning the DATG stages sent %d requests", n)
+	}
+}

@@ -1,0 +1,727 @@
+package align_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/align"
+	"github.com/datg/datg/pipelines/dags"
+	"github.com/datg/datg/pipelines/generate"
+	"github.com/datg/datg/pipelines/score"
+	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/transforms/datg"
+)
+
+// withTraces is a demo run with base traces of one model in English and
+// Swahili (all four directions) for the first 2 problems of low and medium,
+// and the simulator (without faults) that wrote them.
+func withTraces(t *testing.T) (string, *stagetest.Sim) {
+	t.Helper()
+	data := stagetest.DemoRun(t)
+	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	study := generate.DefaultStudy()
+	study.Models, study.Langs, study.Levels, study.Limit = []string{"Qwen/Qwen3-4B"}, []string{"en", "sw"}, []string{"low", "medium"}, 2
+	cfg := generate.Config{Data: data, Study: study, Endpoints: []string{sim.URL}, Pool: stagetest.QuickPool()}
+	if res, err := generate.Run(context.Background(), cfg); err != nil || res.Jobs != 16 {
+		t.Fatalf("generate: %+v %v", res, err)
+	}
+	return data, sim
+}
+
+// alignRun is withTraces plus 3 references of the first 2 problems of each
+// level and their DAGs (18, all valid).
+func alignRun(t *testing.T) string {
+	t.Helper()
+	data, sim := withTraces(t)
+	stagetest.References(t, data, sim, 2, 3)
+	if sum := stagetest.DAGs(t, data, sim); sum.Valid != 18 {
+		t.Fatalf("dags: %+v", sum)
+	}
+	return data
+}
+
+func llmConfig(data string, sim *stagetest.Sim) align.Config {
+	cfg := align.DefaultConfig()
+	cfg.Data, cfg.Target = data, stagetest.Target(stagetest.AlignModel, sim.URL)
+	return cfg
+}
+
+type pair struct{ trace, dag string }
+
+// run is what a run directory holds, read independently of align.
+type run struct {
+	traces map[string]schema.Trace
+	dags   map[string]*dags.Stored
+}
+
+func readRun(t *testing.T, data string) run {
+	t.Helper()
+	rows, err := store.ReadAll(data, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run{traces: map[string]schema.Trace{}}
+	for _, tr := range rows {
+		r.traces[tr.TraceID] = tr
+	}
+	if r.dags, err = dags.Load(data); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// pairs are the (trace, DAG) pairs that should be aligned: traces of the
+// method and directions with every valid DAG of their problem (for a
+// reference, except its own).
+func (r run) pairs(method string, directions []string, limit int) map[pair]bool {
+	out := map[pair]bool{}
+	for _, tr := range r.traces {
+		if tr.Method != method || (len(directions) > 0 && !slices.Contains(directions, tr.Direction)) {
+			continue
+		}
+		if _, k, _ := transforms.ParseProblemID(tr.ProblemID); limit > 0 && k >= limit {
+			continue
+		}
+		for id, d := range r.dags {
+			if d.Row.Valid && d.Row.ProblemID == tr.ProblemID && (method != "reference" || int64(d.Row.RefIndex) != tr.Seed) {
+				out[pair{tr.TraceID, id}] = true
+			}
+		}
+	}
+	return out
+}
+
+// requests is how many distinct requests aligning the pairs takes: pairs
+// of one trace and two DAGs that are the same (as the prompt shows them)
+// make the same request.
+func (r run) requests(pairs map[pair]bool) int {
+	seen := map[string]bool{}
+	for p := range pairs {
+		seen[p.trace+"\x00"+datg.EncodeJSON(r.dags[p.dag].DAG)] = true
+	}
+	return len(seen)
+}
+
+// tables is an aligner's rows of the alignment tables.
+type tables struct {
+	aligns  map[pair]schema.Alignment
+	events  map[pair][]schema.AlignmentEvent
+	actions map[pair][]schema.HarmfulAction
+	errs    map[pair][]schema.AlignmentError
+}
+
+func readTables(t *testing.T, data, aligner string) tables {
+	t.Helper()
+	tb := tables{aligns: map[pair]schema.Alignment{}, events: map[pair][]schema.AlignmentEvent{},
+		actions: map[pair][]schema.HarmfulAction{}, errs: map[pair][]schema.AlignmentError{}}
+	aligns, err := store.ReadAll(data, schema.Alignments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range aligns {
+		if a.Aligner == aligner {
+			tb.aligns[pair{a.TraceID, a.DagID}] = a
+		}
+	}
+	events, err := store.ReadAll(data, schema.AlignmentEvents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		if e.Aligner == aligner {
+			tb.events[pair{e.TraceID, e.DagID}] = append(tb.events[pair{e.TraceID, e.DagID}], e)
+		}
+	}
+	actions, err := store.ReadAll(data, schema.HarmfulActions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range actions {
+		if a.Aligner == aligner {
+			tb.actions[pair{a.TraceID, a.DagID}] = append(tb.actions[pair{a.TraceID, a.DagID}], a)
+		}
+	}
+	errs, err := store.ReadAll(data, schema.AlignmentErrors)
+	if err != nil && !errors.Is(err, store.ErrNoTable) {
+		t.Fatal(err)
+	}
+	for _, e := range errs {
+		if e.Aligner == aligner {
+			tb.errs[pair{e.TraceID, e.DagID}] = append(tb.errs[pair{e.TraceID, e.DagID}], e)
+		}
+	}
+	return tb
+}
+
+// paragraphBreaks counts the blank-line breaks in s: whitespace runs with
+// two or more newlines.
+var whitespaceRun = regexp.MustCompile(`\s+`)
+
+func paragraphBreaks(s string) int {
+	n := 0
+	for _, ws := range whitespaceRun.FindAllString(s, -1) {
+		if strings.Count(ws, "\n") >= 2 {
+			n++
+		}
+	}
+	return n
+}
+
+// check checks an aligner's tables against the expected pairs and returns
+// them with the summary the rows imply.
+func check(t *testing.T, data, aligner string, r run, want map[pair]bool) (tables, align.Summary) {
+	t.Helper()
+	tb := readTables(t, data, aligner)
+	var sum align.Summary
+	for p := range want {
+		if _, ok := tb.aligns[p]; !ok {
+			t.Fatalf("%s was not aligned to %s", p.trace, p.dag)
+		}
+	}
+	for p, a := range tb.aligns {
+		if !want[p] {
+			t.Fatalf("%s was aligned to %s, which is not one of its DAGs", p.trace, p.dag)
+		}
+		tr, d := r.traces[p.trace], r.dags[p.dag]
+		events, actions, errs := tb.events[p], tb.actions[p], tb.errs[p]
+		sum.Alignments++
+		sum.Unlocated += int(a.Unlocated)
+		sum.Problems += len(errs)
+		if a.TextHash != tr.TextHash || int(a.Events) != len(events) || int(a.Actions) != len(actions) || int(a.Problems) != len(errs) {
+			t.Fatalf("alignment %v: %+v with %d events, %d actions and %d errors", p, a, len(events), len(actions), len(errs))
+		}
+		if (aligner == datg.SymbolicAligner) != (a.RequestKey == "") {
+			t.Fatalf("alignment %v by %s has request key %q", p, aligner, a.RequestKey)
+		}
+		if a.Status != "ok" {
+			sum.Unusable++
+			if a.Status != "invalid-json" || len(events)+len(actions) != 0 || len(errs) != 1 || errs[0].Kind != "invalid-json" {
+				t.Fatalf("unusable alignment %v: %+v, errors %+v", p, a, errs)
+			}
+			continue
+		}
+		nodes := map[string]bool{}
+		for _, n := range d.DAG.Nodes {
+			nodes[n.NodeID] = true
+		}
+		runes := []rune(tr.Text)
+		unlocated := 0
+		for _, e := range events {
+			if !nodes[e.NodeID] || !slices.Contains([]string{datg.Commit, datg.Attempt, datg.Error}, e.Status) {
+				t.Fatalf("alignment %v kept event %+v", p, e)
+			}
+			if e.Match == datg.MatchNone {
+				unlocated++
+				if e.StartChar != nil || e.EndChar != nil || e.BlockID != nil || e.CommitProgress != nil {
+					t.Fatalf("unlocated event with a position: %+v", e)
+				}
+				continue
+			}
+			if e.StartChar == nil || e.EndChar == nil || e.BlockID == nil || e.CommitProgress == nil {
+				t.Fatalf("located event without a position: %+v", e)
+			}
+			start, end := int(*e.StartChar), int(*e.EndChar)
+			if start < 0 || end <= start || end > len(runes) {
+				t.Fatalf("event %+v outside the trace (%d characters)", e, len(runes))
+			}
+			if e.Match == datg.MatchExact && string(runes[start:end]) != strings.TrimSpace(e.EvidenceSpan) {
+				t.Fatalf("exact event at %d..%d reads %q, its span is %q", start, end, string(runes[start:end]), e.EvidenceSpan)
+			}
+			if b := paragraphBreaks(string(runes[:start])); int(*e.BlockID) != b {
+				t.Fatalf("event %q at %d is in block %d, not %d", e.EvidenceSpan, start, b, *e.BlockID)
+			}
+			if math.Abs(*e.CommitProgress-float64(start)/float64(len(runes))) > 1e-9 {
+				t.Fatalf("event at %d of %d has progress %v", start, len(runes), *e.CommitProgress)
+			}
+		}
+		if int(a.Unlocated) != unlocated {
+			t.Fatalf("alignment %v says %d unlocated events, %d have no position", p, a.Unlocated, unlocated)
+		}
+	}
+	return tb, sum
+}
+
+// The LLM aligner keeps every event of a known node with a valid status,
+// records unknown nodes and bad statuses as alignment errors, keeps events
+// whose span is nowhere in the trace without a position, and a rerun asks
+// nothing.
+func TestAlignLLMContentFaults(t *testing.T) {
+	data := alignRun(t)
+	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Fenced: 0.3, UnknownNode: 0.3, AbsentSpan: 0.2, BadStatus: 0.2})
+	cfg := llmConfig(data, sim)
+	sum, err := align.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := readRun(t, data)
+	want := r.pairs("base", []string{transforms.EnEn, transforms.EnX}, 0)
+	if len(want) != 2*2*2*3 {
+		t.Fatalf("%d pairs to align, want 24 (2 levels x 2 problems x 2 directions x 3 DAGs)", len(want))
+	}
+	tb, rowSum := check(t, data, stagetest.AlignModel, r, want)
+	if sum != rowSum || sum.Alignments != len(want) || sum.Unusable != 0 || sum.Unlocated == 0 || sum.Problems == 0 {
+		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	}
+
+	// Read each raw reply apart and count what should have been rejected.
+	unknown, bad, absent := 0, 0, 0
+	for p, a := range tb.aligns {
+		obj, err := datg.FindJSONObject(a.Raw)
+		if err != nil {
+			t.Fatalf("alignment %v: %v", p, err)
+		}
+		var reply struct {
+			Audit map[string][]struct {
+				Status string `json:"status"`
+				Span   string `json:"evidence_span"`
+			} `json:"audit_results"`
+		}
+		if err := json.Unmarshal([]byte(obj), &reply); err != nil {
+			t.Fatal(err)
+		}
+		wantKinds := map[string]int{}
+		spans := map[string]bool{}
+		for id, evs := range reply.Audit {
+			if !slices.ContainsFunc(r.dags[p.dag].DAG.Nodes, func(n datg.Node) bool { return n.NodeID == id }) {
+				wantKinds["unknown-node"]++
+				continue
+			}
+			for _, e := range evs {
+				if e.Status == "PARTIAL" {
+					wantKinds["bad-status"]++
+				} else {
+					spans[e.Span] = true
+				}
+			}
+		}
+		gotKinds := map[string]int{}
+		for i, e := range tb.errs[p] {
+			gotKinds[e.Kind]++
+			if e.Seq != int32(i) || e.Detail == "" {
+				t.Fatalf("alignment error %+v", e)
+			}
+		}
+		if fmt.Sprint(gotKinds) != fmt.Sprint(wantKinds) {
+			t.Fatalf("alignment %v: errors %v, the reply has %v", p, gotKinds, wantKinds)
+		}
+		unknown += wantKinds["unknown-node"]
+		bad += wantKinds["bad-status"]
+		for _, e := range tb.events[p] {
+			if e.EvidenceSpan == "a sentence that appears nowhere in the trace" {
+				absent++
+				if e.Match != datg.MatchNone {
+					t.Fatalf("a span that is not in the trace was located: %+v", e)
+				}
+			}
+		}
+	}
+	if unknown == 0 || bad == 0 || absent == 0 {
+		t.Fatalf("faults not seen: %d unknown nodes, %d bad statuses, %d absent spans", unknown, bad, absent)
+	}
+	// One request per alignment; identical ones are paid once unless they
+	// were in flight at the same time.
+	served, dup := stagetest.Served(sim.Server)
+	if served-int64(dup) != int64(r.requests(want)) || served > int64(len(want)) {
+		t.Fatalf("%d requests (%d repeated) for %d alignments (%d distinct)", served, dup, len(want), r.requests(want))
+	}
+
+	again, err := align.Run(context.Background(), cfg)
+	if err != nil || again != sum {
+		t.Fatalf("rerun: %+v %v, first %+v", again, err, sum)
+	}
+	if after, _ := stagetest.Served(sim.Server); after != served {
+		t.Fatalf("the rerun sent %d requests", after-served)
+	}
+}
+
+// A reply without an alignment is asked for once more; when that fails
+// too, the alignment is stored as invalid-json with no events, and scoring
+// leaves it out.
+func TestAlignInvalidJSON(t *testing.T) {
+	data := alignRun(t)
+	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Malformed: 1})
+	cfg := llmConfig(data, sim)
+	sum, err := align.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := readRun(t, data)
+	want := r.pairs("base", cfg.Directions, 0)
+	tb, rowSum := check(t, data, stagetest.AlignModel, r, want)
+	if sum != rowSum || sum.Unusable != len(want) || sum.Problems != len(want) || len(tb.events) != 0 || len(tb.actions) != 0 {
+		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	}
+	// Two requests per alignment, and the second is another sample, not the
+	// same request again.
+	served, dup := stagetest.Served(sim.Server)
+	if served-int64(dup) != 2*int64(r.requests(want)) || served > 2*int64(len(want)) {
+		t.Fatalf("%d requests (%d repeated) for %d alignments (%d distinct)", served, dup, len(want), r.requests(want))
+	}
+	if _, err := align.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := stagetest.Served(sim.Server); after != served {
+		t.Fatalf("the rerun sent %d requests", after-served)
+	}
+	ssum, err := score.Run(context.Background(), score.Config{Data: data})
+	if err != nil || ssum.Scored != 0 || ssum.Unusable != len(want) {
+		t.Fatalf("score: %+v %v", ssum, err)
+	}
+}
+
+// The second request for a reply without an alignment can succeed.
+func TestAlignRetryIsANewSample(t *testing.T) {
+	data := alignRun(t)
+	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Malformed: 0.5})
+	cfg := llmConfig(data, sim)
+	sum, err := align.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := readRun(t, data)
+	want := r.pairs("base", cfg.Directions, 0)
+	tb, rowSum := check(t, data, stagetest.AlignModel, r, want)
+	unusable := map[pair]bool{}
+	for p, a := range tb.aligns {
+		if a.Status != "ok" {
+			unusable[p] = true
+		}
+	}
+	// Distinct requests beyond the first of each pair are retries; some of
+	// them get an alignment this time.
+	served, dup := stagetest.Served(sim.Server)
+	retries := int(served) - dup - r.requests(want)
+	if sum != rowSum || retries == 0 || r.requests(unusable) >= retries {
+		t.Fatalf("summary %+v; %d requests (%d repeated) for %d alignments (%d distinct)", sum, served, dup, len(want), r.requests(want))
+	}
+}
+
+// The symbolic aligner needs no server, records no request, and its rows
+// sit beside those of an LLM aligner.
+func TestAlignSymbolic(t *testing.T) {
+	data := alignRun(t)
+	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	cfg := llmConfig(data, sim)
+	llmSum, err := align.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := stagetest.Served(sim.Server)
+	cfg.Symbolic = true
+	sum, err := align.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := stagetest.Served(sim.Server); after != before {
+		t.Fatalf("the symbolic aligner sent %d requests", after-before)
+	}
+	r := readRun(t, data)
+	want := r.pairs("base", cfg.Directions, 0)
+	tb, rowSum := check(t, data, datg.SymbolicAligner, r, want)
+	if sum != rowSum || sum.Alignments != len(want) || sum.Unusable != 0 {
+		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	}
+	committed := 0
+	for _, evs := range tb.events {
+		for _, e := range evs {
+			if e.Status == datg.Commit {
+				committed++
+			}
+		}
+	}
+	if committed == 0 {
+		t.Fatal("the symbolic aligner committed no node of traces written from the DAGs' own solutions")
+	}
+	if _, llmRows := check(t, data, stagetest.AlignModel, r, want); llmRows != llmSum {
+		t.Fatalf("the LLM aligner's rows changed: %+v, were %+v", llmRows, llmSum)
+	}
+	if n, _ := store.NumRows(data, schema.Alignments.Table); n != 2*int64(len(want)) {
+		t.Fatalf("%d alignments, want %d of each aligner", n, len(want))
+	}
+}
+
+// In reference mode each reference is aligned to the other DAGs of its
+// problem, never its own.
+func TestAlignReferences(t *testing.T) {
+	data := alignRun(t)
+	cfg := align.DefaultConfig()
+	cfg.Data, cfg.Symbolic, cfg.References = data, true, true
+	sum, err := align.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := readRun(t, data)
+	want := r.pairs("reference", nil, 0)
+	// 6 problems x 3 references x 2 other DAGs.
+	if len(want) != 36 {
+		t.Fatalf("%d reference pairs, want 36", len(want))
+	}
+	if _, rowSum := check(t, data, datg.SymbolicAligner, r, want); sum != rowSum {
+		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	}
+	for p := range readTables(t, data, datg.SymbolicAligner).aligns {
+		tr, d := r.traces[p.trace], r.dags[p.dag]
+		if tr.ProblemID != d.Row.ProblemID || tr.Seed == int64(d.Row.RefIndex) {
+			t.Fatalf("reference %s (%s, ref %d) aligned to %s", tr.TraceID, tr.ProblemID, tr.Seed, p.dag)
+		}
+	}
+}
+
+// --limit selects problems in reference mode too.
+func TestAlignReferencesLimit(t *testing.T) {
+	data := alignRun(t)
+	cfg := align.DefaultConfig()
+	cfg.Data, cfg.Symbolic, cfg.References, cfg.Limit = data, true, true, 1
+	sum, err := align.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := readRun(t, data)
+	want := r.pairs("reference", nil, 1)
+	if len(want) != 18 {
+		t.Fatalf("%d reference pairs, want 18", len(want))
+	}
+	if _, rowSum := check(t, data, datg.SymbolicAligner, r, want); sum != rowSum {
+		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	}
+}
+
+// Invalid DAGs are not aligned to.
+func TestAlignSkipsInvalidDAGs(t *testing.T) {
+	data := alignRun(t)
+	w, err := dags.NewWriter(data, store.Meta{Stage: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, nodes, edges, _ := dags.Rows("low-0", 3, `{"final_node_id": "n1", "nodes": [{"node_id": "n1", "anchor": "x = 1", "parents": ["n1"]}]}`, "test")
+	if err := w.Add(row, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	cfg := align.DefaultConfig()
+	cfg.Data, cfg.Symbolic = data, true
+	if _, err := align.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	r := readRun(t, data)
+	if r.dags["low-0/r3"] == nil || r.dags["low-0/r3"].Row.Valid {
+		t.Fatal("the invalid DAG was not stored")
+	}
+	check(t, data, datg.SymbolicAligner, r, r.pairs("base", cfg.Directions, 0))
+}
+
+// An alignment run killed midway resumes: every pair is aligned once, and
+// only requests that were in flight when it stopped are paid again. The
+// scores then cover every usable alignment.
+func TestAlignResumeAfterCancel(t *testing.T) {
+	data := alignRun(t)
+	c := stagetest.SimConfig(t)
+	c.Latency = 20 * time.Millisecond
+	sim := stagetest.StartSim(t, data, c)
+	cfg := llmConfig(data, sim)
+	cfg.Target.Pool.SlotsPerEndpoint = 4
+	r := readRun(t, data)
+	want := r.pairs("base", cfg.Directions, 0)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			if served, _ := stagetest.Served(sim.Server); served >= int64(len(want)/2) {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	if _, err := align.Run(ctx, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	if store.Exists(data, schema.Alignments.Table) || store.Exists(data, schema.AlignmentEvents.Table) {
+		t.Fatal("an interrupted run wrote alignment tables")
+	}
+	first, _ := stagetest.Served(sim.Server)
+	if first >= int64(len(want)) {
+		t.Fatalf("the run was not interrupted: %d of %d requests served", first, len(want))
+	}
+
+	sum, err := align.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, rowSum := check(t, data, stagetest.AlignModel, r, want)
+	if sum != rowSum || sum.Alignments != len(want) || sum.Unusable != 0 {
+		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	}
+	// Across both runs every distinct request was answered, and at most
+	// the requests in flight at the cancellation were sent again.
+	served, dup := stagetest.Served(sim.Server)
+	slots := cfg.Target.Pool.SlotsPerEndpoint
+	if served-int64(dup) != int64(r.requests(want)) || served > int64(len(want)+slots) {
+		t.Fatalf("%d requests (%d repeated) for %d alignments (%d distinct); at most %d were in flight",
+			served, dup, len(want), r.requests(want), slots)
+	}
+
+	ssum, err := score.Run(context.Background(), score.Config{Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := store.ReadAll(data, schema.Scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPair := map[pair]schema.Score{}
+	best := map[string]int{}
+	for _, s := range scores {
+		byPair[pair{s.TraceID, s.DagID}] = s
+		if s.Best {
+			best[s.TraceID]++
+		}
+	}
+	traces := map[string]bool{}
+	for p := range want {
+		traces[p.trace] = true
+	}
+	if ssum.Scored != len(want) || len(scores) != len(want) || ssum.Traces != len(traces) || len(best) != len(traces) {
+		t.Fatalf("score summary %+v, %d score rows, %d traces with a best DAG, %d traces", ssum, len(scores), len(best), len(traces))
+	}
+	for p := range want {
+		s, ok := byPair[p]
+		d := r.dags[p.dag]
+		if !ok || s.Aligner != stagetest.AlignModel || best[p.trace] != 1 || s.RefIndex != d.Row.RefIndex {
+			t.Fatalf("score of %v: %+v (found %v, %d best)", p, s, ok, best[p.trace])
+		}
+		commits := map[string]bool{}
+		for _, e := range tb.events[p] {
+			if e.Status == datg.Commit {
+				commits[e.NodeID] = true
+			}
+		}
+		nodes := len(d.DAG.Nodes)
+		if int(s.NodeCount) != nodes || int(s.Committed) != len(commits) || math.Abs(s.CAR-float64(len(commits))/float64(nodes)) > 1e-9 ||
+			s.HAR < 0 || s.HAR > 1 || int(s.EdgeCount) != len(d.DAG.Edges()) || (s.PMF == nil) != (s.EdgeCount == 0) ||
+			(s.PMF != nil && (*s.PMF < 0 || *s.PMF > 1)) {
+			t.Fatalf("score of %v: %+v; the DAG has %d nodes and %d edges, %d nodes committed", p, s, nodes, len(d.DAG.Edges()), len(commits))
+		}
+	}
+}
+
+func TestAlignNeedsDAGsAndTraces(t *testing.T) {
+	data, sim := withTraces(t)
+	cfg := llmConfig(data, sim)
+	if _, err := align.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "run datg dags") {
+		t.Fatalf("no DAGs: got %v", err)
+	}
+
+	data = alignRun(t)
+	cfg = llmConfig(data, sim)
+	before, _ := stagetest.Served(sim.Server)
+	cfg.Levels = []string{"high"} // DAGs of high problems, but no high traces
+	if _, err := align.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "no trace matches") {
+		t.Fatalf("nothing selected: got %v", err)
+	}
+	if after, _ := stagetest.Served(sim.Server); after != before {
+		t.Fatalf("%d requests sent with nothing to align", after-before)
+	}
+}
+
+func TestAlignValidate(t *testing.T) {
+	cfg := align.DefaultConfig()
+	if err := cfg.Validate(); !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "no endpoint") {
+		t.Fatalf("LLM aligner without a target: %v", err)
+	}
+	cfg.Target = llm.Target{Endpoints: []string{"http://127.0.0.1:1/v1"}, Model: "m", API: llm.APIChat, Pool: llm.DefaultOptions()}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(*align.Config){
+		"direction": func(c *align.Config) { c.Directions = []string{"en-y"} },
+		"limit":     func(c *align.Config) { c.Limit = -1 },
+		"tokens":    func(c *align.Config) { c.MaxTokens = 0 },
+	} {
+		c := cfg
+		edit(&c)
+		if err := c.Validate(); !errors.Is(err, inputerr.ErrInvalidConfig) {
+			t.Errorf("%s: %v", name, err)
+		}
+		if _, err := align.Run(context.Background(), c); !errors.Is(err, inputerr.ErrInvalidConfig) {
+			t.Errorf("%s: Run gave %v", name, err)
+		}
+	}
+	if err := (align.Config{Symbolic: true, MaxTokens: 1}).Validate(); err != nil {
+		t.Fatalf("the symbolic aligner needs no target: %v", err)
+	}
+}
+
+func TestRows(t *testing.T) {
+	trace := &schema.Trace{TraceID: "t1", Text: "Let x = 2.\n\nThen y = x + 3 = 5.\n\n\nSo the answer is 5."}
+	dag := datg.DAG{FinalNodeID: "n2", Nodes: []datg.Node{
+		{NodeID: "n1", Anchor: "x = 2", Parents: []string{}},
+		{NodeID: "n2", Anchor: "y = x + 3 = 5", Parents: []string{"n1"}},
+	}}
+	reply := "Sure.\n```json\n" + `{
+		"audit_results": {
+			"n1": [{"status": "COMMIT", "evidence": "x = 2", "evidence_span": "x = 2"}, {"status": "MISSING"}],
+			"n2": [{"status": "attempt", "evidence": "y", "evidence_span": "y = x + 3"},
+			       {"status": "PARTIAL", "evidence": "y", "evidence_span": "y = x + 3 = 5"},
+			       {"status": "COMMIT", "evidence": "y", "evidence_span": "y equals eight"}],
+			"n9": [{"status": "COMMIT", "evidence": "?", "evidence_span": "?"}]
+		},
+		"contradictory_steps": [{"evidence": "answer", "evidence_span": "So the answer is 5."}],
+		"harmful_loop_steps": [{"evidence": "Then y", "evidence_span": ""}],
+		"degenerate_steps": []
+	}` + "\n```"
+	res := align.Rows(trace, "low-0/r0", "m", dag, reply)
+	a := res.Alignment
+	if a.Status != "ok" || a.Events != 3 || a.Actions != 2 || a.Problems != 3 || a.Unlocated != 1 || a.Raw != reply ||
+		a.TextHash != transforms.TextHash(trace.Text) || a.TraceID != "t1" || a.DagID != "low-0/r0" || a.Aligner != "m" {
+		t.Fatalf("alignment %+v", a)
+	}
+	var got []string
+	for _, e := range res.Events {
+		s := fmt.Sprintf("%s/%d %s %s", e.NodeID, e.Seq, e.Status, e.Match)
+		if e.StartChar != nil {
+			s += fmt.Sprintf(" %d-%d b%d", *e.StartChar, *e.EndChar, *e.BlockID)
+		}
+		got = append(got, s)
+	}
+	want := []string{"n1/0 COMMIT exact 4-9 b0", "n2/0 ATTEMPT exact 17-26 b1", "n2/2 COMMIT none"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n%v\nwant\n%v", got, want)
+	}
+	var kinds []string
+	for i, e := range res.Errors {
+		if e.Seq != int32(i) {
+			t.Fatalf("error %d has seq %d", i, e.Seq)
+		}
+		kinds = append(kinds, e.Kind)
+	}
+	if !slices.Equal(kinds, []string{"missing-status", "bad-status", "unknown-node"}) {
+		t.Fatalf("errors %v", kinds)
+	}
+	c, l := res.Actions[0], res.Actions[1]
+	if c.Category != datg.Contradictory || c.StartChar == nil || *c.StartChar != 34 || l.Category != datg.HarmfulLoop || l.StartChar == nil || *l.StartChar != 12 {
+		t.Fatalf("actions %+v at %v, %+v at %v", c, c.StartChar, l, l.StartChar)
+	}
+
+	res = align.Rows(trace, "low-0/r0", "m", dag, `{"audit_results": {"n1": [{"status": "COMM`)
+	if res.Alignment.Status != "invalid-json" || len(res.Events) != 0 || len(res.Errors) != 1 || res.Errors[0].Kind != "invalid-json" || res.Alignment.Problems != 1 {
+		t.Fatalf("cut-off reply: %+v", res)
+	}
+}

@@ -1,0 +1,444 @@
+package references_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/references"
+	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/transforms/answer"
+)
+
+func config(data string, target llm.Target) references.Config {
+	cfg := references.DefaultConfig()
+	cfg.Data, cfg.Target = data, target
+	return cfg
+}
+
+// englishProblems is the run's English problems selected by levels and
+// limit, by id.
+func englishProblems(t *testing.T, data string, levels []string, limit int) map[string]schema.Problem {
+	t.Helper()
+	rows, err := store.ReadAll(data, schema.Problems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]schema.Problem{}
+	for _, p := range rows {
+		if p.Lang == "en" && slices.Contains(levels, p.Level) && (limit == 0 || int(p.K) < limit) {
+			out[p.ProblemID] = p
+		}
+	}
+	return out
+}
+
+func readDerivations(t *testing.T, data string) map[string][]schema.Reference {
+	t.Helper()
+	rows, err := store.ReadAll(data, schema.References)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]schema.Reference{}
+	for _, r := range rows {
+		out[r.ProblemID] = append(out[r.ProblemID], r)
+	}
+	for _, l := range out {
+		slices.SortFunc(l, func(a, b schema.Reference) int { return int(a.Attempt - b.Attempt) })
+	}
+	return out
+}
+
+func referenceTraces(t *testing.T, data string) map[string]schema.Trace {
+	t.Helper()
+	rows, err := store.ReadAll(data, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]schema.Trace{}
+	for _, r := range rows {
+		if r.Method == "reference" {
+			out[r.TraceID] = r
+		}
+	}
+	return out
+}
+
+// A strong model gets exactly PerProblem accepted references per problem,
+// numbered in attempt order, each also a trace with seed = ref_index; every
+// attempt, rejected ones included, is a derivation; a rerun asks nothing.
+func TestReferencesPerProblem(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, sim.URL))
+	cfg.PerProblem, cfg.MaxAttempts, cfg.Limit, cfg.Levels = 4, 12, 3, []string{"low", "medium", "high"}
+	sum, err := references.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems := englishProblems(t, data, cfg.Levels, cfg.Limit)
+	if len(problems) != 9 {
+		t.Fatalf("%d problems selected, want 9", len(problems))
+	}
+	if sum.Problems != 9 || sum.Complete != 9 || len(sum.Short) != 0 || sum.Accepted != 9*cfg.PerProblem {
+		t.Fatalf("summary %+v", sum)
+	}
+	served, dup := stagetest.Served(sim.Server)
+	if served != int64(sum.Attempts) || dup != 0 {
+		t.Fatalf("%d attempts, but the server answered %d requests (%d repeated)", sum.Attempts, served, dup)
+	}
+
+	derivs := readDerivations(t, data)
+	traces := referenceTraces(t, data)
+	rows, rejected := 0, 0
+	for id, p := range problems {
+		list := derivs[id]
+		rows += len(list)
+		gold := answer.NewGold(p.Answer)
+		next := int32(0)
+		for i, r := range list {
+			if r.Attempt != int32(i) || r.Model != stagetest.ReferenceModel || r.RequestKey == "" || r.CompletionTokens <= 0 || r.FinishReason != "stop" {
+				t.Fatalf("%s attempt %d: %+v", id, i, r)
+			}
+			text := transforms.ThinkOpen + r.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + r.Response
+			if r.Reasoning == "" {
+				text = r.Response
+			}
+			if v := gold.Grade(text, false); v.Correct != r.Accepted {
+				t.Fatalf("%s attempt %d: accepted %v, but the grader says %+v", id, i, r.Accepted, v)
+			}
+			if !r.Accepted {
+				rejected++
+				if r.RefIndex != -1 || r.TraceID != "" || r.Reason == "" {
+					t.Fatalf("rejected %s attempt %d: %+v", id, i, r)
+				}
+				continue
+			}
+			if r.RefIndex != next {
+				t.Fatalf("%s attempt %d: ref_index %d, want %d (accepted references are numbered in attempt order)", id, i, r.RefIndex, next)
+			}
+			next++
+			tr, ok := traces[r.TraceID]
+			if !ok {
+				t.Fatalf("%s ref %d: no trace %s", id, r.RefIndex, r.TraceID)
+			}
+			want := transforms.TraceID(transforms.TraceKey{Model: stagetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
+				Level: p.Level, ProblemID: id, Seed: int64(r.RefIndex), Method: "reference"})
+			if tr.TraceID != want || tr.Seed != int64(r.RefIndex) || tr.Direction != transforms.EnEn || tr.InputLang != "en" ||
+				tr.ReasoningLang != "en" || tr.Level != p.Level || tr.ProblemID != id || tr.Model != stagetest.ReferenceModel ||
+				tr.RequestKey != r.RequestKey || tr.Text != text || tr.TextHash != transforms.TextHash(text) || tr.Source != "references" {
+				t.Fatalf("trace of %s ref %d: %+v", id, r.RefIndex, tr)
+			}
+		}
+		// Each round asks for what a problem still lacks, so no problem
+		// gets more accepted references than asked for.
+		if next != int32(cfg.PerProblem) {
+			t.Fatalf("%s has %d accepted references, want exactly %d", id, next, cfg.PerProblem)
+		}
+	}
+	if len(derivs) != len(problems) || rows != sum.Attempts || rows-rejected != sum.Accepted || len(traces) != sum.Accepted {
+		t.Fatalf("%d problems with %d derivations (%d rejected) and %d traces, summary %+v", len(derivs), rows, rejected, len(traces), sum)
+	}
+	md, err := store.FileMeta(store.FilePath(data, schema.References.Table))
+	if err != nil || md[store.MetaStage] != "references" {
+		t.Fatalf("metadata %v %v", md, err)
+	}
+
+	// A rerun answers every attempt from the journal.
+	again, err := references.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := stagetest.Served(sim.Server); after != served {
+		t.Fatalf("the rerun sent %d requests", after-served)
+	}
+	if again.Attempts != sum.Attempts || again.Accepted != sum.Accepted || again.Complete != sum.Complete {
+		t.Fatalf("rerun summary %+v, first %+v", again, sum)
+	}
+	if n, _ := store.NumRows(data, schema.References.Table); n != int64(rows) {
+		t.Fatalf("rerun left %d derivations, want %d", n, rows)
+	}
+	if n := len(referenceTraces(t, data)); n != len(traces) {
+		t.Fatalf("rerun left %d reference traces, want %d", n, len(traces))
+	}
+
+	// Asking for more references sends only the new attempts and keeps
+	// the references there were, with their numbers.
+	cfg.PerProblem = 6
+	more, err := references.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, dup := stagetest.Served(sim.Server)
+	if after-served != int64(more.Attempts-sum.Attempts) || dup != 0 || more.Accepted != 9*6 {
+		t.Fatalf("%d new requests (%d repeated) for %d new attempts; summary %+v", after-served, dup, more.Attempts-sum.Attempts, more)
+	}
+	grown := readDerivations(t, data)
+	for id, list := range derivs {
+		for i, r := range list {
+			if grown[id][i] != r {
+				t.Fatalf("%s attempt %d changed:\n%+v\nwas\n%+v", id, i, grown[id][i], r)
+			}
+		}
+	}
+}
+
+// A model that never finds the answer uses every attempt and leaves each
+// problem short, which the summary and the derivations record.
+func TestReferencesStopAtMaxAttempts(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	// Without the run's answer key the simulated model answers 0 (or a
+	// number near it), and the gold answers of low-0 (15) and medium-0 (23)
+	// are never near 0.
+	weak := stagetest.StartSim(t, "", stagetest.SimConfig(t))
+	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, weak.URL))
+	cfg.PerProblem, cfg.MaxAttempts, cfg.Limit, cfg.Levels = 2, 5, 1, []string{"low", "medium"}
+	sum, err := references.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(sum.Short)
+	if sum.Problems != 2 || sum.Complete != 0 || sum.Accepted != 0 || sum.Attempts != 10 ||
+		!slices.Equal(sum.Short, []string{"low-0 (0 of 2)", "medium-0 (0 of 2)"}) {
+		t.Fatalf("summary %+v", sum)
+	}
+	if served, _ := stagetest.Served(weak.Server); served != 10 {
+		t.Fatalf("the server answered %d requests, want MaxAttempts x 2 = 10", served)
+	}
+	derivs := readDerivations(t, data)
+	for _, id := range []string{"low-0", "medium-0"} {
+		list := derivs[id]
+		if len(list) != cfg.MaxAttempts {
+			t.Fatalf("%s has %d derivations, want %d", id, len(list), cfg.MaxAttempts)
+		}
+		for i, r := range list {
+			if r.Accepted || r.Attempt != int32(i) || r.RefIndex != -1 || r.Reason == "" {
+				t.Fatalf("%s: %+v", id, r)
+			}
+		}
+	}
+	if n := len(referenceTraces(t, data)); n != 0 {
+		t.Fatalf("%d reference traces from rejected derivations", n)
+	}
+}
+
+// With as many attempts as references wanted there is a single round:
+// every problem uses all its attempts, and a problem is short exactly when
+// a derivation was rejected.
+func TestReferencesSingleRound(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, sim.URL))
+	cfg.PerProblem, cfg.MaxAttempts, cfg.Levels = 3, 3, []string{"low", "medium", "high"}
+	sum, err := references.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Problems != 15 || sum.Attempts != 45 {
+		t.Fatalf("summary %+v", sum)
+	}
+	var short []string
+	accepted := 0
+	for id, list := range readDerivations(t, data) {
+		n := 0
+		for _, r := range list {
+			if r.Accepted {
+				n++
+			}
+		}
+		accepted += n
+		if len(list) != 3 {
+			t.Fatalf("%s has %d derivations, want 3", id, len(list))
+		}
+		if n < 3 {
+			short = append(short, id)
+		}
+	}
+	var reported []string
+	for _, s := range sum.Short {
+		id, _, _ := strings.Cut(s, " ")
+		reported = append(reported, id)
+	}
+	slices.Sort(short)
+	slices.Sort(reported)
+	if !slices.Equal(short, reported) || sum.Complete != 15-len(short) || sum.Accepted != accepted {
+		t.Fatalf("short %v in the table, %v reported; summary %+v", short, reported, sum)
+	}
+}
+
+// Injected server faults (HTTP errors, dropped connections, malformed
+// bodies) are retried and change nothing that is written.
+func TestReferencesSurviveServerFaults(t *testing.T) {
+	levels := []string{"low", "medium", "high"}
+	run := func(faults simulate.Faults) ([]schema.Reference, simulate.Stats) {
+		data := stagetest.DemoRun(t)
+		c := stagetest.SimConfig(t)
+		c.Faults = faults
+		sim := stagetest.StartSim(t, data, c)
+		cfg := config(data, stagetest.Target(stagetest.ReferenceModel, sim.URL))
+		cfg.PerProblem, cfg.MaxAttempts, cfg.Levels = 3, 8, levels
+		// One endpoint failing 30% of requests is sometimes out of rotation
+		// for a while; a slow machine must not turn that into a failed run.
+		cfg.Target.Pool.Patience = time.Minute
+		if _, err := references.Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := store.ReadAll(data, schema.References)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows, sim.Server.Stats()
+	}
+	healthy, _ := run(simulate.Faults{})
+	faulty, stats := run(simulate.Faults{ErrorRate: 0.1, DropRate: 0.1, MalformedRate: 0.1})
+	if stats.Errors == 0 || stats.Dropped == 0 || stats.Malformed == 0 {
+		t.Fatalf("no faults were injected: %+v", stats)
+	}
+	key := func(r schema.Reference) string { return fmt.Sprintf("%s/%03d", r.ProblemID, r.Attempt) }
+	slices.SortFunc(healthy, func(a, b schema.Reference) int { return strings.Compare(key(a), key(b)) })
+	slices.SortFunc(faulty, func(a, b schema.Reference) int { return strings.Compare(key(a), key(b)) })
+	if len(healthy) != len(faulty) {
+		t.Fatalf("%d derivations with faults, %d without", len(faulty), len(healthy))
+	}
+	for i := range healthy {
+		if healthy[i] != faulty[i] {
+			t.Fatalf("with faults\n%+v\nwithout\n%+v", faulty[i], healthy[i])
+		}
+	}
+}
+
+// rejecting answers 400 to requests that hold marker and passes the others on.
+type rejecting struct {
+	next   http.Handler
+	marker []byte
+	off    atomic.Bool
+	count  atomic.Int64
+}
+
+func (h *rejecting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if !h.off.Load() && bytes.Contains(body, h.marker) {
+		h.count.Add(1)
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error": {"message": "prompt too long", "type": "BadRequestError"}}`)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	h.next.ServeHTTP(w, r)
+}
+
+// Requests a server rejects fail the run without writing a table, naming
+// the problem; the rerun asks only for what had failed.
+func TestReferencesRejectedRequestsResume(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	problems := englishProblems(t, data, []string{"low"}, 3)
+	h := &rejecting{next: sim.Server, marker: []byte(problems["low-1"].Question[:30])}
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, ts.URL+"/v1"))
+	cfg.PerProblem, cfg.MaxAttempts, cfg.Limit, cfg.Levels = 2, 6, 3, []string{"low"}
+	_, err := references.Run(context.Background(), cfg)
+	if !errors.Is(err, llm.ErrFailedRequests) || !strings.Contains(err.Error(), "low-1") || !strings.Contains(err.Error(), "prompt too long") || h.count.Load() != 2 {
+		t.Fatalf("got %v after %d rejections", err, h.count.Load())
+	}
+	if store.Exists(data, schema.References.Table) || store.Exists(data, schema.Traces.Table) {
+		t.Fatal("a failed run wrote its tables")
+	}
+	before, _ := stagetest.Served(sim.Server)
+	h.off.Store(true)
+	sum, err := references.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, dup := stagetest.Served(sim.Server)
+	list := readDerivations(t, data)["low-1"]
+	if dup != 0 || after-before != int64(len(list)) || sum.Complete != 3 {
+		t.Fatalf("the rerun sent %d requests (%d repeated) for low-1's %d derivations; summary %+v", after-before, dup, len(list), sum)
+	}
+}
+
+// A server that never answers stops the run with ErrNoEndpoint.
+func TestReferencesNoEndpoint(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	c := stagetest.SimConfig(t)
+	c.Faults.Dead = true
+	dead := stagetest.StartSim(t, data, c)
+	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, dead.URL))
+	cfg.Limit, cfg.Levels = 1, []string{"low"}
+	_, err := references.Run(context.Background(), cfg)
+	if !errors.Is(err, llm.ErrNoEndpoint) {
+		t.Fatalf("got %v, want ErrNoEndpoint", err)
+	}
+	if store.Exists(data, schema.References.Table) {
+		t.Fatal("a failed run wrote derivations")
+	}
+}
+
+func TestReferencesNeedProblems(t *testing.T) {
+	sim := stagetest.Simulator(t, "", simulate.ContentFaults{})
+	cfg := config(t.TempDir(), stagetest.Target(stagetest.ReferenceModel, sim.URL))
+	_, err := references.Run(context.Background(), cfg)
+	if !errors.Is(err, store.ErrNoTable) || !strings.Contains(err.Error(), "datg ingest") {
+		t.Fatalf("no problems table: got %v", err)
+	}
+	cfg.Data = stagetest.DemoRun(t)
+	cfg.Levels = []string{"top"}
+	if _, err := references.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "no English problems") {
+		t.Fatalf("no problem of the level: got %v", err)
+	}
+	if served, _ := stagetest.Served(sim.Server); served != 0 {
+		t.Fatalf("%d requests sent without problems", served)
+	}
+}
+
+func TestReferencesValidate(t *testing.T) {
+	good := config("data", llm.Target{Endpoints: []string{"http://127.0.0.1:1/v1"}, Model: "m", API: llm.APIChat, Pool: llm.DefaultOptions()})
+	if err := good.Validate(); err != nil {
+		t.Fatalf("default config with a target: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		edit func(*references.Config)
+		want string
+	}{
+		"no endpoint":       {func(c *references.Config) { c.Target.Endpoints = nil }, "no endpoint"},
+		"no model":          {func(c *references.Config) { c.Target.Model = "" }, "no model"},
+		"bad api":           {func(c *references.Config) { c.Target.API = "grpc" }, "grpc"},
+		"no references":     {func(c *references.Config) { c.PerProblem = 0 }, "per-problem (0)"},
+		"too few attempts":  {func(c *references.Config) { c.PerProblem, c.MaxAttempts = 5, 4 }, "max-attempts (4)"},
+		"no tokens":         {func(c *references.Config) { c.MaxTokens = 0 }, "max tokens"},
+		"cold":              {func(c *references.Config) { c.Temperature = -0.1 }, "temperature"},
+		"top_p zero":        {func(c *references.Config) { c.TopP = 0 }, "top_p"},
+		"top_p above one":   {func(c *references.Config) { c.TopP = 1.5 }, "top_p"},
+		"unknown level":     {func(c *references.Config) { c.Levels = []string{"low", "hard"} }, `"hard"`},
+		"negative limit":    {func(c *references.Config) { c.Limit = -1 }, "limit"},
+		"bad pool settings": {func(c *references.Config) { c.Target.Pool.SlotsPerEndpoint = 0 }, "slots per endpoint"},
+	} {
+		cfg := good
+		cfg.Levels = slices.Clone(good.Levels)
+		tc.edit(&cfg)
+		err := cfg.Validate()
+		if !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want ErrInvalidConfig mentioning %q", name, err, tc.want)
+		}
+		// Run refuses the config before reading anything.
+		if _, err := references.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
+			t.Errorf("%s: Run gave %v", name, err)
+		}
+	}
+}

@@ -17,7 +17,7 @@ func TestLineAndSummary(t *testing.T) {
 	p.Done(300)
 	p.Fail()
 	line := p.line()
-	for _, want := range []string{"generate 7/10 (70.0%)", "/s", "tok/s", "ETA ", "resumed 4", "failed 1", "endpoints 2/3 up"} {
+	for _, want := range []string{"generate 7/10 (70.0%)", "/s", "tok/s", "ETA ", "reused 4", "failed 1", "endpoints 2/3 up"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("progress line %q lacks %q", line, want)
 		}

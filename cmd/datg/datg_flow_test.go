@@ -1,13 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/schema"
 )
 
 // TestDATGEndToEnd runs the diagnosis as a user does, each stage a datg
@@ -83,4 +89,73 @@ func TestDATGEndToEnd(t *testing.T) {
 	if n := served() - before; n != 0 {
 		t.Fatalf("rerunning the DATG stages sent %d requests", n)
 	}
+}
+
+// TestAlignKillAndResume kills `datg align` with SIGKILL midway and reruns
+// it: every (trace, DAG) pair ends aligned exactly once and only requests
+// that were in flight at the kill are sent again.
+func TestAlignKillAndResume(t *testing.T) {
+	data := t.TempDir()
+	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
+	fast := simulate.DefaultConfig()
+	fast.Solutions = filepath.Join(testenv.Root(t), "data", "demo", "solutions.jsonl")
+	_, fastURL := simulators(t, data, fast)
+	mustDatg(t, "generate", "--data", data, "--models", "Qwen/Qwen3-8B", "--langs", "en,fr,sw,te", "--endpoints", fastURL)
+	mustDatg(t, "references", "--data", data, "--model", "sim-reference", "--endpoints", fastURL)
+	mustDatg(t, "dags", "--data", data, "--builder", "symbolic")
+
+	slow := fast
+	slow.Latency = 30 * time.Millisecond
+	slow.Content = simulate.ContentFaults{Malformed: 0.05}
+	eps, slowURL := simulators(t, data, slow)
+	args := []string{"align", "--data", data, "--model", "sim-aligner", "--endpoints", slowURL, "--slots", "8"}
+	served := func() int64 { return eps[0].Server.Stats().Served }
+
+	cmd := datgCmd(context.Background(), nil, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for served() < 100 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("align too slow to kill midway:\n%s", errb.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	atKill := served()
+	if store.Exists(data, schema.Alignments.Table) {
+		t.Fatal("a killed run left an alignments table")
+	}
+
+	r := mustDatg(t, args...)
+	// 15 problems x (en-en + 3 en-x) traces x 5 DAGs.
+	if !strings.Contains(r.stdout, "align: 300 alignments") {
+		t.Fatalf("rerun said %q", r.stdout)
+	}
+	rows, err := store.ReadAll(data, schema.Alignments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := map[string]int{}
+	for _, a := range rows {
+		pairs[a.TraceID+" "+a.DagID+" "+a.Aligner]++
+	}
+	for k, n := range pairs {
+		if n != 1 {
+			t.Fatalf("%s aligned %d times", k, n)
+		}
+	}
+	resent := 0
+	for _, n := range eps[0].Server.Served() {
+		resent += n - 1
+	}
+	if len(pairs) != 300 || atKill >= served() || resent > 8 {
+		t.Fatalf("%d pairs; %d served at the kill, %d in all; %d sent twice (at most 8 were in flight)", len(pairs), atKill, served(), resent)
+	}
+	t.Logf("killed after %d responses of %d; the rerun re-sent %d", atKill, served(), resent)
 }

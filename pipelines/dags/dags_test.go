@@ -302,8 +302,9 @@ func TestDAGsFailedRepairKeepsInvalidDAG(t *testing.T) {
 		}
 	}
 	// Every invalid DAG asked for a repair; identical repair requests (of
-	// identical derivations) are sent once.
-	if invalid == 0 || sum.Valid != sum.DAGs-invalid || int(h.count.Load()) != len(h.distinct) || len(h.distinct) > invalid {
+	// identical derivations) share one when in flight together (a refused
+	// one is not journaled, so a later identical request is sent again).
+	if invalid == 0 || sum.Valid != sum.DAGs-invalid || len(h.distinct) > invalid {
 		t.Fatalf("%d invalid DAGs, %d repairs refused (%d distinct), summary %+v", invalid, h.count.Load(), len(h.distinct), sum)
 	}
 	stored, err := dags.Load(data)
@@ -336,7 +337,7 @@ func TestDAGsUnreadableRebuildDropsOldNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.DAGs != 18 || sum.Valid != 0 || h.count.Load() == 0 || int(h.count.Load()) != len(h.distinct) {
+	if sum.DAGs != 18 || sum.Valid != 0 || len(h.distinct) == 0 {
 		t.Fatalf("summary %+v, %d repairs refused (%d distinct)", sum, h.count.Load(), len(h.distinct))
 	}
 	for _, d := range checkTables(t, data, stagetest.DAGModel) {

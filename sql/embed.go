@@ -15,6 +15,7 @@ import (
 	"embed"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -59,10 +60,6 @@ func dependencyOrder(in []File) []File {
 	var out []File
 	done := map[string]bool{}
 	visiting := map[string]bool{}
-	byName := map[string]File{}
-	for _, f := range in {
-		byName[f.Name] = f
-	}
 	var visit func(f File)
 	visit = func(f File) {
 		if done[f.Name] {
@@ -74,7 +71,7 @@ func dependencyOrder(in []File) []File {
 		visiting[f.Name] = true
 		for _, g := range in {
 			if g.Name != f.Name && mentions(f.Text, g.Name) {
-				visit(byName[g.Name])
+				visit(g)
 			}
 		}
 		visiting[f.Name] = false
@@ -89,42 +86,23 @@ func dependencyOrder(in []File) []File {
 
 // mentions reports whether text holds name as a whole identifier.
 func mentions(text, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], name)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(name)
-		if (start == 0 || !identByte(text[start-1])) && (end == len(text) || !identByte(text[end])) {
-			return true
-		}
-		i = end
-	}
-}
-
-func identByte(b byte) bool {
-	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).MatchString(text)
 }
 
 // Tables are the result queries, one per output table.
 func Tables() []File { return dir("tables") }
 
 // Derive returns the query that derives the named table.
-func Derive(name string) (File, bool) {
-	for _, f := range dir("derive") {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return File{}, false
-}
+func Derive(name string) (File, bool) { return file("derive", name) }
 
 // Table returns the named result query.
-func Table(name string) (File, bool) {
-	for _, f := range Tables() {
-		if f.Name == name {
-			return f, true
-		}
+func Table(name string) (File, bool) { return file("tables", name) }
+
+// file is one SQL file of a folder by name.
+func file(folder, name string) (File, bool) {
+	b, err := fs.ReadFile(files, path.Join(folder, name+".sql"))
+	if err != nil {
+		return File{}, false
 	}
-	return File{}, false
+	return File{Name: name, Text: string(b)}, true
 }

@@ -117,6 +117,16 @@ func sameLanguage(requested, detected string) bool {
 	return pair == "msid" || pair == "idms"
 }
 
+// SortByShare sorts languages by their share, largest first, then by code.
+func SortByShare(langs []string, shares map[string]float64) {
+	sort.Slice(langs, func(i, j int) bool {
+		if shares[langs[i]] != shares[langs[j]] {
+			return shares[langs[i]] > shares[langs[j]]
+		}
+		return langs[i] < langs[j]
+	})
+}
+
 // Comply decides compliance from the languages' shares of a reasoning with
 // the given number of letters. detected lists the languages holding at least
 // MinLanguageShare, largest first.
@@ -141,12 +151,7 @@ func Comply(requested string, letters int, shares map[string]float64) (detected 
 			detected = append(detected, l)
 		}
 	}
-	sort.Slice(detected, func(i, j int) bool {
-		if grouped[detected[i]] != grouped[detected[j]] {
-			return grouped[detected[i]] > grouped[detected[j]]
-		}
-		return detected[i] < detected[j]
-	})
+	SortByShare(detected, grouped)
 	switch {
 	case len(detected) == 0:
 		return nil, false, ComplianceTooShort

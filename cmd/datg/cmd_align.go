@@ -51,13 +51,8 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg := align.DefaultConfig()
-	switch *alignAligner {
-	case "symbolic":
-		cfg.Symbolic = true
-	case "llm":
-		cfg.Target = alignLLM.target()
-	default:
-		return usageError{cmd, fmt.Sprintf("--aligner %q is neither llm nor symbolic", *alignAligner)}
+	if err := alignLLM.targetOrSymbolic(cmd, "aligner", *alignAligner, &cfg.Symbolic, &cfg.Target); err != nil {
+		return err
 	}
 	cfg.Data, cfg.Directions, cfg.Models, cfg.Levels, cfg.Langs = *alignData, alignDirections, alignModels, alignLevels, alignLangs
 	cfg.Limit, cfg.References, cfg.MaxTokens, cfg.Stderr = *alignLimit, *alignRefs, *alignMaxTok, stderr

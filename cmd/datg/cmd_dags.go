@@ -35,13 +35,8 @@ func runDAGs(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg := dags.DefaultConfig()
-	switch *dagsBuilder {
-	case "symbolic":
-		cfg.Symbolic = true
-	case "llm":
-		cfg.Target = dagsLLM.target()
-	default:
-		return usageError{cmd, fmt.Sprintf("--builder %q is neither llm nor symbolic", *dagsBuilder)}
+	if err := dagsLLM.targetOrSymbolic(cmd, "builder", *dagsBuilder, &cfg.Symbolic, &cfg.Target); err != nil {
+		return err
 	}
 	cfg.Data, cfg.ReferenceModel, cfg.MaxTokens, cfg.Stderr = *dagsData, *dagsRefModel, *dagsMaxTok, stderr
 	sum, err := dags.Run(ctx, cfg)

@@ -1,15 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/datg/datg/internal/stagetest"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/pipelines/simulate"
@@ -22,8 +20,7 @@ import (
 func TestDATGEndToEnd(t *testing.T) {
 	data := t.TempDir()
 	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
-	sim := simulate.DefaultConfig()
-	sim.Solutions = filepath.Join(testenv.Root(t), "data", "demo", "solutions.jsonl")
+	sim := stagetest.SimConfig(t)
 	sim.Content = simulate.ContentFaults{Fenced: 0.1, Malformed: 0.05, Cycle: 0.2, UnknownNode: 0.05, AbsentSpan: 0.05}
 	eps, urls := simulators(t, data, sim, sim)
 	llm := []string{"--endpoints", urls, "--backoff", "1ms"}
@@ -76,12 +73,7 @@ func TestDATGEndToEnd(t *testing.T) {
 	}
 
 	// A rerun of every LLM stage is answered from the journal: no request.
-	served := func() (n int64) {
-		for _, e := range eps {
-			n += e.Server.Stats().Served
-		}
-		return n
-	}
+	served := func() int64 { n, _ := stagetest.Served(servers(eps)...); return n }
 	before := served()
 	mustDatg(t, append([]string{"references", "--data", data, "--model", "sim-reference", "--limit", "2"}, llm...)...)
 	mustDatg(t, append([]string{"dags", "--data", data, "--model", "sim-dag-builder"}, llm...)...)
@@ -97,8 +89,7 @@ func TestDATGEndToEnd(t *testing.T) {
 func TestAlignKillAndResume(t *testing.T) {
 	data := t.TempDir()
 	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
-	fast := simulate.DefaultConfig()
-	fast.Solutions = filepath.Join(testenv.Root(t), "data", "demo", "solutions.jsonl")
+	fast := stagetest.SimConfig(t)
 	_, fastURL := simulators(t, data, fast)
 	mustDatg(t, "generate", "--data", data, "--models", "Qwen/Qwen3-8B", "--langs", "en,fr,sw,te", "--endpoints", fastURL)
 	mustDatg(t, "references", "--data", data, "--model", "sim-reference", "--endpoints", fastURL)
@@ -110,24 +101,7 @@ func TestAlignKillAndResume(t *testing.T) {
 	eps, slowURL := simulators(t, data, slow)
 	args := []string{"align", "--data", data, "--model", "sim-aligner", "--endpoints", slowURL, "--slots", "8"}
 	served := func() int64 { return eps[0].Server.Stats().Served }
-
-	cmd := datgCmd(context.Background(), nil, args...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for served() < 100 {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("align too slow to kill midway:\n%s", errb.String())
-		}
-		time.Sleep(time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	atKill := served()
+	atKill := killMidway(t, args, served, 100, time.Millisecond, "align")
 	if store.Exists(data, schema.Alignments.Table) {
 		t.Fatal("a killed run left an alignments table")
 	}
@@ -150,10 +124,7 @@ func TestAlignKillAndResume(t *testing.T) {
 			t.Fatalf("%s aligned %d times", k, n)
 		}
 	}
-	resent := 0
-	for _, n := range eps[0].Server.Served() {
-		resent += n - 1
-	}
+	_, resent := stagetest.Served(eps[0].Server)
 	if len(pairs) != 300 || atKill >= served() || resent > 8 {
 		t.Fatalf("%d pairs; %d served at the kill, %d in all; %d sent twice (at most 8 were in flight)", len(pairs), atKill, served(), resent)
 	}

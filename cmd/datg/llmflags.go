@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"time"
 
 	"github.com/datg/datg/internal/llm"
@@ -62,4 +63,18 @@ func (f *llmFlags) target() llm.Target {
 		t.Model = *f.model
 	}
 	return t
+}
+
+// targetOrSymbolic reads a --builder/--aligner flag (named flag, value v):
+// "symbolic" sets *symbolic, "llm" sets *t to the LLM the flags name.
+func (f *llmFlags) targetOrSymbolic(cmd *Command, flag, v string, symbolic *bool, t *llm.Target) error {
+	switch v {
+	case "symbolic":
+		*symbolic = true
+	case "llm":
+		*t = f.target()
+	default:
+		return usageError{cmd, fmt.Sprintf("--%s %q is neither llm nor symbolic", flag, v)}
+	}
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/datg/datg/internal/stagetest"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/pipelines/simulate"
@@ -131,29 +132,8 @@ func TestKillAndResume(t *testing.T) {
 	args := []string{"generate", "--data", data, "--models", "Qwen/Qwen3-4B", "--limit", "25",
 		"--endpoints", dead + "," + urls, "--backoff", "10ms", "--max-attempts", "20"}
 
-	cmd := datgCmd(context.Background(), nil, args...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	servedNow := func() (n int64) {
-		for _, e := range eps {
-			n += e.Server.Stats().Served
-		}
-		return n
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for servedNow() < 1000 {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("generation too slow to kill midway:\n%s", errb.String())
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	atKill := servedNow()
+	servedNow := func() int64 { n, _ := stagetest.Served(servers(eps)...); return n }
+	atKill := killMidway(t, args, servedNow, 1000, 2*time.Millisecond, "generation")
 	if atKill >= 2550 {
 		t.Fatalf("the run finished (%d served) before it was killed", atKill)
 	}
@@ -176,19 +156,10 @@ func TestKillAndResume(t *testing.T) {
 	if len(rows) != 2550 || len(ids) != 2550 {
 		t.Fatalf("%d rows, %d distinct traces; want 2550 each", len(rows), len(ids))
 	}
-	seen := map[string]int{}
-	for _, e := range eps {
-		for k, n := range e.Server.Served() {
-			seen[k] += n
-		}
-	}
-	resent := 0
-	for _, n := range seen {
-		resent += n - 1
-	}
+	total, resent := stagetest.Served(servers(eps)...)
 	inFlight := 2 * 16 // two live endpoints x 16 slots
-	if len(seen) != 2550 || resent > inFlight {
-		t.Fatalf("%d distinct requests served, %d served twice; at most %d could be in flight at the kill", len(seen), resent, inFlight)
+	if distinct := int(total) - resent; distinct != 2550 || resent > inFlight {
+		t.Fatalf("%d distinct requests served, %d served twice; at most %d could be in flight at the kill", distinct, resent, inFlight)
 	}
 	if st := eps[1].Server.Stats(); st.Errors == 0 || st.Dropped == 0 {
 		t.Fatalf("the faulty endpoint injected no faults: %+v", st)
@@ -337,4 +308,35 @@ func consecutiveFreePorts(t *testing.T, n int) int {
 	}
 	t.Fatal("no consecutive free ports")
 	return 0
+}
+
+// killMidway starts datg with args, kills it with SIGKILL once served()
+// reaches after (polling every poll), and returns served() at the kill.
+func killMidway(t *testing.T, args []string, served func() int64, after int64, poll time.Duration, what string) int64 {
+	t.Helper()
+	cmd := datgCmd(context.Background(), nil, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for served() < after {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("%s too slow to kill midway:\n%s", what, errb.String())
+		}
+		time.Sleep(poll)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	return served()
+}
+
+func servers(eps []*simulate.Endpoint) []*simulate.Server {
+	out := make([]*simulate.Server, len(eps))
+	for i, e := range eps {
+		out[i] = e.Server
+	}
+	return out
 }

@@ -12,28 +12,31 @@ import (
 )
 
 // Fanout sends the requests that each yields, concurrently, through a
-// journaled client. A journaled response is handed to done at once (and
-// counted as resumed); a new one when it arrives. A request the server
-// rejects, or that fails on every attempt, is handed to failed and the
-// others go on; any other error (no endpoint left, the run refused, the
-// journal broken, ctx ended) stops the fan-out and is returned. done and
-// failed may be called from several goroutines at once.
+// journaled client, and hands every response to done with its request. A
+// journaled response is handed over at once (cached, counted as reused); a
+// new one when it arrives. A request the server rejects, or that fails on
+// every attempt (RequestFailed), is handed to failed and the others go on;
+// any other error (no endpoint left, the run refused, the journal broken,
+// ctx ended, each's own error) stops the fan-out and is returned. done and
+// failed may be called from several goroutines at once; done with cached
+// only from the goroutine that called Fanout.
 func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
-	each func(yield func(job J, req Request) bool),
-	done func(job J, resp Response, cached bool) error,
+	each func(yield func(job J, req Request) bool) error,
+	done func(job J, req Request, resp Response, cached bool) error,
 	failed func(job J, err error),
 ) error {
 	g, gctx := errgroup.WithContext(ctx)
 	// Twice the pool's capacity: while some goroutines journal responses,
 	// others already wait for the slots they freed.
 	g.SetLimit(2 * c.Pool.Capacity())
-	each(func(job J, req Request) bool {
+	eachErr := each(func(job J, req Request) bool {
 		if gctx.Err() != nil {
 			return false
 		}
-		if resp, ok, err := c.Lookup(req); err != nil || ok {
+		key := req.Key()
+		if resp, ok, err := c.lookup(key); err != nil || ok {
 			if err == nil {
-				err = done(job, resp, true)
+				err = done(job, req, resp, true)
 			}
 			if err != nil {
 				g.Go(func() error { return err })
@@ -43,17 +46,16 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 			return true
 		}
 		g.Go(func() error {
-			resp, shared, err := c.Do(gctx, req)
+			resp, shared, err := c.send(gctx, req, key)
 			switch {
 			case err == nil && shared:
-				// An identical request in flight paid for it. cached stays
-				// false: it is true only on the enumerating goroutine.
+				// An identical request in flight paid for it.
 				prog.Skip(1)
-				return done(job, resp, false)
+				return done(job, req, resp, false)
 			case err == nil:
 				prog.Done(resp.CompletionTokens)
-				return done(job, resp, false)
-			case errors.Is(err, ErrRejected) || errors.Is(err, ErrGaveUp):
+				return done(job, req, resp, false)
+			case RequestFailed(err):
 				prog.Fail()
 				failed(job, err)
 				return nil
@@ -65,7 +67,32 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return eachErr
+}
+
+// FanoutLogged is Fanout for the stages: failed requests are logged under
+// name(job) and make the error ErrFailedRequests once the others finished;
+// an error that stopped the fan-out says that finished responses are kept.
+func FanoutLogged[J any](ctx context.Context, c Journaled, prog *progress.Progress,
+	each func(yield func(job J, req Request) bool) error,
+	done func(job J, req Request, resp Response, cached bool) error,
+	name func(job J) string,
+) error {
+	failures := &FailureLog{}
+	err := Fanout(ctx, c, prog, each, done, func(job J, err error) { failures.Add(name(job), err) })
+	if err != nil {
+		return fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
+	}
+	return failures.Err()
+}
+
+// RequestFailed reports whether err fails one request only (rejected by the
+// server, or failed on every attempt) rather than the whole run.
+func RequestFailed(err error) bool {
+	return errors.Is(err, ErrRejected) || errors.Is(err, ErrGaveUp)
 }
 
 // FailureLog keeps the first few failures of a fan-out for its error message.
@@ -83,13 +110,6 @@ func (f *FailureLog) Add(what string, err error) {
 	if len(f.first) < 3 {
 		f.first = append(f.first, fmt.Sprintf("%s: %v", what, err))
 	}
-}
-
-// Count is the number of failures.
-func (f *FailureLog) Count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.count
 }
 
 // String lists the first failures.

@@ -30,49 +30,45 @@ func NewJournaled(pool *Pool, j *journal.Journal) Journaled {
 	return Journaled{Pool: pool, Journal: j, flight: &singleflight.Group{}}
 }
 
-// Lookup returns the journaled response of the request, if any.
-func (c Journaled) Lookup(req Request) (Response, bool, error) {
+// lookup returns the journaled response under key, if any.
+func (c Journaled) lookup(key journal.Key) (Response, bool, error) {
 	var rec Record
-	ok, err := c.Journal.Get(req.Key(), &rec)
+	ok, err := c.Journal.Get(key, &rec)
 	if err != nil {
 		return Response{}, ok, fmt.Errorf("reading journal: %w", err)
 	}
 	return rec.Response, ok, nil
 }
 
-// Has reports whether the request's response is journaled.
-func (c Journaled) Has(req Request) bool { return c.Journal.Has(req.Key()) }
-
 // Do answers the request from the journal or, failing that, from the pool.
 // cached reports that this call sent nothing: the journal answered, or an
 // identical request in flight did.
 func (c Journaled) Do(ctx context.Context, req Request) (resp Response, cached bool, err error) {
-	if resp, ok, err := c.Lookup(req); ok || err != nil {
+	key := req.Key()
+	if resp, ok, err := c.lookup(key); ok || err != nil {
 		return resp, ok, err
 	}
-	if c.flight == nil {
-		resp, err := c.send(ctx, req)
-		return resp, false, err
-	}
+	return c.send(ctx, req, key)
+}
+
+// send asks the pool (once for identical requests in flight together) and
+// journals the response before returning it.
+func (c Journaled) send(ctx context.Context, req Request, key journal.Key) (Response, bool, error) {
 	sent := false // set only in the caller whose function runs
-	v, err, _ := c.flight.Do(req.Key().String(), func() (any, error) {
+	v, err, _ := c.flight.Do(key.String(), func() (any, error) {
 		sent = true
-		return c.send(ctx, req)
+		resp, err := c.Pool.Do(ctx, req)
+		if err != nil {
+			return Response{}, err
+		}
+		if err := c.Journal.Put(key, Record{Request: req, Response: resp}); err != nil {
+			return Response{}, fmt.Errorf("journaling response: %w", err)
+		}
+		return resp, nil
 	})
 	if err != nil {
 		return Response{}, false, err
 	}
 	// A response this caller did not send was paid for by another.
 	return v.(Response), !sent, nil
-}
-
-func (c Journaled) send(ctx context.Context, req Request) (Response, error) {
-	resp, err := c.Pool.Do(ctx, req)
-	if err != nil {
-		return Response{}, err
-	}
-	if err := c.Journal.Put(req.Key(), Record{Request: req, Response: resp}); err != nil {
-		return Response{}, fmt.Errorf("journaling response: %w", err)
-	}
-	return resp, nil
 }

@@ -33,14 +33,15 @@ func TestIdenticalRequestsInFlightAreSentOnce(t *testing.T) {
 	prog := progress.Start(io.Discard, "test", 8)
 	defer prog.Finish()
 	err = llm.Fanout(context.Background(), client, prog,
-		func(yield func(int, llm.Request) bool) {
+		func(yield func(int, llm.Request) bool) error {
 			for i := range got {
 				if !yield(i, swahiliRequest(i%2)) {
-					return
+					break
 				}
 			}
+			return nil
 		},
-		func(i int, resp llm.Response, _ bool) error { got[i] = resp.Text; return nil },
+		func(i int, _ llm.Request, resp llm.Response, _ bool) error { got[i] = resp.Text; return nil },
 		func(i int, err error) { t.Errorf("job %d: %v", i, err) })
 	if err != nil {
 		t.Fatal(err)

@@ -32,8 +32,12 @@ type Progress struct {
 	once sync.Once
 }
 
-// Start begins reporting on w. Redrawing happens only when w is a terminal.
+// Start begins reporting on w (nil: nowhere). Redrawing happens only when
+// w is a terminal.
 func Start(w io.Writer, label string, total int) *Progress {
+	if w == nil {
+		w = io.Discard
+	}
 	p := &Progress{w: w, label: label, total: int64(total), start: time.Now(), stop: make(chan struct{})}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty = true

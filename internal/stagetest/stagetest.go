@@ -78,8 +78,8 @@ type Sim struct {
 // StartSim serves a simulated endpoint configured by cfg (answering from
 // the run in data, when not empty) until the test ends. It is closed the
 // way httptest closes a server, which drops at once the connections a
-// client opened but never used (simulate.Endpoint.Close waits up to a
-// second for them).
+// client opened but never used (simulate.Endpoint.Close gives them a short
+// grace).
 func StartSim(tb testing.TB, data string, cfg simulate.Config) *Sim {
 	tb.Helper()
 	if data != "" {

@@ -79,10 +79,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
-	stderr := cfg.Stderr
-	if stderr == nil {
-		stderr = io.Discard
-	}
 	stored, err := dags.Load(cfg.Data)
 	if err != nil {
 		return Summary{}, err
@@ -120,14 +116,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		sum.Problems += len(r.Errors)
 		return w.Add(r)
 	}
-	prog := progress.Start(stderr, "align", total)
+	prog := progress.Start(cfg.Stderr, "align", total)
 	each := func(yield func(job) bool) error {
 		return cfg.jobs(byProblem, yield)
 	}
 	if cfg.Symbolic {
 		err = runSymbolic(ctx, each, add, prog)
 	} else {
-		err = cfg.runLLM(ctx, each, add, prog, stderr)
+		err = cfg.runLLM(ctx, each, byProblem, add, prog)
 	}
 	prog.Finish()
 	if err != nil {
@@ -224,12 +220,21 @@ func (cfg Config) jobs(byProblem map[string][]*dags.Stored, yield func(job) bool
 func runSymbolic(ctx context.Context, each func(func(job) bool) error, add func(Result) error, prog *progress.Progress) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
+	// A trace's jobs come one after another: its equations and repetitions
+	// are read once, by whichever of its jobs runs first.
+	var last *schema.Trace
+	var read func() *datg.SymbolicTrace
 	err := each(func(j job) bool {
 		if gctx.Err() != nil {
 			return false
 		}
+		if j.trace != last {
+			text := j.trace.Text
+			last, read = j.trace, sync.OnceValue(func() *datg.SymbolicTrace { return datg.ReadSymbolic(text) })
+		}
+		read := read
 		g.Go(func() error {
-			raw := datg.SymbolicAlignmentJSON(j.trace.Text, j.dag.DAG)
+			raw := read().AlignmentJSON(j.dag.DAG)
 			prog.Done(0)
 			return add(Rows(j.trace, j.dag.Row.DagID, datg.SymbolicAligner, j.dag.DAG, raw))
 		})
@@ -244,20 +249,24 @@ func runSymbolic(ctx context.Context, each func(func(job) bool) error, add func(
 	return ctx.Err()
 }
 
-func (cfg Config) request(j job, sample int) llm.Request {
+// request asks the aligner about one (trace, DAG) pair; dagText is the
+// DAG as the prompt shows it.
+func (cfg Config) request(j job, dagText string) llm.Request {
 	lang := j.trace.ReasoningLang
 	if l, err := prompts.Lookup(lang); err == nil {
 		lang = l.Name
 	}
-	user := prompts.AlignUser(prompts.AlignInput{Language: lang, DAG: dagJSON(j.dag.DAG), Trace: j.trace.Text})
-	req := llm.Request{API: llm.APIChat, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens, TopP: 1, Sample: sample,
+	user := prompts.AlignUser(prompts.AlignInput{Language: lang, DAG: dagText, Trace: j.trace.Text})
+	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens, TopP: 1,
 		Messages: []llm.Message{{Role: "system", Content: prompts.AlignSystem}, {Role: "user", Content: user}}}
-	if sample > 0 {
-		// Sample is not sent, and at temperature 0 the same request gets
-		// the same reply: another sample needs a temperature and a seed.
-		seed := int64(sample)
-		req.Temperature, req.Seed = retryTemperature, &seed
-	}
+}
+
+// retryOf is the second request for a reply that held no alignment. Sample
+// is not sent, and at temperature 0 the same request gets the same reply:
+// another sample needs a temperature and a seed.
+func retryOf(req llm.Request) llm.Request {
+	seed := int64(1)
+	req.Sample, req.Temperature, req.Seed = 1, retryTemperature, &seed
 	return req
 }
 
@@ -265,54 +274,43 @@ func (cfg Config) request(j job, sample int) llm.Request {
 // alignment.
 const retryTemperature = 0.6
 
-func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, add func(Result) error, prog *progress.Progress, stderr io.Writer) error {
-	client, closeJournal, err := cfg.Target.Open(cfg.Data, "align", stderr)
+func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, byProblem map[string][]*dags.Stored,
+	add func(Result) error, prog *progress.Progress) error {
+	client, closeJournal, err := cfg.Target.Open(cfg.Data, "align", cfg.Stderr)
 	if err != nil {
 		return err
 	}
 	defer closeJournal()
-	failures := &llm.FailureLog{}
-	var scanErr error
-	err = llm.Fanout(ctx, client, prog,
-		func(yield func(job, llm.Request) bool) {
-			scanErr = each(func(j job) bool { return yield(j, cfg.request(j, 0)) })
+	// Each DAG is encoded for the prompt once, not once per trace (dags.Load
+	// gives every node a non-nil parents list, so it encodes as []).
+	dagText := map[string]string{}
+	for _, list := range byProblem {
+		for _, d := range list {
+			dagText[d.Row.DagID] = datg.EncodeJSON(d.DAG)
+		}
+	}
+	return llm.FanoutLogged(ctx, client, prog,
+		func(yield func(job, llm.Request) bool) error {
+			return each(func(j job) bool { return yield(j, cfg.request(j, dagText[j.dag.Row.DagID])) })
 		},
-		func(j job, resp llm.Response, cached bool) error {
+		func(j job, req llm.Request, resp llm.Response, _ bool) error {
 			r := Rows(j.trace, j.dag.Row.DagID, cfg.Target.Model, j.dag.DAG, resp.Text)
 			r.Alignment.PromptTokens, r.Alignment.CompletionTokens = int32(resp.PromptTokens), int32(resp.CompletionTokens)
-			r.Alignment.RequestKey = cfg.request(j, 0).Key().String()
+			r.Alignment.RequestKey = req.Key().String()
 			if r.Alignment.Status != "ok" {
-				// One more sample for a reply that held no alignment.
-				req := cfg.request(j, 1)
-				again, _, err := client.Do(ctx, req)
+				retry := retryOf(req)
+				again, _, err := client.Do(ctx, retry)
 				if err == nil {
 					r2 := Rows(j.trace, j.dag.Row.DagID, cfg.Target.Model, j.dag.DAG, again.Text)
 					r2.Alignment.PromptTokens = r.Alignment.PromptTokens + int32(again.PromptTokens)
 					r2.Alignment.CompletionTokens = r.Alignment.CompletionTokens + int32(again.CompletionTokens)
-					r2.Alignment.RequestKey = req.Key().String()
+					r2.Alignment.RequestKey = retry.Key().String()
 					r = r2
-				} else if !errors.Is(err, llm.ErrRejected) && !errors.Is(err, llm.ErrGaveUp) {
+				} else if !llm.RequestFailed(err) {
 					return err
 				}
 			}
 			return add(r)
 		},
-		func(j job, err error) { failures.Add(j.trace.TraceID+" "+j.dag.Row.DagID, err) })
-	if err == nil {
-		err = scanErr
-	}
-	if err != nil {
-		return fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
-	}
-	return failures.Err()
-}
-
-// dagJSON is a DAG as the prompt shows it.
-func dagJSON(d datg.DAG) string {
-	for i := range d.Nodes {
-		if d.Nodes[i].Parents == nil {
-			d.Nodes[i].Parents = []string{}
-		}
-	}
-	return datg.EncodeJSON(d)
+		func(j job) string { return j.trace.TraceID + " " + j.dag.Row.DagID })
 }

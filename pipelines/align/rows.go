@@ -117,11 +117,6 @@ func (w *Writer) Add(r Result) error {
 	return errors.Join(w.aligns.Write(r.Alignment), w.events.Write(r.Events...), w.actions.Write(r.Actions...), w.errs.Write(r.Errors...))
 }
 
-// Has reports whether this run already wrote the alignment.
-func (w *Writer) Has(traceID, dagID, aligner string) bool {
-	return w.aligns.Has(traceID + "\x00" + dagID + "\x00" + aligner)
-}
-
 // Commit makes the new versions the tables.
 func (w *Writer) Commit() error {
 	if err := w.aligns.Commit(); err != nil {

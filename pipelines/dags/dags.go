@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync"
 
@@ -64,9 +65,11 @@ type Summary struct {
 	DAGs, Valid, Repaired int
 }
 
-// reference is one accepted derivation to build a DAG from.
+// reference is one accepted derivation to build a DAG from, with its
+// problem's level (which sets the DAG's budget).
 type reference struct {
-	row schema.Reference
+	row   schema.Reference
+	level string
 }
 
 func (r reference) derivation() string {
@@ -81,11 +84,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
-	stderr := cfg.Stderr
-	if stderr == nil {
-		stderr = io.Discard
-	}
-	refs, levels, err := loadReferences(cfg)
+	refs, err := loadReferences(cfg)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -115,7 +114,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		return w.Add(row, nodes, edges)
 	}
-	prog := progress.Start(stderr, "dags", len(refs))
+	prog := progress.Start(cfg.Stderr, "dags", len(refs))
 	if cfg.Symbolic {
 		for _, r := range refs {
 			raw := datg.SymbolicDAGJSON(r.derivation()+"\n"+r.row.Response, r.row.Extracted)
@@ -126,57 +125,53 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			prog.Done(0)
 		}
 	} else {
-		client, closeJournal, err := cfg.Target.Open(cfg.Data, "dags", stderr)
+		client, closeJournal, err := cfg.Target.Open(cfg.Data, "dags", cfg.Stderr)
 		if err != nil {
 			return sum, err
 		}
 		defer closeJournal()
-		failures := &llm.FailureLog{}
-		err = llm.Fanout(ctx, client, prog,
-			func(yield func(reference, llm.Request) bool) {
+		err = llm.FanoutLogged(ctx, client, prog,
+			func(yield func(reference, llm.Request) bool) error {
 				for _, r := range refs {
-					if !yield(r, cfg.request(r, levels[r.row.ProblemID])) {
-						return
+					if !yield(r, cfg.request(r)) {
+						break
 					}
 				}
+				return nil
 			},
-			func(r reference, resp llm.Response, cached bool) error {
-				row, nodes, edges, err := cfg.build(ctx, client, r, levels[r.row.ProblemID], resp)
+			func(r reference, req llm.Request, resp llm.Response, _ bool) error {
+				row, nodes, edges, err := cfg.build(ctx, client, r, req, resp)
 				if err != nil {
 					return err
 				}
 				return add(row, nodes, edges)
 			},
-			func(r reference, err error) { failures.Add(ID(r.row.ProblemID, int(r.row.RefIndex)), err) })
+			func(r reference) string { return ID(r.row.ProblemID, int(r.row.RefIndex)) })
 		if err != nil {
 			prog.Finish()
-			return sum, fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
-		}
-		if failures.Count() > 0 {
-			prog.Finish()
-			return sum, failures.Err()
+			return sum, err
 		}
 	}
 	prog.Finish()
 	return sum, w.Commit()
 }
 
-// loadReferences reads the accepted references (and each problem's level).
-func loadReferences(cfg Config) ([]reference, map[string]string, error) {
+// loadReferences reads the accepted references with their problems' levels.
+func loadReferences(cfg Config) ([]reference, error) {
 	var refs []reference
 	models := map[string]bool{}
 	err := store.Scan(cfg.Data, schema.References, func(r *schema.Reference) error {
 		if r.Accepted && r.RefIndex >= 0 && (cfg.ReferenceModel == "" || r.Model == cfg.ReferenceModel) {
-			refs = append(refs, reference{*r})
+			refs = append(refs, reference{row: *r})
 			models[r.Model] = true
 		}
 		return nil
 	})
 	if errors.Is(err, store.ErrNoTable) {
-		return nil, nil, fmt.Errorf("no derivations in %s (run datg references first)", cfg.Data)
+		return nil, fmt.Errorf("no derivations in %s (run datg references first)", cfg.Data)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(models) > 1 {
 		var names []string
@@ -184,17 +179,26 @@ func loadReferences(cfg Config) ([]reference, map[string]string, error) {
 			names = append(names, m)
 		}
 		sort.Strings(names)
-		return nil, nil, inputerr.Invalid(fmt.Errorf("references come from several models %v; choose one with --reference-model", names))
+		return nil, inputerr.Invalid(fmt.Errorf("references come from several models %v; choose one with --reference-model", names))
 	}
 	if len(refs) == 0 {
-		return nil, nil, fmt.Errorf("no accepted references in %s", cfg.Data)
+		return nil, fmt.Errorf("no accepted references in %s", cfg.Data)
 	}
 	levels := map[string]string{}
-	err = store.Scan(cfg.Data, schema.Problems, func(p *schema.Problem) error {
+	err = store.ScanProjection(cfg.Data, schema.Problems.Table, func(p *problemLevel) error {
 		levels[p.ProblemID] = p.Level
 		return nil
 	})
-	return refs, levels, err
+	for i := range refs {
+		refs[i].level = levels[refs[i].row.ProblemID]
+	}
+	return refs, err
+}
+
+// problemLevel is the part of a problems row the DAG budget needs.
+type problemLevel struct {
+	ProblemID string `parquet:"problem_id"`
+	Level     string `parquet:"level"`
 }
 
 func (cfg Config) budget(level string) Budget {
@@ -207,37 +211,37 @@ func (cfg Config) budget(level string) Budget {
 // tailChars is how much of a derivation's end is quoted as its settled tail.
 const tailChars = 1500
 
-func (cfg Config) messages(r reference, level string) []llm.Message {
+func (cfg Config) messages(r reference) []llm.Message {
 	d := r.derivation()
 	tail := d
 	if rs := []rune(d); len(rs) > tailChars {
 		tail = string(rs[len(rs)-tailChars:])
 	}
-	b := cfg.budget(level)
+	b := cfg.budget(r.level)
 	user := prompts.DAGUser(prompts.DAGInput{Derivation: d, Tail: tail, Final: r.row.Response,
 		MaxNodes: b.MaxNodes, MaxDescChars: b.MaxDescChars, MaxParents: b.MaxParents})
 	return []llm.Message{{Role: "system", Content: prompts.DAGSystem}, {Role: "user", Content: user}}
 }
 
-func (cfg Config) request(r reference, level string) llm.Request {
-	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, Messages: cfg.messages(r, level), MaxTokens: cfg.MaxTokens, TopP: 1}
+func (cfg Config) request(r reference) llm.Request {
+	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, Messages: cfg.messages(r), MaxTokens: cfg.MaxTokens, TopP: 1}
 }
 
-// build validates a reply and, when the DAG is invalid, asks once for a
-// repair quoting the problem.
-func (cfg Config) build(ctx context.Context, client llm.Journaled, r reference, level string, resp llm.Response) (schema.DAG, []schema.Node, []schema.Edge, error) {
+// build validates the reply to req and, when the DAG is invalid, asks once
+// for a repair quoting the problem.
+func (cfg Config) build(ctx context.Context, client llm.Journaled, r reference, req llm.Request, resp llm.Response) (schema.DAG, []schema.Node, []schema.Edge, error) {
 	row, nodes, edges, verr := Rows(r.row.ProblemID, int(r.row.RefIndex), resp.Text, cfg.Target.Model)
 	row.PromptTokens, row.CompletionTokens = int32(resp.PromptTokens), int32(resp.CompletionTokens)
 	if verr == nil {
 		return row, nodes, edges, nil
 	}
-	req := cfg.request(r, level)
-	req.Messages = append(req.Messages,
+	repair := req
+	repair.Messages = append(slices.Clip(req.Messages),
 		llm.Message{Role: "assistant", Content: resp.Text},
 		llm.Message{Role: "user", Content: prompts.DAGRepairUser(prompts.DAGRepairInput{Error: verr.Error()})})
-	fixed, _, err := client.Do(ctx, req)
+	fixed, _, err := client.Do(ctx, repair)
 	if err != nil {
-		if errors.Is(err, llm.ErrRejected) || errors.Is(err, llm.ErrGaveUp) {
+		if llm.RequestFailed(err) {
 			row.Reason += " (the repair request failed: " + err.Error() + ")"
 			return row, nodes, edges, nil
 		}

@@ -1,18 +1,13 @@
 package dags_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/datg/datg/internal/inputerr"
@@ -245,40 +240,12 @@ func TestDAGsContentFaults(t *testing.T) {
 	}
 }
 
-// rejecting answers 400 to requests that hold marker and passes the others
-// on; it counts the rejected requests and the distinct ones among them.
-type rejecting struct {
-	next     http.Handler
-	marker   []byte
-	count    atomic.Int64
-	mu       sync.Mutex
-	distinct map[string]bool
-}
-
-func (h *rejecting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	if bytes.Contains(body, h.marker) {
-		h.count.Add(1)
-		h.mu.Lock()
-		if h.distinct == nil {
-			h.distinct = map[string]bool{}
-		}
-		h.distinct[string(body)] = true
-		h.mu.Unlock()
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"error": {"message": "context length exceeded", "type": "BadRequestError"}}`)
-		return
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	h.next.ServeHTTP(w, r)
-}
-
 // A DAG whose repair request fails is kept invalid, with its nodes and the
 // reason, and the run goes on.
 func TestDAGsFailedRepairKeepsInvalidDAG(t *testing.T) {
 	data := withReferences(t)
 	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Cycle: 1})
-	h := &rejecting{next: sim.Server, marker: []byte("The DAG you returned is not valid")}
+	h := &stagetest.Rejecting{Next: sim.Server, Marker: "The DAG you returned is not valid", Message: "context length exceeded"}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	cfg := llmConfig(data, &stagetest.Sim{URL: ts.URL + "/v1"})
@@ -304,8 +271,8 @@ func TestDAGsFailedRepairKeepsInvalidDAG(t *testing.T) {
 	// Every invalid DAG asked for a repair; identical repair requests (of
 	// identical derivations) share one when in flight together (a refused
 	// one is not journaled, so a later identical request is sent again).
-	if invalid == 0 || sum.Valid != sum.DAGs-invalid || len(h.distinct) > invalid {
-		t.Fatalf("%d invalid DAGs, %d repairs refused (%d distinct), summary %+v", invalid, h.count.Load(), len(h.distinct), sum)
+	if invalid == 0 || sum.Valid != sum.DAGs-invalid || h.Distinct() > invalid {
+		t.Fatalf("%d invalid DAGs, %d repairs refused (%d distinct), summary %+v", invalid, h.Count(), h.Distinct(), sum)
 	}
 	stored, err := dags.Load(data)
 	if err != nil {
@@ -330,15 +297,15 @@ func TestDAGsUnreadableRebuildDropsOldNodes(t *testing.T) {
 	if sum, err := dags.Run(context.Background(), cfg); err != nil || sum.Valid != 18 {
 		t.Fatalf("symbolic DAGs: %+v %v", sum, err)
 	}
-	h := &rejecting{next: sim.Server, marker: []byte("The DAG you returned is not valid")}
+	h := &stagetest.Rejecting{Next: sim.Server, Marker: "The DAG you returned is not valid", Message: "context length exceeded"}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	sum, err := dags.Run(context.Background(), llmConfig(data, &stagetest.Sim{URL: ts.URL + "/v1"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.DAGs != 18 || sum.Valid != 0 || len(h.distinct) == 0 {
-		t.Fatalf("summary %+v, %d repairs refused (%d distinct)", sum, h.count.Load(), len(h.distinct))
+	if sum.DAGs != 18 || sum.Valid != 0 || h.Distinct() == 0 {
+		t.Fatalf("summary %+v, %d repairs refused (%d distinct)", sum, h.Count(), h.Distinct())
 	}
 	for _, d := range checkTables(t, data, stagetest.DAGModel) {
 		if d.Valid || d.Nodes != 0 || d.EdgeCount != 0 || !strings.Contains(d.Reason, datg.ErrNoJSON.Error()) ||

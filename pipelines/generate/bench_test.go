@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/datg/datg/internal/stagetest"
 	"github.com/datg/datg/pipelines/simulate"
 )
 
@@ -74,7 +75,7 @@ func BenchmarkGenerate(b *testing.B) {
 
 func benchRun(b *testing.B, requests int, latency time.Duration) {
 	b.StopTimer()
-	data := demoRun(b)
+	data := stagetest.DemoRun(b)
 	urls := childSimulators(b, data, latency)
 	study := DefaultStudy()
 	perCombo := 5 * 3 * 34 // demo problems x levels x direction pairs
@@ -87,7 +88,7 @@ func benchRun(b *testing.B, requests int, latency time.Duration) {
 	for s := 0; s < min(combos, 10); s++ {
 		study.Seeds = append(study.Seeds, int64(42+s))
 	}
-	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: quickPool()}
+	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()}
 
 	runtime.GC()
 	var base runtime.MemStats

@@ -1,14 +1,10 @@
 package generate
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,18 +17,10 @@ import (
 	"github.com/datg/datg/transforms"
 )
 
-// demoRun ingests the demo problem set into a fresh run directory.
-func demoRun(t testing.TB) string {
-	t.Helper()
-	return stagetest.DemoRun(t)
-}
-
 func endpoints(t testing.TB, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, []string) {
 	t.Helper()
 	return simulate.StartTest(t, data, cfgs...)
 }
-
-func quickPool() llm.Options { return stagetest.QuickPool() }
 
 func smallStudy() Study {
 	s := DefaultStudy()
@@ -52,9 +40,9 @@ func served(eps []*simulate.Endpoint) (total int64, dup int) {
 }
 
 func TestGenerateWritesOneTracePerJob(t *testing.T) {
-	data := demoRun(t)
+	data := stagetest.DemoRun(t)
 	eps, urls := endpoints(t, data, simulate.DefaultConfig(), simulate.DefaultConfig())
-	cfg := Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: quickPool()}
+	cfg := Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: stagetest.QuickPool()}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -124,14 +112,14 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 }
 
 func TestResumeAfterCancelSendsOnlyUnfinished(t *testing.T) {
-	data := demoRun(t)
+	data := stagetest.DemoRun(t)
 	slow := simulate.DefaultConfig()
 	slow.Latency = 5 * time.Millisecond
 	eps, urls := endpoints(t, data, slow, slow)
 	study := smallStudy()
 	study.Limit = 5
 	study.SlotsPerEndpoint = 4
-	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: quickPool()}
+	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -164,37 +152,18 @@ func TestResumeAfterCancelSendsOnlyUnfinished(t *testing.T) {
 }
 
 func TestMissingProblems(t *testing.T) {
-	data := demoRun(t)
+	data := stagetest.DemoRun(t)
 	_, urls := endpoints(t, data, simulate.DefaultConfig())
 	study := smallStudy()
 	study.Levels = []string{"top"}
-	_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: quickPool()})
+	_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()})
 	if !errors.Is(err, ErrMissingProblem) {
 		t.Fatalf("got %v, want ErrMissingProblem", err)
 	}
 }
 
-// rejecting answers 400 to requests for one problem and passes the rest on.
-type rejecting struct {
-	next   http.Handler
-	marker string
-	count  atomic.Int64
-}
-
-func (h *rejecting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	if bytes.Contains(body, []byte(h.marker)) {
-		h.count.Add(1)
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"error": {"message": "prompt too long", "type": "BadRequestError"}}`)
-		return
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	h.next.ServeHTTP(w, r)
-}
-
 func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
-	data := demoRun(t)
+	data := stagetest.DemoRun(t)
 	sim, err := simulate.NewServer(func() simulate.Config { c := simulate.DefaultConfig(); c.Data = data; return c }())
 	if err != nil {
 		t.Fatal(err)
@@ -207,14 +176,14 @@ func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
 			q = p.Question
 		}
 	}
-	h := &rejecting{next: sim, marker: q[:20]}
+	h := &stagetest.Rejecting{Next: sim, Marker: q[:20], Message: "prompt too long"}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	study := smallStudy()
-	cfg := Config{Data: data, Study: study, Endpoints: []string{ts.URL}, Pool: quickPool()}
+	cfg := Config{Data: data, Study: study, Endpoints: []string{ts.URL}, Pool: stagetest.QuickPool()}
 	res, err := Run(context.Background(), cfg)
-	if !errors.Is(err, ErrFailedRequests) || res.Failed != 3 || h.count.Load() != 3 {
-		t.Fatalf("got %v, result %+v, rejected %d", err, res, h.count.Load())
+	if !errors.Is(err, ErrFailedRequests) || res.Failed != 3 || h.Count() != 3 {
+		t.Fatalf("got %v, result %+v, rejected %d", err, res, h.Count())
 	}
 	if store.Exists(data, schema.Traces.Table) || !strings.Contains(err.Error(), "prompt too long") {
 		t.Fatalf("table written or reason missing: %v", err)
@@ -230,14 +199,14 @@ func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
 }
 
 func TestChatAPIReassemblesReasoning(t *testing.T) {
-	data := demoRun(t)
+	data := stagetest.DemoRun(t)
 	sim := simulate.DefaultConfig()
 	sim.ReasoningField = true
 	_, urls := endpoints(t, data, sim)
 	study := smallStudy()
 	study.API = "chat"
 	study.Limit = 1
-	if _, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: quickPool()}); err != nil {
+	if _, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()}); err != nil {
 		t.Fatal(err)
 	}
 	rows, _ := store.ReadAll(data, schema.Traces)
@@ -256,10 +225,10 @@ func TestChatAPIReassemblesReasoning(t *testing.T) {
 }
 
 func TestNoLiveEndpoint(t *testing.T) {
-	data := demoRun(t)
+	data := stagetest.DemoRun(t)
 	dead, _ := simulate.DeadURL()
 	start := time.Now()
-	_, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: []string{dead}, Pool: quickPool()})
+	_, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: []string{dead}, Pool: stagetest.QuickPool()})
 	if !errors.Is(err, llm.ErrNoEndpoint) || time.Since(start) > 10*time.Second {
 		t.Fatalf("got %v after %v", err, time.Since(start))
 	}

@@ -3,12 +3,10 @@ package generate
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/internal/journal"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
@@ -28,10 +26,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
-	stderr := cfg.Stderr
-	if stderr == nil {
-		stderr = io.Discard
-	}
 	p, err := newPlan(cfg.Data, cfg.Study)
 	if err != nil {
 		return Result{}, err
@@ -39,23 +33,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if p.size() == 0 {
 		return Result{}, inputerr.Invalid(fmt.Errorf("nothing to generate: directions %v over languages %v give no query", cfg.Study.Directions, cfg.Study.Langs))
 	}
-	opts := cfg.Pool
-	opts.APIKey = cfg.APIKey
-	opts.SlotsPerEndpoint = cfg.Study.SlotsPerEndpoint
-	opts.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "\ngenerate: "+format+"\n", args...) }
-	pool, err := llm.NewPool(cfg.Endpoints, opts)
+	target := llm.Target{Endpoints: cfg.Endpoints, APIKey: cfg.APIKey, Pool: cfg.Pool}
+	target.Pool.SlotsPerEndpoint = cfg.Study.SlotsPerEndpoint
+	client, closeJournal, err := target.Open(cfg.Data, "generate", cfg.Stderr)
 	if err != nil {
 		return Result{}, err
 	}
-	j, err := journal.Open(llm.JournalDir(cfg.Data))
-	if err != nil {
-		return Result{}, err
-	}
-	defer j.Close()
-	if j.TornLines > 0 {
-		fmt.Fprintf(stderr, "generate: %d response(s) cut off by an earlier kill will be requested again\n", j.TornLines)
-	}
-	client := llm.NewJournaled(pool, j)
+	defer closeJournal()
 
 	// Traces are written as their responses arrive (or, for journaled ones,
 	// as they are enumerated), overlapping the table's encoding with the
@@ -75,19 +59,20 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 
 	res := Result{Jobs: p.size()}
-	prog := progress.Start(stderr, "generate", res.Jobs)
-	prog.Extra = func() string { return endpointSummary(pool) }
+	prog := progress.Start(cfg.Stderr, "generate", res.Jobs)
+	prog.Extra = func() string { return endpointSummary(client.Pool) }
 	failures := &llm.FailureLog{}
 
 	err = llm.Fanout(ctx, client, prog,
-		func(yield func(job, llm.Request) bool) {
+		func(yield func(job, llm.Request) bool) error {
 			p.each(func(jb job) bool { return yield(jb, p.request(jb)) })
+			return nil
 		},
-		func(jb job, resp llm.Response, cached bool) error {
+		func(jb job, req llm.Request, resp llm.Response, cached bool) error {
 			if cached {
 				res.Resumed++ // called on the enumerating goroutine only
 			}
-			return write(jb, p.request(jb), resp)
+			return write(jb, req, resp)
 		},
 		func(jb job, err error) {
 			failures.Add(fmt.Sprintf("%s %s %s->%s", jb.key.Model, jb.key.ProblemID, jb.key.InputLang, jb.key.ReasoningLang), err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
@@ -109,8 +108,8 @@ type alignmentRecord struct {
 
 type pendingAlignment struct {
 	line    int
-	problem string
-	ref     int
+	problem string // checked against the trace's problem
+	dagID   string
 	raw     string
 }
 
@@ -165,7 +164,7 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		seen[key] = line
 		raw, _ := rawJSON(rec.Alignment)
-		pending[*rec.TraceID] = append(pending[*rec.TraceID], pendingAlignment{line: line, problem: *rec.ProblemID, ref: int(ref), raw: raw})
+		pending[*rec.TraceID] = append(pending[*rec.TraceID], pendingAlignment{line: line, problem: *rec.ProblemID, dagID: id, raw: raw})
 		return nil
 	})
 	if err != nil {
@@ -192,8 +191,7 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 			if p.problem != t.ProblemID {
 				return inputerr.Field(cfg.In, p.line, "problem_id", fmt.Errorf("%w: trace %s is about %s, not %s", ErrBadRecord, t.TraceID, t.ProblemID, p.problem))
 			}
-			id := dags.ID(p.problem, p.ref)
-			res := align.Rows(t, id, aligner, stored[id].DAG, p.raw)
+			res := align.Rows(t, p.dagID, aligner, stored[p.dagID].DAG, p.raw)
 			sum.Records++
 			if res.Alignment.Status != "ok" {
 				sum.Invalid++
@@ -208,12 +206,16 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 		return sum, err
 	}
 	if len(pending) > 0 {
-		var missing []pendingAlignment
+		missing, first := 0, 0 // lines left, and the first of them
 		for _, ls := range pending {
-			missing = append(missing, ls...)
+			for _, p := range ls {
+				if missing == 0 || p.line < first {
+					first = p.line
+				}
+				missing++
+			}
 		}
-		sort.Slice(missing, func(i, j int) bool { return missing[i].line < missing[j].line })
-		return sum, inputerr.Field(cfg.In, missing[0].line, "trace_id", fmt.Errorf("%w: %d lines name traces that are not in the traces table", ErrBadRecord, len(missing)))
+		return sum, inputerr.Field(cfg.In, first, "trace_id", fmt.Errorf("%w: %d lines name traces that are not in the traces table", ErrBadRecord, missing))
 	}
 	return sum, w.Commit()
 }

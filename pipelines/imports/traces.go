@@ -250,8 +250,7 @@ func (r traceRecord) trace() (schema.Trace, error) {
 	if r.RepetitionPenalty != nil {
 		t.RepetitionPenalty = *r.RepetitionPenalty
 	}
-	t.TraceID = transforms.TraceID(transforms.TraceKey{Model: t.Model, InputLang: t.InputLang, ReasoningLang: t.ReasoningLang,
-		Level: t.Level, ProblemID: t.ProblemID, Seed: t.Seed, Method: t.Method})
+	t.TraceID = traceKeyOf(t)
 	if r.TraceID != nil {
 		if *r.TraceID == "" {
 			return t, bad("trace_id", "empty")

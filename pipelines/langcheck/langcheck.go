@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sort"
 	"strings"
 
 	"github.com/datg/datg/internal/progress"
@@ -95,12 +94,7 @@ func formatShares(shares map[string]float64) string {
 	for l := range shares {
 		langs = append(langs, l)
 	}
-	sort.Slice(langs, func(i, j int) bool {
-		if shares[langs[i]] != shares[langs[j]] {
-			return shares[langs[i]] > shares[langs[j]]
-		}
-		return langs[i] < langs[j]
-	})
+	transforms.SortByShare(langs, shares)
 	parts := make([]string, len(langs))
 	for i, l := range langs {
 		parts[i] = fmt.Sprintf("%s:%.2f", l, shares[l])

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -88,15 +89,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
-	stderr := cfg.Stderr
-	if stderr == nil {
-		stderr = io.Discard
-	}
 	problems, err := loadProblems(cfg)
 	if err != nil {
 		return Summary{}, err
 	}
-	client, closeJournal, err := cfg.Target.Open(cfg.Data, "references", stderr)
+	client, closeJournal, err := cfg.Target.Open(cfg.Data, "references", cfg.Stderr)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -104,8 +101,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 	var mu sync.Mutex
 	var results []result
-	failures := &llm.FailureLog{}
-	prog := progress.Start(stderr, "references", len(problems)*cfg.PerProblem)
+	prog := progress.Start(cfg.Stderr, "references", len(problems)*cfg.PerProblem)
 	for round := 0; ; round++ {
 		var batch []attempt
 		for _, p := range problems {
@@ -118,16 +114,19 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		if len(batch) == 0 {
 			break
 		}
-		err := llm.Fanout(ctx, client, prog,
-			func(yield func(attempt, llm.Request) bool) {
+		// A round's failures end the run: the next round would ask for
+		// replacements of requests that may succeed on a rerun.
+		err := llm.FanoutLogged(ctx, client, prog,
+			func(yield func(attempt, llm.Request) bool) error {
 				for _, a := range batch {
 					if !yield(a, request(cfg, a)) {
-						return
+						break
 					}
 				}
+				return nil
 			},
-			func(a attempt, resp llm.Response, cached bool) error {
-				r := grade(a, request(cfg, a), resp)
+			func(a attempt, req llm.Request, resp llm.Response, _ bool) error {
+				r := grade(a, req, resp)
 				mu.Lock()
 				defer mu.Unlock()
 				results = append(results, r)
@@ -136,14 +135,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				}
 				return nil
 			},
-			func(a attempt, err error) { failures.Add(a.p.ProblemID, err) })
+			func(a attempt) string { return a.p.ProblemID })
 		if err != nil {
 			prog.Finish()
-			return Summary{}, fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
-		}
-		if failures.Count() > 0 {
-			prog.Finish()
-			return Summary{}, failures.Err()
+			return Summary{}, err
 		}
 	}
 	prog.Finish()
@@ -179,20 +174,11 @@ func loadProblems(cfg Config) ([]*problem, error) {
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Level != out[j].Level {
-			return levelOrder(out[i].Level) < levelOrder(out[j].Level)
+			return slices.Index(transforms.Levels, out[i].Level) < slices.Index(transforms.Levels, out[j].Level)
 		}
 		return out[i].K < out[j].K
 	})
 	return out, nil
-}
-
-func levelOrder(l string) int {
-	for i, x := range transforms.Levels {
-		if x == l {
-			return i
-		}
-	}
-	return len(transforms.Levels)
 }
 
 func request(cfg Config, a attempt) llm.Request {

@@ -1,16 +1,12 @@
 package references_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -322,46 +318,26 @@ func TestReferencesSurviveServerFaults(t *testing.T) {
 	}
 }
 
-// rejecting answers 400 to requests that hold marker and passes the others on.
-type rejecting struct {
-	next   http.Handler
-	marker []byte
-	off    atomic.Bool
-	count  atomic.Int64
-}
-
-func (h *rejecting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	if !h.off.Load() && bytes.Contains(body, h.marker) {
-		h.count.Add(1)
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"error": {"message": "prompt too long", "type": "BadRequestError"}}`)
-		return
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	h.next.ServeHTTP(w, r)
-}
-
 // Requests a server rejects fail the run without writing a table, naming
 // the problem; the rerun asks only for what had failed.
 func TestReferencesRejectedRequestsResume(t *testing.T) {
 	data := stagetest.DemoRun(t)
 	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
 	problems := englishProblems(t, data, []string{"low"}, 3)
-	h := &rejecting{next: sim.Server, marker: []byte(problems["low-1"].Question[:30])}
+	h := &stagetest.Rejecting{Next: sim.Server, Marker: problems["low-1"].Question[:30], Message: "prompt too long"}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, ts.URL+"/v1"))
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Limit, cfg.Levels = 2, 6, 3, []string{"low"}
 	_, err := references.Run(context.Background(), cfg)
-	if !errors.Is(err, llm.ErrFailedRequests) || !strings.Contains(err.Error(), "low-1") || !strings.Contains(err.Error(), "prompt too long") || h.count.Load() != 2 {
-		t.Fatalf("got %v after %d rejections", err, h.count.Load())
+	if !errors.Is(err, llm.ErrFailedRequests) || !strings.Contains(err.Error(), "low-1") || !strings.Contains(err.Error(), "prompt too long") || h.Count() != 2 {
+		t.Fatalf("got %v after %d rejections", err, h.Count())
 	}
 	if store.Exists(data, schema.References.Table) || store.Exists(data, schema.Traces.Table) {
 		t.Fatal("a failed run wrote its tables")
 	}
 	before, _ := stagetest.Served(sim.Server)
-	h.off.Store(true)
+	h.Off.Store(true)
 	sum, err := references.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

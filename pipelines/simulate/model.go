@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/transforms"
@@ -27,7 +28,9 @@ type phrasebook struct {
 	Final    string   `json:"final"`
 }
 
-var phrases = func() map[string]phrasebook {
+// phrases are the phrase books by language, parsed on first use so that
+// commands other than simulate do not pay for it.
+var phrases = sync.OnceValue(func() map[string]phrasebook {
 	var f struct {
 		Languages map[string]phrasebook `json:"languages"`
 	}
@@ -35,7 +38,7 @@ var phrases = func() map[string]phrasebook {
 		panic("simulate: phrases.json: " + err.Error())
 	}
 	return f.Languages
-}()
+})
 
 // Outcomes of a simulated generation.
 const (
@@ -143,9 +146,9 @@ func (m *model) generate(system, user, assistant string, s sampling) generation 
 			writeLang = "fr"
 		}
 	}
-	pb, ok := phrases[writeLang]
+	pb, ok := phrases()[writeLang]
 	if !ok {
-		pb = phrases[transforms.English]
+		pb = phrases()[transforms.English]
 	}
 	answer := boxedForm(info.Answer)
 	if !known {

@@ -247,7 +247,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	case prompts.ReferenceSystem:
 		g = s.model.reference(user, samp)
 	case prompts.DAGSystem:
-		g = s.model.dag(history, strings.Count(history, "<<<DERIVATION") > 0 && len(req.Messages) > 2, samp, s.cfg.Content)
+		g = s.model.dag(history, strings.Contains(history, "<<<DERIVATION") && len(req.Messages) > 2, samp, s.cfg.Content)
 	case prompts.AlignSystem:
 		g = s.model.align(history, samp, s.cfg.Content)
 	default:
@@ -289,14 +289,9 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	}
 }
 
-// conversation recovers (system, user, assistant-so-far) from a request.
-func (req request) conversation(chat bool) (system, user, assistant string, err error) {
-	system, user, assistant, _, err = req.turns(chat)
-	return system, user, assistant, err
-}
-
-// turns is conversation plus every message's text in order (a repair
-// request holds the original request, the reply and the repair).
+// turns recovers (system, user, assistant-so-far) from a request, and
+// every message's text in order (a repair request holds the original
+// request, the reply and the repair).
 func (req request) turns(chat bool) (system, user, assistant, history string, err error) {
 	if !chat {
 		var prompt string

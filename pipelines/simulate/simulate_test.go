@@ -85,11 +85,11 @@ func TestGenerationOutcomes(t *testing.T) {
 			}
 			switch c.outcome {
 			case OutcomeLoop:
-				if g.FinishReason != "length" || len(g.Tokens) != samp.MaxTokens || !strings.Contains(text, phrases["sw"].Loop+" "+phrases["sw"].Loop) {
+				if g.FinishReason != "length" || len(g.Tokens) != samp.MaxTokens || !strings.Contains(text, phrases()["sw"].Loop+" "+phrases()["sw"].Loop) {
 					t.Fatalf("loop: finish %s, %d tokens", g.FinishReason, len(g.Tokens))
 				}
 			case OutcomeWrongLanguage:
-				if !strings.Contains(text, phrases["en"].Conclude[:10]) {
+				if !strings.Contains(text, phrases()["en"].Conclude[:10]) {
 					t.Fatalf("wrong-language trace is not in English: %q", text[:80])
 				}
 			case OutcomeNoAnswer:

@@ -20,7 +20,7 @@ const referenceAccuracy = 0.85
 func (m *model) reference(question string, s sampling) generation {
 	info, known := m.key[normQuestion(question)]
 	rng := rand.New(seedFor(prompts.ReferenceSystem, question, "", s))
-	pb := phrases["en"]
+	pb := phrases()["en"]
 	var b strings.Builder
 	b.WriteString("Let me work through the problem step by step.")
 	if known && len(info.Steps) > 0 {
@@ -155,7 +155,7 @@ func (m *model) dag(history string, repair bool, s sampling, f ContentFaults) ge
 	if repair {
 		f.Malformed = 0
 	}
-	return jsonReply(mustJSON(d), rng, f)
+	return jsonReply(datg.EncodeJSON(d), rng, f)
 }
 
 // align answers an alignment request with the symbolic alignment of the
@@ -183,5 +183,5 @@ func (m *model) align(history string, s sampling, f ContentFaults) generation {
 		}
 		a.AuditResults[id] = evs
 	}
-	return jsonReply(mustJSON(a), rng, f)
+	return jsonReply(datg.EncodeJSON(a), rng, f)
 }

@@ -246,7 +246,7 @@ func referenceDiversity(r *result) grid {
 	return perLevel(r, grid{Caption: "Reference-side diversity: best-other alignments among the references of a problem (mean ± sd).",
 		Header: []string{"Difficulty", "Best-other CAR", "Best-other PMF", "Best-other HAR"}, Align: "lccc"},
 		func(row []any, m string) string {
-			return fixed3(row[r.col(m)]) + " ± " + fixed3(row[r.col(m+"_sd")])
+			return fixedN(row[r.col(m)], 3) + " ± " + fixedN(row[r.col(m+"_sd")], 3)
 		})
 }
 
@@ -270,11 +270,4 @@ func perLevel(r *result, g grid, cell func(row []any, metric string) string) gri
 		g.Sections = append(g.Sections, s)
 	}
 	return g
-}
-
-func fixed3(v any) string {
-	if f, ok := v.(float64); ok {
-		return strconv.FormatFloat(f, 'f', 3, 64)
-	}
-	return "--"
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/datg/datg/transforms"
 )
 
 // layout turns a query result into the paper's arrangement of the table.
@@ -30,15 +32,11 @@ func compliance(r *result) grid {
 	iModel, iLevel, iLang, iPct := r.col("model_label"), r.col("level"), r.col("lang"), r.col("pct")
 	type col struct{ model, level string }
 	var cols []col
-	var langs []string
 	cells := map[string]string{}
 	for _, row := range r.Rows {
 		c := col{plain(row[iModel]), plain(row[iLevel])}
 		if !slices.Contains(cols, c) {
 			cols = append(cols, c)
-		}
-		if l := plain(row[iLang]); !slices.Contains(langs, l) {
-			langs = append(langs, l)
 		}
 		cells[plain(row[iLang])+"/"+c.model+"/"+c.level] = strconv.FormatFloat(row[iPct].(float64), 'f', 1, 64)
 	}
@@ -60,8 +58,8 @@ func compliance(r *result) grid {
 		}
 	}
 	var s section
-	for _, l := range studyOrder(langs) {
-		row := []string{"en-" + l}
+	for _, l := range studyOrder(uniqueIn(r.Rows, iLang)) {
+		row := []string{pairName(l)}
 		for _, c := range cols {
 			v, ok := cells[l+"/"+c.model+"/"+c.level]
 			if !ok {
@@ -80,22 +78,14 @@ func compliance(r *result) grid {
 	return g
 }
 
-func levelOrder(level string) int {
-	return slices.Index([]string{"low", "medium", "high", "top"}, level)
-}
+func levelOrder(level string) int { return slices.Index(transforms.Levels, level) }
 
 // directionAccuracy is the appendix table "Full direction-probing accuracy":
 // a block per model, a row per (level, direction), a column per language in
 // the study's order, "--" where a direction has no cell (en-en only has en).
 func directionAccuracy(r *result) grid {
 	iModel, iLevel, iDir, iLang, iAcc := r.col("model_label"), r.col("level"), r.col("direction"), r.col("lang"), r.col("accuracy")
-	var langs []string
-	for _, row := range r.Rows {
-		if l := plain(row[iLang]); !slices.Contains(langs, l) {
-			langs = append(langs, l)
-		}
-	}
-	langs = studyOrder(langs)
+	langs := studyOrder(uniqueIn(r.Rows, iLang))
 	g := grid{
 		Caption: "Final-answer accuracy (%) by model, level, direction and language.",
 		Header:  append([]string{"Difficulty", "Direction"}, langs...),

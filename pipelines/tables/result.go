@@ -92,10 +92,13 @@ func plain(v any) string {
 }
 
 // fixed formats a number with two decimals, as the paper's tables do.
-func fixed(v any) string {
+func fixed(v any) string { return fixedN(v, 2) }
+
+// fixedN formats a number with d decimals ("--" for none).
+func fixedN(v any, d int) string {
 	switch x := v.(type) {
 	case float64:
-		return strconv.FormatFloat(x, 'f', 2, 64)
+		return strconv.FormatFloat(x, 'f', d, 64)
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case nil:

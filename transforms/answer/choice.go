@@ -16,7 +16,7 @@ var (
 
 // choice reads a multiple-choice gold: its letter and the value after it.
 func choice(v Value) (letter, value string, ok bool) {
-	m := goldChoiceRe.FindStringSubmatch(normalize(v.Raw))
+	m := goldChoiceRe.FindStringSubmatch(normForm(v))
 	if m == nil {
 		return "", "", false
 	}
@@ -25,7 +25,7 @@ func choice(v Value) (letter, value string, ok bool) {
 
 // choiceEqual compares a prediction with a multiple-choice gold.
 func choiceEqual(letter, value string, pred Value) bool {
-	p := normalize(pred.Raw)
+	p := normForm(pred)
 	if m := predChoiceRe.FindStringSubmatch(p); m != nil && (strings.HasPrefix(p, "(") || len(p) == 1 || strings.TrimSpace(m[2]) != "") {
 		rest := strings.TrimSpace(m[2])
 		if m[1] != letter || otherLetterRe.MatchString(rest) {
@@ -42,4 +42,13 @@ func choiceEqual(letter, value string, pred Value) bool {
 	}
 	ok, _ := Equal(Parse(value), pred)
 	return ok
+}
+
+// normForm is the normalized answer: the one Parse kept, else (an answer too
+// long to read, or a Value not made by Parse) its raw text normalized now.
+func normForm(v Value) string {
+	if v.norm == "" && v.Raw != "" {
+		return normalize(v.Raw)
+	}
+	return v.norm
 }

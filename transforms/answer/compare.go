@@ -20,14 +20,14 @@ const (
 	ReasonNoAnswer   = "no-answer"
 )
 
-// Tolerances: results of exact forms (roots, pi) must agree to 1e-9
-// relative; a decimal written by a model is accepted within 1e-6 relative of
-// an irrational or repeating value (six significant decimals, as careful
-// graders and Math-Verify accept).
+// Tolerances: values without variables must agree to 1e-9 relative
+// (results of exact forms: roots, pi), and expressions in variables to 1e-8
+// relative at each sample point. Besides, a decimal of six significant digits
+// or more written on either side is accepted when it is the other value
+// rounded to its digits (see scalarEqual).
 const (
-	tolExact   = 1e-9
-	tolDecimal = 1e-6
-	tolPoints  = 1e-8
+	tolExact  = 1e-9
+	tolPoints = 1e-8
 )
 
 // Equal compares a gold answer with a predicted one and says why.
@@ -48,18 +48,18 @@ func Equal(gold, pred Value) (bool, string) {
 		return false, ReasonUnparsed
 	}
 	c := comparer{}
-	if c.equal(gold.node, pred.node, true) {
+	if c.equal(gold.node, pred.node) {
 		return true, c.reason()
 	}
 	// A malformed gold is matched by any of its readings.
 	for _, alt := range gold.alts {
-		if c.equal(alt, pred.node, true) {
+		if c.equal(alt, pred.node) {
 			return true, c.reason()
 		}
 	}
 	// "3,5" is three and a half where a single number is expected.
 	if _, isList := pred.node.(*listNode); isList && kind(gold.node) == "expression" {
-		if alt, ok := decimalCommaAlternative(pred.Raw); ok && c.equal(gold.node, alt, true) {
+		if alt, ok := decimalCommaAlternative(pred.Raw); ok && c.equal(gold.node, alt) {
 			return true, c.reason()
 		}
 	}
@@ -83,9 +83,9 @@ func (c *comparer) reason() string {
 	return ReasonExact
 }
 
-// equal compares two nodes; top is true for whole answers, where "x = 5"
-// and "5" agree and inequalities read as intervals.
-func (c *comparer) equal(g, p node, top bool) bool {
+// equal compares two nodes, whole answers or their parts alike: "x = 5" and
+// "5" agree and inequalities read as intervals.
+func (c *comparer) equal(g, p node) bool {
 	g, p = scaleMatrix(unwrapSingle(g)), scaleMatrix(unwrapSingle(p))
 	if l, ok := splitPlusMinus(g); ok {
 		g = l
@@ -95,15 +95,10 @@ func (c *comparer) equal(g, p node, top bool) bool {
 	}
 	// Sets of reals compare as sets, however they are written: [2, 3),
 	// 2 <= x < 3, x >= 2 and x < 3, (-inf, -3] U [3, inf) or |x| >= 3.
-	if _, gReal := asSpanSet(g, false); gReal {
+	// A pair (a, b) reads as an interval only against a side that is not a
+	// pair; two pairs are compared end by end below.
+	if gs, ok := asSpanSet(g, !isPair(p)); ok {
 		if ps, ok := asSpanSet(p, true); ok {
-			gs, _ := asSpanSet(g, true)
-			c.structural = true
-			return gs.equal(ps)
-		}
-	} else if _, pReal := asSpanSet(p, false); pReal {
-		if gs, ok := asSpanSet(g, true); ok {
-			ps, _ := asSpanSet(p, true)
 			c.structural = true
 			return gs.equal(ps)
 		}
@@ -114,7 +109,7 @@ func (c *comparer) equal(g, p node, top bool) bool {
 		if pr, ok := p.(*relNode); ok && isEquation(pr) {
 			gv, gAssign := assignment(gr)
 			pv, pAssign := assignment(pr)
-			if gAssign && pAssign && c.equal(gv, pv, top) {
+			if gAssign && pAssign && c.equal(gv, pv) {
 				return true
 			}
 			if !isScalar(gr.items[1]) || !isScalar(pr.items[1]) {
@@ -128,10 +123,10 @@ func (c *comparer) equal(g, p node, top bool) bool {
 		if v, ok := assignment(gr); ok {
 			if pr, ok := p.(*relNode); ok {
 				if pv, ok := assignment(pr); ok {
-					return c.equal(v, pv, top)
+					return c.equal(v, pv)
 				}
 			}
-			return c.equal(v, p, top)
+			return c.equal(v, p)
 		}
 		if iv, ok := asInterval(gr); ok {
 			g = iv
@@ -140,7 +135,7 @@ func (c *comparer) equal(g, p node, top bool) bool {
 	if pr, ok := p.(*relNode); ok {
 		if v, ok := assignment(pr); ok {
 			if gr, isRel := g.(*relNode); !isRel || !isEquation(gr) {
-				return c.equal(g, v, top)
+				return c.equal(g, v)
 			}
 		}
 		if iv, ok := asInterval(pr); ok {
@@ -166,7 +161,7 @@ func (c *comparer) equal(g, p node, top bool) bool {
 		case *listNode:
 			if gx.pair && len(px.items) == 2 && px.kind != listSet {
 				c.structural = true
-				return c.equal(gx.lo, px.items[0], false) && c.equal(gx.hi, px.items[1], false)
+				return c.equal(gx.lo, px.items[0]) && c.equal(gx.hi, px.items[1])
 			}
 		}
 		return false
@@ -187,7 +182,7 @@ func (c *comparer) equal(g, p node, top bool) bool {
 			return c.unordered(expandItems(gx.items), expandItems(px.items))
 		case *intervalNode:
 			if px.pair && len(gx.items) == 2 && gx.kind != listSet {
-				return c.equal(gx.items[0], px.lo, false) && c.equal(gx.items[1], px.hi, false)
+				return c.equal(gx.items[0], px.lo) && c.equal(gx.items[1], px.hi)
 			}
 		}
 		return false
@@ -226,6 +221,9 @@ func (c *comparer) equal(g, p node, top bool) bool {
 	}
 	return c.scalarEqual(g, p)
 }
+
+// isPair reports whether n is a pair (a, b) that may be an open interval.
+func isPair(n node) bool { iv, ok := n.(*intervalNode); return ok && iv.pair }
 
 func isPercent(n node) bool { _, ok := n.(*percentNode); return ok }
 
@@ -343,7 +341,7 @@ func (c *comparer) ordered(a, b []node) bool {
 		return false
 	}
 	for i := range a {
-		if !c.equal(a[i], b[i], false) {
+		if !c.equal(a[i], b[i]) {
 			return false
 		}
 	}
@@ -359,7 +357,7 @@ func (c *comparer) unordered(a, b []node) bool {
 	for _, x := range a {
 		found := false
 		for j, y := range b {
-			if !used[j] && c.equal(x, y, false) {
+			if !used[j] && c.equal(x, y) {
 				used[j], found = true, true
 				break
 			}

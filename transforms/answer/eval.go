@@ -36,25 +36,9 @@ func exact(n node, env map[string]*big.Rat) (*big.Rat, bool) {
 		}
 		return new(big.Rat).Neg(v), true
 	case *addNode:
-		sum := new(big.Rat)
-		for _, t := range x.terms {
-			v, ok := exact(t, env)
-			if !ok {
-				return nil, false
-			}
-			sum.Add(sum, v)
-		}
-		return bounded(sum)
+		return exactFold(x.terms, env, new(big.Rat), (*big.Rat).Add)
 	case *mulNode:
-		prod := big.NewRat(1, 1)
-		for _, f := range x.factors {
-			v, ok := exact(f, env)
-			if !ok {
-				return nil, false
-			}
-			prod.Mul(prod, v)
-		}
-		return bounded(prod)
+		return exactFold(x.factors, env, big.NewRat(1, 1), (*big.Rat).Mul)
 	case *divNode:
 		a, ok1 := exact(x.num, env)
 		b, ok2 := exact(x.den, env)
@@ -121,6 +105,19 @@ func exact(n node, env map[string]*big.Rat) (*big.Rat, bool) {
 		return exactSum(x, env)
 	}
 	return nil, false
+}
+
+// exactFold combines the exact values of items into acc with op (a sum or a
+// product); it fails when any item is not exact or the result is too large.
+func exactFold(items []node, env map[string]*big.Rat, acc *big.Rat, op func(z, x, y *big.Rat) *big.Rat) (*big.Rat, bool) {
+	for _, it := range items {
+		v, ok := exact(it, env)
+		if !ok {
+			return nil, false
+		}
+		op(acc, acc, v)
+	}
+	return bounded(acc)
 }
 
 func bounded(r *big.Rat) (*big.Rat, bool) {

@@ -97,6 +97,11 @@ type Extraction struct {
 // whether several boxes are one list answer. truncated says the token budget
 // cut the generation: then only a boxed answer counts.
 func Extract(text, gold string, truncated bool) Extraction {
+	return extract(text, isList(Parse(gold).node), truncated)
+}
+
+// extract is Extract with the gold read: list says it holds several values.
+func extract(text string, list, truncated bool) Extraction {
 	after, inside := text, ""
 	if i := strings.LastIndex(text, thinkClose); i >= 0 {
 		after, inside = text[i+len(thinkClose):], text[:i]
@@ -104,16 +109,16 @@ func Extract(text, gold string, truncated bool) Extraction {
 		// The reasoning never closed: everything is inside it.
 		after, inside = "", text
 	}
-	if a, how, ok := fromRegion(after, gold); ok {
+	if a, how, ok := fromRegion(after, list); ok {
 		return Extraction{Answer: a, Where: "after-think " + how}
 	}
 	if boxes := allBoxed(inside); len(boxes) > 0 {
-		return Extraction{Answer: joinBoxes(boxes, gold), Where: "in-think boxed"}
+		return Extraction{Answer: joinBoxes(boxes, list), Where: "in-think boxed"}
 	}
 	if truncated {
 		return Extraction{Where: "none"}
 	}
-	if a, how, ok := fromRegion(inside, gold); ok {
+	if a, how, ok := fromRegion(inside, list); ok {
 		return Extraction{Answer: a, Where: "in-think " + how}
 	}
 	return Extraction{Where: "none"}
@@ -121,12 +126,12 @@ func Extract(text, gold string, truncated bool) Extraction {
 
 // fromRegion applies boxed, then marker, then last number to one region,
 // and says which found the answer.
-func fromRegion(region, gold string) (string, string, bool) {
+func fromRegion(region string, list bool) (string, string, bool) {
 	if strings.TrimSpace(region) == "" {
 		return "", "", false
 	}
 	if boxes := allBoxed(region); len(boxes) > 0 {
-		return joinBoxes(boxes, gold), "boxed", true
+		return joinBoxes(boxes, list), "boxed", true
 	}
 	// Markers and numbers are looked for near the end, where a final answer
 	// is; this also bounds the work on a runaway generation.
@@ -221,17 +226,16 @@ func digitValue(r rune) rune {
 
 // joinBoxes is the last box, or all boxes of the final answer as one list
 // when the gold answer is itself a list of several values.
-func joinBoxes(boxes []string, gold string) string {
-	if len(boxes) > 1 && gold != "" && isListAnswer(gold) {
+func joinBoxes(boxes []string, list bool) string {
+	if len(boxes) > 1 && list {
 		return strings.Join(boxes, ", ")
 	}
 	return boxes[len(boxes)-1]
 }
 
-// isListAnswer reports whether a gold answer holds several values.
-func isListAnswer(gold string) bool {
-	v := Parse(gold)
-	switch x := v.node.(type) {
+// isList reports whether a parsed gold answer holds several values.
+func isList(n node) bool {
+	switch x := n.(type) {
 	case *listNode:
 		return len(x.items) > 1
 	case *relNode:
@@ -249,11 +253,4 @@ func isListAnswer(gold string) bool {
 var markerStems = []string{"answer", "Answer", "ANSWER", "réponse", "Réponse", "ответ", "Ответ", "答", "답", "jawab", "Jawab",
 	"jawap", "Jawap", "คำตอบ", "উত্তর", "jibu", "Jibu", "సమాధానం"}
 
-func mayHaveMarker(s string) bool {
-	for _, stem := range markerStems {
-		if strings.Contains(s, stem) {
-			return true
-		}
-	}
-	return false
-}
+func mayHaveMarker(s string) bool { return containsAny(s, markerStems...) }

@@ -18,18 +18,19 @@ type Verdict struct {
 type Gold struct {
 	Raw   string
 	value Value
+	list  bool // the gold holds several values: several boxes are one answer
 }
 
 // NewGold parses a gold answer.
-func NewGold(gold string) Gold { return Gold{Raw: gold, value: Parse(gold)} }
-
-// Value is the parsed gold answer.
-func (g Gold) Value() Value { return g.value }
+func NewGold(gold string) Gold {
+	v := Parse(gold)
+	return Gold{Raw: gold, value: v, list: isList(v.node)}
+}
 
 // Grade extracts the final answer of a generation and compares it with the
 // gold answer. truncated says the token budget cut the generation.
 func (g Gold) Grade(text string, truncated bool) Verdict {
-	ex := Extract(text, g.Raw, truncated)
+	ex := extract(text, g.list, truncated)
 	if strings.TrimSpace(ex.Answer) == "" {
 		return Verdict{Reason: ReasonNoAnswer, Where: ex.Where}
 	}

@@ -114,7 +114,7 @@ func lex(s string) ([]token, error) {
 			for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
 				j++
 			}
-			lexWord(s[i:j], &toks, &space, i > 0 && !space && len(toks) > 0 && attaches(toks[len(toks)-1]), j < len(s) && strings.ContainsRune("^_({", rune(s[j])))
+			lexWord(s[i:j], &toks, &space, i > 0 && !space && len(toks) > 0 && attaches(toks[len(toks)-1]))
 			i = j
 		case r >= utf8.RuneSelf && unicode.IsLetter(r) && r != 'π' && !(r >= 'α' && r <= 'ω'):
 			// A word in another script: a conjunction joins solutions, any
@@ -155,7 +155,7 @@ func attaches(t token) bool {
 	return t.kind == tNum || t.kind == tIdent || t.kind == tClose || t.kind == tConst
 }
 
-func lexWord(w string, toks *[]token, space *bool, glued, beforeScript bool) {
+func lexWord(w string, toks *[]token, space *bool, glued bool) {
 	add := func(k tokKind, text string) {
 		*toks = append(*toks, token{kind: k, text: text, space: *space})
 		*space = false
@@ -186,7 +186,7 @@ func lexWord(w string, toks *[]token, space *bool, glued, beforeScript bool) {
 	for name, fn := range functions {
 		if len(w) > len(name) && strings.HasPrefix(w, name) && len(w)-len(name) <= 2 {
 			add(tFunc, fn)
-			lexWord(w[len(name):], toks, space, true, beforeScript)
+			lexWord(w[len(name):], toks, space, true)
 			return
 		}
 	}
@@ -268,7 +268,7 @@ func lexCommand(s string, add func(tokKind, string), toks *[]token, space *bool)
 		add(tConst, "pi")
 	case name == "infty" || name == "infin":
 		add(tConst, "inf")
-	case name == "emptyset" || name == "varnothing" || name == "O" && false:
+	case name == "emptyset" || name == "varnothing":
 		add(tConst, "empty")
 	case name == "cdot" || name == "times" || name == "ast" || name == "bullet":
 		add(tOp, "*")
@@ -333,7 +333,7 @@ func lexCommand(s string, add func(tokKind, string), toks *[]token, space *bool)
 		for fname, fn := range functions {
 			if strings.HasPrefix(name, fname) && len(name)-len(fname) <= 2 {
 				add(tFunc, fn)
-				lexWord(name[len(fname):], toks, space, true, false)
+				lexWord(name[len(fname):], toks, space, true)
 				return j, nil
 			}
 		}

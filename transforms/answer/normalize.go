@@ -204,14 +204,14 @@ func looseText(norm string) string {
 	return strip(conjunctionWord.ReplaceAllString(norm, ","), " \t\n\r{}")
 }
 
+// strip drops every rune of chars from s.
 func strip(s, chars string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if !strings.ContainsRune(chars, r) {
-			b.WriteRune(r)
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(chars, r) {
+			return -1
 		}
-	}
-	return b.String()
+		return r
+	}, s)
 }
 
 // repeatingDecimal writes 0.1\overline{6} (or 0.1\dot{6}, 0.1(6)) as the

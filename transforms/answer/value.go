@@ -202,16 +202,13 @@ func asInterval(r *relNode) (node, bool) {
 		}
 		return nil, false
 	}
-	// Normalize to ascending: a < x <= b.
-	items, ops := r.items, r.ops
-	for _, op := range ops {
+	for _, op := range r.ops {
 		if op != "<" && op != "<=" && op != ">" && op != ">=" {
 			return nil, false
 		}
 	}
-	if ops[0] == ">" || ops[0] == ">=" {
-		items, ops = reversed(items), flip(ops)
-	}
+	// Normalize to ascending: a < x <= b.
+	items, ops := ascending(r)
 	for _, op := range ops {
 		if op != "<" && op != "<=" {
 			return nil, false
@@ -266,50 +263,12 @@ func flip(ops []string) []string {
 	return out
 }
 
-// vars collects the free variables of a node.
+// vars collects the free variables of a scalar node; a structural node
+// (list, interval, union, relation, matrix, ±) is not searched.
 func vars(n node, into map[string]bool) {
 	switch x := n.(type) {
 	case *varNode:
 		into[x.name] = true
-	case *negNode:
-		vars(x.x, into)
-	case *addNode:
-		for _, t := range x.terms {
-			vars(t, into)
-		}
-	case *mulNode:
-		for _, t := range x.factors {
-			vars(t, into)
-		}
-	case *divNode:
-		vars(x.num, into)
-		vars(x.den, into)
-	case *powNode:
-		vars(x.base, into)
-		vars(x.exp, into)
-	case *funcNode:
-		vars(x.arg, into)
-		if x.base != nil {
-			vars(x.base, into)
-		}
-		if x.power != nil {
-			vars(x.power, into)
-		}
-	case *factNode:
-		vars(x.x, into)
-	case *binomNode:
-		vars(x.n, into)
-		vars(x.k, into)
-	case *floorNode:
-		vars(x.x, into)
-	case *ceilNode:
-		vars(x.x, into)
-	case *absNode:
-		vars(x.x, into)
-	case *percentNode:
-		vars(x.x, into)
-	case *degNode:
-		vars(x.x, into)
 	case *sumNode:
 		inner := map[string]bool{}
 		vars(x.body, inner)
@@ -330,6 +289,12 @@ func vars(n node, into map[string]bool) {
 		}
 		vars(x.lo, into)
 		vars(x.hi, into)
+	default:
+		if isScalar(n) {
+			for _, c := range children(n) {
+				vars(c, into)
+			}
+		}
 	}
 }
 

@@ -1,8 +1,10 @@
 package datg
 
 import (
+	"cmp"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +20,8 @@ type Equation struct {
 	Values []float64 // each side's value (NaN when it has free variables)
 	Lead   []float64 // the numbers written in every side but the last, sorted: the computation
 	Var    string    // the single variable the first side names, if it is one
+
+	vars []string // the variables the first side names, sorted (read once for uses)
 }
 
 // Result is the value the chain ends with.
@@ -80,7 +84,7 @@ func Equations(text string) []Equation {
 			out = append(out, eq)
 		}
 	}
-	sortByStart(out)
+	slices.SortStableFunc(out, func(a, b Equation) int { return cmp.Compare(a.Start, b.Start) })
 	return out
 }
 
@@ -154,18 +158,11 @@ func newEquation(chain, span string, start int) (Equation, bool) {
 		eq.Lead = append(eq.Lead, answer.Numbers(p)...)
 	}
 	sort.Float64s(eq.Lead)
-	if vs := answer.Variables(eq.Parts[0]); len(vs) == 1 && len(eq.Lead) == 0 && len(parts) == 2 {
-		eq.Var = vs[0]
+	eq.vars = answer.Variables(eq.Parts[0])
+	if len(eq.vars) == 1 && len(eq.Lead) == 0 && len(parts) == 2 {
+		eq.Var = eq.vars[0]
 	}
 	return eq, true
-}
-
-func sortByStart(eqs []Equation) {
-	for i := 1; i < len(eqs); i++ {
-		for j := i; j > 0 && eqs[j].Start < eqs[j-1].Start; j-- {
-			eqs[j], eqs[j-1] = eqs[j-1], eqs[j]
-		}
-	}
 }
 
 func sameNumbers(a, b []float64) bool {

@@ -6,11 +6,9 @@ import (
 )
 
 // EncodeJSON encodes a DAG or an alignment as compact JSON without HTML
-// escaping (so < and & stay readable for a model).
-func EncodeJSON(v any) string { return mustJSON(v) }
-
-// mustJSON encodes plain data (which cannot fail) without HTML escaping.
-func mustJSON(v any) string {
+// escaping (so < and & stay readable for a model). v must be plain data,
+// which cannot fail to encode.
+func EncodeJSON(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

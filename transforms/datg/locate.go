@@ -1,6 +1,8 @@
 package datg
 
 import (
+	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,13 +60,9 @@ func (t *Trace) Len() int { return len(t.runes) }
 // Block is the 0-based paragraph (blocks are split on blank lines) holding
 // the character at pos.
 func (t *Trace) Block(pos int) int {
-	b := 0
-	for i, start := range t.blocks {
-		if start <= pos {
-			b = i
-		}
-	}
-	return b
+	// The last block starting at or before pos (blocks ascend from 0); 0
+	// for a negative pos.
+	return max(0, sort.Search(len(t.blocks), func(i int) bool { return t.blocks[i] > pos })-1)
 }
 
 // blockStarts finds where paragraphs begin: after each run of whitespace
@@ -124,6 +122,8 @@ func normalizeWithOrigin(in []rune) ([]rune, []int) {
 	out := make([]rune, 0, len(in))
 	origin := make([]int, 0, len(in))
 	space := true // drop leading whitespace
+	var rb [utf8.UTFMax]byte
+	var nb []byte // r in NFKC, reused across runes
 	for i, r := range in {
 		if r == '$' || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\ufeff' {
 			continue
@@ -142,9 +142,12 @@ func normalizeWithOrigin(in []rune) ([]rune, []int) {
 			origin = append(origin, i)
 			continue
 		}
-		for _, n := range norm.NFKC.String(string(r)) {
+		nb = norm.NFKC.Append(nb[:0], rb[:utf8.EncodeRune(rb[:], r)]...)
+		for b := nb; len(b) > 0; {
+			n, size := utf8.DecodeRune(b)
 			out = append(out, unicode.ToLower(n))
 			origin = append(origin, i)
+			b = b[size:]
 		}
 	}
 	for len(out) > 0 && out[len(out)-1] == ' ' {
@@ -172,20 +175,11 @@ func indexAtRune(text, span string) int {
 
 func indexRunes(hay, needle []rune) int {
 	for i := 0; i+len(needle) <= len(hay); i++ {
-		if hay[i] == needle[0] && equalRunes(hay[i:i+len(needle)], needle) {
+		if hay[i] == needle[0] && slices.Equal(hay[i:i+len(needle)], needle) {
 			return i
 		}
 	}
 	return -1
-}
-
-func equalRunes(a, b []rune) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // fuzzyFind finds the substring of text closest to pattern (Sellers'

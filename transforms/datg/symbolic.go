@@ -2,8 +2,10 @@ package datg
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/datg/datg/transforms/answer"
 )
@@ -94,12 +96,8 @@ func SymbolicDAG(derivation, finalAnswer string) DAG {
 // uses reports whether eq builds on prev: its left side names prev's
 // variable, or one of its earlier sides holds prev's value as a number.
 func uses(eq, prev Equation) bool {
-	if prev.Var != "" {
-		for _, v := range answer.Variables(eq.Parts[0]) {
-			if v == prev.Var {
-				return true
-			}
-		}
+	if prev.Var != "" && slices.Contains(eq.vars, prev.Var) {
+		return true
 	}
 	r := prev.Result()
 	for _, n := range eq.Lead {
@@ -144,6 +142,23 @@ func factsOf(anchor string) (anchorFacts, bool) {
 	return anchorFacts{result: eq.Result(), lead: eq.Lead, given: len(eq.Lead) == 0, lhs: eq.Values[0]}, true
 }
 
+// SymbolicTrace is a trace read for symbolic alignment: its equations and
+// its repeated sentences, found once however many DAGs it is aligned to.
+// It is read-only after ReadSymbolic returns, so goroutines may share one
+// and call Align concurrently.
+type SymbolicTrace struct {
+	eqs        []Equation
+	loops      []string // sentences said three times or more (at most two)
+	degenerate string   // the sentence the trace ends repeating, if any
+}
+
+// ReadSymbolic reads a trace for SymbolicTrace.Align.
+func ReadSymbolic(trace string) *SymbolicTrace {
+	t := &SymbolicTrace{eqs: Equations(trace)}
+	t.loops, t.degenerate = repetitions(trace)
+	return t
+}
+
 // SymbolicAlign aligns a trace to a DAG without an LLM, on the math alone,
 // so it reads a trace in any language. For each node, in the order of the
 // trace: an equation with the anchor's first-side numbers and its result
@@ -152,8 +167,18 @@ func factsOf(anchor string) (anchorFacts, bool) {
 // correct equation that uses the fact's value does. ERRORs are also
 // contradictory steps; a sentence repeated three times or more is a
 // harmful loop, and a trace that ends repeating itself is degenerate.
+//
+// It is ReadSymbolic(trace).Align(d); to align one trace to several DAGs,
+// read it once.
 func SymbolicAlign(trace string, d DAG) Alignment {
-	eqs := Equations(trace)
+	return ReadSymbolic(trace).Align(d)
+}
+
+// Align aligns the trace to a DAG as SymbolicAlign does. It does not modify
+// t, and the Alignment it returns shares no slice or map with t or with
+// other calls' results.
+func (t *SymbolicTrace) Align(d DAG) Alignment {
+	eqs := t.eqs
 	a := Alignment{AuditResults: map[string][]Event{}}
 	for _, n := range d.Nodes {
 		events := []Event{}
@@ -187,12 +212,11 @@ func SymbolicAlign(trace string, d DAG) Alignment {
 			}
 		}
 	}
-	loops, degenerate := repetitions(trace)
-	for _, s := range loops {
+	for _, s := range t.loops {
 		a.HarmfulLoopSteps = append(a.HarmfulLoopSteps, Action{Evidence: clip(s, 80), EvidenceSpan: clip(s, 120), Category: "loop"})
 	}
-	if degenerate != "" {
-		a.DegenerateSteps = []Action{{Evidence: clip(degenerate, 80), EvidenceSpan: clip(degenerate, 120), Category: "collapse"}}
+	if t.degenerate != "" {
+		a.DegenerateSteps = []Action{{Evidence: clip(t.degenerate, 80), EvidenceSpan: clip(t.degenerate, 120), Category: "collapse"}}
 	}
 	return a
 }
@@ -214,7 +238,7 @@ func repetitions(trace string) (loops []string, degenerate string) {
 	var order []string
 	for _, s := range sentences {
 		s = strings.TrimSpace(s)
-		if len([]rune(s)) < 12 {
+		if utf8.RuneCountInString(s) < 12 {
 			continue
 		}
 		if count[s] == 0 {
@@ -246,21 +270,24 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !isRuneStart(s[n]) {
+	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n]
 }
 
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
 // SymbolicAlignmentJSON is SymbolicAlign's result as the JSON an aligner
 // returns.
 func SymbolicAlignmentJSON(trace string, d DAG) string {
-	return mustJSON(SymbolicAlign(trace, d))
+	return ReadSymbolic(trace).AlignmentJSON(d)
+}
+
+// AlignmentJSON is Align's result as the JSON an aligner returns.
+func (t *SymbolicTrace) AlignmentJSON(d DAG) string {
+	return EncodeJSON(t.Align(d))
 }
 
 // SymbolicDAGJSON is SymbolicDAG's result as the JSON a DAG builder returns.
 func SymbolicDAGJSON(derivation, finalAnswer string) string {
-	return mustJSON(SymbolicDAG(derivation, finalAnswer))
+	return EncodeJSON(SymbolicDAG(derivation, finalAnswer))
 }

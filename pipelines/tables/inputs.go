@@ -1,0 +1,125 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/datg/datg/internal/duck"
+)
+
+// needs lists the tables derived from traces that each output reads. An
+// output is skipped while one is missing, and refused while one is stale.
+var needs = map[string][]string{
+	"direction_accuracy":    {"answers"},
+	"accuracy_groups":       {"answers"},
+	"compliance":            {"compliance"},
+	"datg_full":             {"answers", "scores"},
+	"datg_main":             {"answers", "scores"},
+	"datg_correctness":      {"answers", "scores"},
+	"datg_correctness_main": {"answers", "scores"},
+	"reference_diversity":   {"answers", "scores"},
+	"aligner_agreement":     {"scores"},
+}
+
+// input is a table derived from traces: who writes it, the error a stale
+// one gives, and the checks that find its stale rows (each query counts
+// them; format says what the count means).
+type input struct {
+	producer string
+	stale    error
+	checks   []staleCheck
+}
+
+type staleCheck struct{ query, format string }
+
+// perTrace is the check of a table with a row per trace: every trace has one
+// for its current text (text_hash).
+func perTrace(table string) []staleCheck {
+	return []staleCheck{{
+		fmt.Sprintf(`SELECT count(*) FROM traces t LEFT JOIN %s x USING (trace_id)
+			WHERE x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash`, table),
+		"%d traces have no " + table + " row for their current text"}}
+}
+
+var inputs = map[string]input{
+	"answers":    {"datg verify", ErrNotGraded, perTrace("answers")},
+	"compliance": {"datg langcheck", ErrStale, perTrace("compliance")},
+	// Scores cover the aligned traces, not all: they must come from
+	// alignments of the current text and cover every usable alignment.
+	"scores": {"datg align and datg score", ErrStale, []staleCheck{
+		{`SELECT count(*) FROM scores s JOIN alignments a USING (trace_id, dag_id, aligner)
+			JOIN traces t USING (trace_id) WHERE a.text_hash IS DISTINCT FROM t.text_hash`,
+			"%d scores come from alignments of an older trace text"},
+		{`SELECT count(*) FROM alignments a JOIN traces t USING (trace_id) JOIN dags d USING (dag_id)
+			LEFT JOIN scores s USING (trace_id, dag_id, aligner)
+			WHERE a.status = 'ok' AND d.valid AND a.text_hash IS NOT DISTINCT FROM t.text_hash AND s.trace_id IS NULL`,
+			"%d alignments have no scores row"},
+	}},
+}
+
+func producers(tables []string) string {
+	var out []string
+	for _, t := range tables {
+		out = append(out, inputs[t].producer)
+	}
+	return strings.Join(out, ", ")
+}
+
+// inputCheck checks outputs' inputs, each input once per run however many
+// outputs read it.
+type inputCheck struct {
+	db    *duck.DB
+	found map[string]string // input -> what is stale in it ("" when nothing)
+}
+
+func newInputCheck(db *duck.DB) *inputCheck {
+	return &inputCheck{db: db, found: map[string]string{}}
+}
+
+// ready checks an output's inputs in order: it returns the missing ones
+// when it meets one, and fails when one before it is stale, since the
+// output's numbers would silently count old verdicts.
+func (c *inputCheck) ready(ctx context.Context, output string) (missing []string, err error) {
+	for _, t := range needs[output] {
+		if !c.db.Present[t] {
+			return c.absent(output), nil
+		}
+		stale, ok := c.found[t]
+		if !ok {
+			if stale, err = c.staleRows(ctx, inputs[t]); err != nil {
+				return nil, err
+			}
+			c.found[t] = stale
+		}
+		if stale != "" {
+			return nil, fmt.Errorf("%s: %w: %s (run %s)", output, inputs[t].stale, stale, inputs[t].producer)
+		}
+	}
+	return nil, nil
+}
+
+// absent are the inputs of an output that the run lacks.
+func (c *inputCheck) absent(output string) []string {
+	var out []string
+	for _, t := range needs[output] {
+		if !c.db.Present[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// staleRows describes the first check an input fails ("" when none).
+func (c *inputCheck) staleRows(ctx context.Context, in input) (string, error) {
+	for _, check := range in.checks {
+		var n int64
+		if err := c.db.QueryRowContext(ctx, check.query).Scan(&n); err != nil {
+			return "", err
+		}
+		if n > 0 {
+			return fmt.Sprintf(check.format, n), nil
+		}
+	}
+	return "", nil
+}

@@ -1,8 +1,11 @@
 package answer
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,6 +50,17 @@ var functions = map[string]string{
 	"sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "coth": "coth",
 	"ln": "ln", "log": "log", "lg": "lg", "exp": "exp", "sqrt": "sqrt",
 }
+
+// functionPrefixes are the names of functions, longest first, to read one
+// glued to its argument: "coshx" is cosh(x), not cos(h x), whatever order a
+// map would give.
+var functionPrefixes = func() []string {
+	names := slices.Collect(maps.Keys(functions))
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
+	})
+	return names
+}()
 
 var greek = map[string]bool{
 	"alpha": true, "beta": true, "gamma": true, "delta": true, "epsilon": true, "varepsilon": true, "zeta": true,
@@ -183,9 +197,9 @@ func lexWord(w string, toks *[]token, space *bool, glued bool) {
 		return
 	}
 	// A known function glued to its argument: "cosx", "sinx".
-	for name, fn := range functions {
+	for _, name := range functionPrefixes {
 		if len(w) > len(name) && strings.HasPrefix(w, name) && len(w)-len(name) <= 2 {
-			add(tFunc, fn)
+			add(tFunc, functions[name])
 			lexWord(w[len(name):], toks, space, true)
 			return
 		}
@@ -330,9 +344,9 @@ func lexCommand(s string, add func(tokKind, string), toks *[]token, space *bool)
 		return 0, fmt.Errorf("%w: \\%s", ErrSyntax, name)
 	default:
 		// A function glued to its argument: \cosx.
-		for fname, fn := range functions {
+		for _, fname := range functionPrefixes {
 			if strings.HasPrefix(name, fname) && len(name)-len(fname) <= 2 {
-				add(tFunc, fn)
+				add(tFunc, functions[fname])
 				lexWord(name[len(fname):], toks, space, true)
 				return j, nil
 			}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/datg/datg/transforms"
 )
 
 // frac formats a score as the paper does: three decimals without the
@@ -22,10 +24,6 @@ func frac(v any, decimals int) string {
 	}
 	return s
 }
-
-// paperLevels are the paper's level order in the DATG tables (hardest first)
-// and labels.
-var paperLevels = []string{"high", "medium", "low", "top"}
 
 func levelLabel(l string) string {
 	if name, ok := levelNames[l]; ok {
@@ -73,13 +71,23 @@ func uniqueIn(rows [][]any, col int) []string {
 	return out
 }
 
-func inLevelOrder(levels []string) []string {
+// easiestFirst puts levels in PolyMath's order, Low to Top, as Table 1's
+// columns read; levels outside it are left out.
+func easiestFirst(levels []string) []string {
 	var out []string
-	for _, l := range paperLevels {
+	for _, l := range transforms.Levels {
 		if slices.Contains(levels, l) {
 			out = append(out, l)
 		}
 	}
+	return out
+}
+
+// hardestFirst puts levels in the appendix tables' row order: Top, High,
+// Med., Low.
+func hardestFirst(levels []string) []string {
+	out := easiestFirst(levels)
+	slices.Reverse(out)
 	return out
 }
 
@@ -117,8 +125,7 @@ func datgFull(r *result) grid {
 // HAR per level, each cell the models side by side (.94/.98/.96).
 func datgMain(r *result) grid {
 	iModel, iLevel, iLang, iRes := r.col("model_label"), r.col("level"), r.col("lang"), r.col("resource")
-	levels := inLevelOrder(uniqueIn(r.Rows, iLevel))
-	slices.Reverse(levels) // Table 1 reads Low, Med., High
+	levels := easiestFirst(uniqueIn(r.Rows, iLevel))
 	models := modelsOf(r)
 	names, byAligner := groups(r)
 	g := grid{Caption: "DATG results across model scales; each cell is " + strings.Join(models, "/") + ".",
@@ -216,7 +223,7 @@ func pairBlocks(r *result, g grid, cells func(cell func(model string) []any) []s
 		}
 		for _, lang := range studyOrder(uniqueIn(rows, iLang)) {
 			var s section
-			for i, level := range inLevelOrder(uniqueIn(rows, iLevel)) {
+			for i, level := range hardestFirst(uniqueIn(rows, iLevel)) {
 				line := []string{"", levelLabel(level)}
 				if i == 0 {
 					line[0] = pairName(lang)

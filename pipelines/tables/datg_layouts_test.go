@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,5 +105,27 @@ func TestRefusesScoresMissingAnAlignment(t *testing.T) {
 	_, err := Run(context.Background(), Config{Data: dir})
 	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 alignments have no scores row (run datg align and datg score)") {
 		t.Fatalf("got %v, want a refusal for the unscored alignment", err)
+	}
+}
+
+// Levels keep the paper's order whatever order the rows come in, with Top
+// beside them when a study includes it: Table 1's columns read Low to Top,
+// the appendix rows Top to Low.
+func TestDATGLevelOrder(t *testing.T) {
+	r := &result{Columns: []string{"aligner", "model_label", "lang", "resource", "level", "car", "pmf", "har"}}
+	for _, level := range []string{"top", "low", "high", "medium"} {
+		r.Rows = append(r.Rows, []any{"symbolic", "8B", "en", "HRL", level, 0.5, 0.5, 0.0})
+	}
+	if got, want := datgMain(r).Header[2:6], []string{"CAR Low", "CAR Med.", "CAR High", "CAR Top"}; !slices.Equal(got, want) {
+		t.Errorf("Table 1 columns %q, want %q", got, want)
+	}
+	var rows []string
+	for _, s := range datgFull(r).Sections {
+		for _, line := range s.Rows {
+			rows = append(rows, line[1])
+		}
+	}
+	if want := []string{"Top", "High", "Med.", "Low"}; !slices.Equal(rows, want) {
+		t.Errorf("appendix rows %q, want %q", rows, want)
 	}
 }

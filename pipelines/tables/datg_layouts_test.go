@@ -129,3 +129,16 @@ func TestDATGLevelOrder(t *testing.T) {
 		t.Errorf("appendix rows %q, want %q", rows, want)
 	}
 }
+
+// The compliance table groups its columns by model (in the query's order)
+// and orders levels within each, however the rows interleave.
+func TestComplianceColumnOrder(t *testing.T) {
+	r := &result{Columns: []string{"model_label", "level", "lang", "pct"}}
+	for _, c := range [][2]string{{"4B", "high"}, {"8B", "low"}, {"4B", "low"}, {"8B", "high"}, {"4B", "medium"}, {"8B", "medium"}} {
+		r.Rows = append(r.Rows, []any{c[0], c[1], "sw", 50.0})
+	}
+	want := []string{"Pair", "4B Low", "4B Med.", "4B High", "8B Low", "8B Med.", "8B High"}
+	if got := compliance(r).Header; !slices.Equal(got, want) {
+		t.Errorf("columns %q, want %q", got, want)
+	}
+}

@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,11 +42,9 @@ func compliance(r *result) grid {
 		cells[plain(row[iLang])+"/"+c.model+"/"+c.level] = strconv.FormatFloat(row[iPct].(float64), 'f', 1, 64)
 	}
 	// Columns by model as first seen (sorted by the query), levels in order.
-	slices.SortStableFunc(cols, func(a, b col) int {
-		if a.model != b.model {
-			return 0
-		}
-		return levelOrder(a.level) - levelOrder(b.level)
+	models := uniqueIn(r.Rows, iModel)
+	slices.SortFunc(cols, func(a, b col) int {
+		return cmp.Or(slices.Index(models, a.model)-slices.Index(models, b.model), levelOrder(a.level)-levelOrder(b.level))
 	})
 	g := grid{Caption: "Reasoning language compliance (%) under en-x.", Header: []string{"Pair"}, Align: "l", Super: []span{{"", 1}}}
 	for _, c := range cols {

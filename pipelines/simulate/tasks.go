@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -172,7 +173,10 @@ func (m *model) align(history string, s sampling, f ContentFaults) generation {
 	if rng.Float64() < f.UnknownNode {
 		a.AuditResults["n99"] = []datg.Event{{Status: datg.Commit, Evidence: "x", EvidenceSpan: "x"}}
 	}
-	for id, evs := range a.AuditResults {
+	// Faults are drawn node by node in a fixed order: the same request gets
+	// the same reply.
+	for _, id := range slices.Sorted(maps.Keys(a.AuditResults)) {
+		evs := a.AuditResults[id]
 		for i := range evs {
 			if rng.Float64() < f.AbsentSpan {
 				evs[i].EvidenceSpan = "a sentence that appears nowhere in the trace"
@@ -181,7 +185,6 @@ func (m *model) align(history string, s sampling, f ContentFaults) generation {
 				evs[i].Status = "PARTIAL"
 			}
 		}
-		a.AuditResults[id] = evs
 	}
 	return jsonReply(datg.EncodeJSON(a), rng, f)
 }

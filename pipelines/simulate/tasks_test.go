@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/testenv"
+	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/transforms/datg"
 )
 
@@ -69,5 +70,25 @@ func TestVaryStepsKeepsDerivationsCorrect(t *testing.T) {
 	}
 	if distinctDAGs < problems/2 {
 		t.Errorf("only %d of %d problems get references with different DAGs", distinctDAGs, problems)
+	}
+}
+
+// An alignment request gets the same reply every time, faults included:
+// they are drawn node by node in a fixed order.
+func TestAlignDeterministic(t *testing.T) {
+	m := testModel(DefaultProfile())
+	derivation := "The first part is 3 + 4 = 7.\n\nThe second part is 7 * 5 = 35.\n\nThen 35 - 5 = 30.\n\nSo 30 / 2 = 15."
+	dag := datg.SymbolicDAGJSON(derivation, "15")
+	history := prompts.AlignSystem + prompts.AlignUser(prompts.AlignInput{Language: "English", DAG: dag, Trace: derivation})
+	s := sampling{Model: "aligner", Temperature: 0, TopP: 1, RepetitionPenalty: 1, MaxTokens: 4096}
+	f := ContentFaults{AbsentSpan: 0.5, BadStatus: 0.5}
+	first := m.align(history, s, f).Text()
+	if !strings.Contains(first, "n3") {
+		t.Fatalf("the reply aligns too few nodes to test the order: %s", first)
+	}
+	for i := 0; i < 32; i++ {
+		if got := m.align(history, s, f).Text(); got != first {
+			t.Fatalf("same request, a different reply:\n%s\n%s", first, got)
+		}
 	}
 }

@@ -11,13 +11,28 @@ import (
 // value, an unknown language): a command-line mistake, caught before any work.
 var ErrInvalidConfig = errors.New("invalid configuration")
 
-// Invalid wraps the problems a Validate method found, or returns nil.
+// Invalid wraps the problems a Validate method found, or returns nil. A
+// problem that is itself an Invalid (a nested config's) is taken apart, so
+// the message says "invalid configuration" once.
 func Invalid(errs ...error) error {
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	var flat []error
+	for _, err := range errs {
+		if in, ok := err.(*invalid); ok {
+			err = in.problems
+		}
+		flat = append(flat, err)
+	}
+	if err := errors.Join(flat...); err != nil {
+		return &invalid{problems: err}
 	}
 	return nil
 }
+
+// invalid is ErrInvalidConfig with the problems found.
+type invalid struct{ problems error }
+
+func (e *invalid) Error() string   { return ErrInvalidConfig.Error() + ": " + e.problems.Error() }
+func (e *invalid) Unwrap() []error { return []error{ErrInvalidConfig, e.problems} }
 
 // Error is a problem at a place in an input file.
 type Error struct {

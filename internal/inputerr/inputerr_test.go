@@ -1,0 +1,48 @@
+package inputerr
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+)
+
+func TestInvalid(t *testing.T) {
+	if Invalid() != nil || Invalid(nil, nil) != nil {
+		t.Fatal("no problems must be no error")
+	}
+	inner := Invalid(errors.New("model is empty"), fs.ErrNotExist)
+	err := Invalid(errors.New("limit is negative"), inner)
+	if !errors.Is(err, ErrInvalidConfig) || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%v does not wrap its causes", err)
+	}
+	msg := err.Error()
+	if strings.Count(msg, ErrInvalidConfig.Error()) != 1 {
+		t.Fatalf("nested configs repeat the prefix: %q", msg)
+	}
+	for _, want := range []string{"limit is negative", "model is empty", "file does not exist"} {
+		if !strings.Contains(msg, want) {
+			t.Fatalf("%q lacks %q", msg, want)
+		}
+	}
+}
+
+func TestErrorNamesThePlace(t *testing.T) {
+	cause := errors.New("not a number")
+	cases := []struct {
+		err  *Error
+		want string
+	}{
+		{At("in.jsonl", 3, cause), "not a number (in.jsonl:3)"},
+		{At("in.jsonl", 0, cause), "not a number (in.jsonl)"},
+		{Field("in.jsonl", 7, "seed", cause), "seed: not a number (in.jsonl:7)"},
+	}
+	for _, c := range cases {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+		if !errors.Is(c.err, cause) {
+			t.Errorf("%v does not wrap its cause", c.err)
+		}
+	}
+}

@@ -208,11 +208,13 @@ func (p *Pool) pickLocked(now time.Time, avoid *endpoint) *endpoint {
 
 // allGoneLocked returns ErrNoEndpoint when every endpoint is out of rotation
 // and none can be expected back: it never answered, or it has been out for
-// longer than the pool's patience.
+// longer than the pool's patience. An endpoint with requests still under
+// way may yet answer: a faulty server's errors come back before its
+// answers, and can trip it before its first success.
 func (p *Pool) allGoneLocked(now time.Time) error {
 	var why []string
 	for _, e := range p.eps {
-		if e.downUntil.IsZero() || e.probing {
+		if e.downUntil.IsZero() || e.probing || e.inflight > 0 {
 			return nil
 		}
 		if e.everOK && now.Sub(e.downSince) < p.opts.Patience {

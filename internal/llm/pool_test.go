@@ -380,3 +380,53 @@ func TestPatienceRunsOutMidRun(t *testing.T) {
 		t.Fatalf("gave up after %v, before the patience of 300ms", waited)
 	}
 }
+
+// dropsFirst hangs up on its first n requests at once and serves the rest
+// after a delay: the faults come back before any answer does.
+type dropsFirst struct {
+	n     atomic.Int64
+	delay time.Duration
+	next  http.Handler
+}
+
+func (d *dropsFirst) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if d.n.Add(-1) >= 0 {
+		if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			c.Close()
+		}
+		return
+	}
+	time.Sleep(d.delay)
+	d.next.ServeHTTP(w, r)
+}
+
+// An endpoint whose first replies are all faults, while its other requests
+// are still under way, is not given up as one that never answered: those
+// requests may yet succeed (a faulty server's errors come back faster than
+// its answers).
+func TestFaultsBeforeFirstAnswerWithRequestsInFlight(t *testing.T) {
+	srv, err := simulate.NewServer(simConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &dropsFirst{delay: 200 * time.Millisecond, next: srv}
+	h.n.Store(4)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	o := fastOptions()
+	o.SlotsPerEndpoint = 8
+	p, err := llm.NewPool([]string{ts.URL}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g errgroup.Group
+	for i := 0; i < 8; i++ {
+		g.Go(func() error {
+			_, err := p.Do(context.Background(), swahiliRequest(i))
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+}

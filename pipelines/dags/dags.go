@@ -115,6 +115,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return w.Add(row, nodes, edges)
 	}
 	prog := progress.Start(cfg.Stderr, "dags", len(refs))
+	defer prog.Finish() // on every error path too; Finish is idempotent
 	if cfg.Symbolic {
 		for _, r := range refs {
 			raw := datg.SymbolicDAGJSON(r.derivation()+"\n"+r.row.Response, r.row.Extracted)
@@ -148,7 +149,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			},
 			func(r reference) string { return ID(r.row.ProblemID, int(r.row.RefIndex)) })
 		if err != nil {
-			prog.Finish()
 			return sum, err
 		}
 	}

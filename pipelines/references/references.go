@@ -102,6 +102,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	var mu sync.Mutex
 	var results []result
 	prog := progress.Start(cfg.Stderr, "references", len(problems)*cfg.PerProblem)
+	defer prog.Finish() // on every error path too; Finish is idempotent
 	for round := 0; ; round++ {
 		var batch []attempt
 		for _, p := range problems {
@@ -137,7 +138,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			},
 			func(a attempt) string { return a.p.ProblemID })
 		if err != nil {
-			prog.Finish()
 			return Summary{}, err
 		}
 	}

@@ -8,7 +8,7 @@ SRC     ?= data/demo
 LIMIT   ?=
 PKGS    := ./...
 
-.PHONY: build test demo tables bench lint readme clean
+.PHONY: build test demo tables bench control-eval lint readme clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/datg
@@ -27,6 +27,10 @@ tables: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m $(PKGS)
+
+# Table 3 on the simulated model over a PolyMath copy (BENCHMARKS.md).
+control-eval: build
+	DATG=$(BIN) SRC=$(or $(filter-out data/demo,$(SRC)),../shared/polymath) scripts/control_eval.sh
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -199,11 +199,36 @@ type Score struct {
 
 // Trial is one generation attempt of a controlled run.
 type Trial struct {
-	TraceID          string `parquet:"trace_id" doc:"the final trace of the controlled run"`
-	Trial            int32  `parquet:"trial" doc:"0-based attempt number"`
-	Phase            string `parquet:"phase" doc:"scaffold or reasoning"`
-	CompletionTokens int32  `parquet:"completion_tokens" doc:"tokens decoded by this attempt, aborted continuations included"`
-	Aborted          bool   `parquet:"aborted" doc:"the attempt was stopped at the checkpoint and resampled"`
-	ForcedAccept     bool   `parquet:"forced_accept" doc:"the last attempt triggered and was accepted anyway (unhealthy)"`
-	AbortReason      string `parquet:"abort_reason" doc:"why the detector fired (empty when it did not)"`
+	TraceID           string    `parquet:"trace_id" doc:"the final trace of the controlled run (a row of traces)"`
+	Method            string    `parquet:"method" doc:"loop-retry or formula-retry"`
+	Model             string    `parquet:"model" doc:"model name as served"`
+	ReasoningLang     string    `parquet:"reasoning_lang" doc:"requested language of the reasoning"`
+	Level             string    `parquet:"level" doc:"problem level"`
+	ProblemID         string    `parquet:"problem_id" doc:"problem id, {level}-{k}"`
+	Seed              int64     `parquet:"seed" doc:"the run's seed (42, 215 or 316 in the paper)"`
+	Phase             string    `parquet:"phase" doc:"scaffold (formula-retry's phase 1, trial 0) or reasoning"`
+	Trial             int32     `parquet:"trial" doc:"1-based attempt number of the reasoning; 0 for the scaffold"`
+	SampleSeed        int64     `parquet:"sample_seed" doc:"the seed this attempt sampled with (a new one for each retry)"`
+	Temperature       float64   `parquet:"temperature" doc:"sampling temperature of the attempt"`
+	RepetitionPenalty float64   `parquet:"repetition_penalty" doc:"vLLM repetition_penalty of the attempt (1.08 first, 1.13 on retries)"`
+	CompletionTokens  int32     `parquet:"completion_tokens" doc:"tokens decoded by this attempt as the server counted them, aborted continuations included"`
+	CheckpointTokens  int32     `parquet:"checkpoint_tokens" doc:"tokens decoded up to the checkpoint (all of them when the attempt ended before it)"`
+	Checkpoint        int32     `parquet:"checkpoint" doc:"the checkpoint C = B/4 in tokens (0 for the scaffold)"`
+	Checked           bool      `parquet:"checked" doc:"the attempt reached the checkpoint and the detector ran"`
+	Rep16             *float64  `parquet:"rep16,optional" doc:"repeated 16-gram rate of the last 256 tokens at the checkpoint (null when not checked)"`
+	Rep32             *float64  `parquet:"rep32,optional" doc:"repeated 32-gram rate at the checkpoint"`
+	TTR256            *float64  `parquet:"ttr256,optional" doc:"type-token ratio of the last 256 tokens at the checkpoint"`
+	Motif             int32     `parquet:"motif" doc:"length of the repeating suffix unit at the checkpoint, 0 when none"`
+	SurfaceLoop       bool      `parquet:"surface_loop" doc:"the statistics said loop"`
+	MathProgress      bool      `parquet:"math_progress" doc:"the last 1,600 characters held math the prefix had not"`
+	Trigger           bool      `parquet:"trigger" doc:"the detector fired (surface loop, no progress, no boxed answer, not short)"`
+	Aborted           bool      `parquet:"aborted" doc:"the attempt was stopped at the checkpoint and resampled"`
+	ForcedAccept      bool      `parquet:"forced_accept" doc:"the last attempt triggered and was accepted anyway (unhealthy)"`
+	Accepted          bool      `parquet:"accepted" doc:"this attempt (or, for the scaffold, phase 1) is in the final trace"`
+	AbortReason       string    `parquet:"abort_reason" doc:"the detector's reason when it fired (empty when it did not)"`
+	Removed           []string  `parquet:"removed,list" doc:"what sanitizing the scaffold took out, as kind: text (scaffold only)"`
+	FinishReason      string    `parquet:"finish_reason" doc:"stop or length, of the attempt's last request"`
+	Text              string    `parquet:"text,zstd" blob:"true" doc:"the attempt's decoded text (for the scaffold, as the model wrote it, before sanitizing)"`
+	Endpoint          string    `parquet:"endpoint" doc:"base URL of the server that answered the attempt's last request"`
+	CreatedAt         time.Time `parquet:"created_at,timestamp(millisecond)" doc:"when the attempt's last response was received"`
 }

@@ -3,7 +3,8 @@
 # set, sample traces from datg's SIMULATED model over real HTTP (four
 # endpoints, a few injected server errors and malformed JSON replies), grade
 # them, write reference derivations, build their DAGs, align the traces to
-# them (the simulated LLM aligner and the symbolic one), score, and write the
+# them (the simulated LLM aligner and the symbolic one), score, run the
+# test-time controls (Loop-Retry, Formula-Retry) against Base, and write the
 # paper's tables. Run through `make demo` (SRC=DIR for another PolyMath copy).
 set -euo pipefail
 
@@ -31,7 +32,7 @@ urls="$DATA/endpoints.txt"
 rm -f "$urls"
 "$DATG" simulate --data "$DATA" --count 4 --url-file "$urls" --error-rate 0.02 --latency 5ms "${SOLUTIONS[@]}" \
   --json-fenced-rate 0.05 --json-malformed-rate 0.02 --dag-cycle-rate 0.1 \
-  --unknown-node-rate 0.01 --absent-span-rate 0.02 --bad-status-rate 0.01 2>"$DATA/simulate.log" &
+  --unknown-node-rate 0.01 --absent-span-rate 0.02 --bad-status-rate 0.01 --scaffold-leak-rate 0.2 2>"$DATA/simulate.log" &
 sim=$!
 trap 'kill $sim 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$urls" ] && break; sleep 0.1; done
@@ -63,6 +64,14 @@ echo "== align: en-en and en-x traces to every DAG of their problem, by two alig
 echo "== score"
 "$DATG" score --data "$DATA"
 
+echo "== control: Base, Loop-Retry and Formula-Retry on the paper's scope (Qwen3-4B, en-x, sw and te, seeds 42 215 316)"
+scope=(--models Qwen/Qwen3-4B --directions en-x --langs sw,te --seeds 42,215,316)
+"$DATG" generate --data "$DATA" --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
+"$DATG" control --data "$DATA" --method loop-retry --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
+"$DATG" control --data "$DATA" --method formula-retry --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
+"$DATG" verify --data "$DATA"
+"$DATG" langcheck --data "$DATA"
+
 echo "== tables"
 "$DATG" tables --data "$DATA"
 
@@ -71,11 +80,13 @@ cat <<MSG
 Done in $(( $(date +%s) - start ))s. Outputs (the numbers come from a simulated model):
   tables:  $DATA/tables/  (datg_main.md is Table 1, datg_correctness_main.md Table 2,
            direction_accuracy.md, compliance.md, datg_full.md, datg_correctness.md and
-           reference_diversity.md the appendix tables; aligner_agreement.md compares the aligners)
+           control.md Table 3, reference_diversity.md the appendix tables; aligner_agreement.md
+           compares the aligners)
   Parquet: $DATA/*.parquet (problems traces answers compliance derivations dags nodes edges
-           alignments alignment_events harmful_actions alignment_errors scores)
+           alignments alignment_events harmful_actions alignment_errors scores trials)
   journal: $DATA/journal/llm/  (rerun 'make demo' and nothing is requested again)
 Try:
   $DATG sql --data $DATA "select direction, round(avg(correct::int) * 100, 1) as acc from traces join answers using (trace_id) group by 1 order by 1"
+  $DATG sql --data $DATA "select method, level, count(*) as attempts, sum(aborted::int) as aborted, sum(completion_tokens) as tokens from trials group by all order by all"
   $DATG sql --data $DATA "select aligner, correct, round(avg(car), 3) as car, round(avg(pmf), 3) as pmf, round(avg(har), 3) as har from stg_best_scores where direction = 'en-x' group by all order by all"
 MSG

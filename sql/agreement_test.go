@@ -77,36 +77,17 @@ func TestAlignerAgreementMatchesAnIndependentComputation(t *testing.T) {
 		t.Fatal("the fixture should have pairs without a PMF")
 	}
 
-	db, err := duck.Open(context.Background(), fixtureRun(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	f, _ := datgsql.Table("aligner_agreement")
-	rows, err := db.Query(f.Text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	if !rows.Next() {
+	rows := tableRows(t, "aligner_agreement")
+	if len(rows) == 0 {
 		t.Fatal("aligner_agreement: no rows")
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range cols {
+	for c, v := range rows[0] {
 		w, ok := want[c]
 		if !ok {
 			continue
 		}
 		var got float64
-		switch v := vals[i].(type) {
+		switch v := v.(type) {
 		case float64:
 			got = v
 		case int64:
@@ -177,4 +158,45 @@ func mustUnmarshal(t *testing.T, b []byte, v any) {
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// tableRows runs a table's query on the fixture run and returns its rows as
+// column -> value.
+func tableRows(t *testing.T, name string) []map[string]any {
+	t.Helper()
+	db, err := duck.Open(context.Background(), fixtureRun(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	f, ok := datgsql.Table(name)
+	if !ok {
+		t.Fatalf("no table %s", name)
+	}
+	rows, err := db.Query(f.Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []map[string]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		row := map[string]any{}
+		for i, c := range cols {
+			row[c] = vals[i]
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

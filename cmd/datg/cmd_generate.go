@@ -31,63 +31,22 @@ named by --api-key-env.`,
 }
 
 var (
-	genData       = dataFlag(&cmdGenerate.Flag)
-	genConfig     = cmdGenerate.Flag.String("config", "", "study file (default: the paper's study, pipelines/generate/study.json)")
-	genModels     listFlag
-	genDirections listFlag
-	genLangs      listFlag
-	genLevels     listFlag
-	genSeeds      intListFlag
-	genLimit      = cmdGenerate.Flag.Int("limit", 0, "keep the first N problems of each level (0: all)")
-	genKeepGoing  = cmdGenerate.Flag.Bool("keep-going", false, "write the traces that finished even if some requests failed for good")
+	genData      = dataFlag(&cmdGenerate.Flag)
+	genStudy     = addStudyFlags(&cmdGenerate.Flag, "study file (default: the paper's study, pipelines/generate/study.json)")
+	genKeepGoing = cmdGenerate.Flag.Bool("keep-going", false, "write the traces that finished even if some requests failed for good")
 	// --api and --slots default to the study's (completions, 16).
 	genLLM = addLLMFlags(&cmdGenerate.Flag, "", 0, false)
 )
 
-func init() {
-	cmdGenerate.Run = runGenerate
-	fs := &cmdGenerate.Flag
-	fs.Var(&genModels, "models", "models to sample, as the servers name them")
-	fs.Var(&genDirections, "directions", "directions: en-en, en-x, x-en, x-x")
-	fs.Var(&genLangs, "langs", "languages (x ranges over the non-English ones)")
-	fs.Var(&genLevels, "levels", "levels: low, medium, high, top")
-	fs.Var(&genSeeds, "seeds", "sampling seeds")
-}
+func init() { cmdGenerate.Run = runGenerate }
 
 func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, args); err != nil {
 		return err
 	}
-	study := generate.DefaultStudy()
-	if *genConfig != "" {
-		var err error
-		if study, err = generate.LoadStudy(*genConfig); err != nil {
-			return err
-		}
-	}
-	if genModels != nil {
-		study.Models = genModels
-	}
-	if genDirections != nil {
-		study.Directions = genDirections
-	}
-	if genLangs != nil {
-		study.Langs = genLangs
-	}
-	if genLevels != nil {
-		study.Levels = genLevels
-	}
-	if genSeeds != nil {
-		study.Seeds = genSeeds
-	}
-	if flagWasSet(&cmd.Flag, "limit") {
-		study.Limit = *genLimit
-	}
-	if *genLLM.api != "" {
-		study.API = *genLLM.api
-	}
-	if flagWasSet(&cmd.Flag, "slots") {
-		study.SlotsPerEndpoint = *genLLM.slots
+	study, err := genStudy.study(&cmd.Flag, generate.DefaultStudy(), genLLM, false)
+	if err != nil {
+		return err
 	}
 	cfg := generate.Config{
 		Data: *genData, Study: study, Endpoints: genLLM.endpoints, APIKey: genLLM.apiKey(),

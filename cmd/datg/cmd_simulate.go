@@ -61,6 +61,7 @@ var (
 	simUnknown   = cmdSimulate.Flag.Float64("unknown-node-rate", 0, "rate of alignment replies with an event for a node the DAG lacks")
 	simAbsent    = cmdSimulate.Flag.Float64("absent-span-rate", 0, "rate of alignment events whose span is nowhere in the trace")
 	simBadStatus = cmdSimulate.Flag.Float64("bad-status-rate", 0, "rate of alignment events with a status other than COMMIT, ATTEMPT, ERROR")
+	simLeak      = cmdSimulate.Flag.Float64("scaffold-leak-rate", 0, "rate of Formula-Retry scaffolds that give the result away (the control sanitizes them)")
 )
 
 func init() {
@@ -85,7 +86,7 @@ func runSimulate(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg.ReasoningField, cfg.Seed, cfg.Solutions = *simReasoning, *simSeed, *simSolutions
 	cfg.Content = simulate.ContentFaults{Fenced: *simFenced, Malformed: *simCutJSON, Cycle: *simCycle,
-		UnknownNode: *simUnknown, AbsentSpan: *simAbsent, BadStatus: *simBadStatus}
+		UnknownNode: *simUnknown, AbsentSpan: *simAbsent, BadStatus: *simBadStatus, ScaffoldLeak: *simLeak}
 	if *simKeyEnv != "" {
 		cfg.RequireKey = os.Getenv(*simKeyEnv)
 	}

@@ -32,6 +32,8 @@ var commands = []*Command{
 	cmdDAGs,
 	cmdAlign,
 	cmdScore,
+	cmdControl,
+	cmdLoop,
 	cmdAnswers,
 	cmdTables,
 	cmdSQL,

@@ -83,8 +83,9 @@ func (p *Pool) Status() []EndpointStatus {
 func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
 	var avoid *endpoint
 	var lastErr error
+	prefer := p.endpointByURL(req.Prefer)
 	for attempt := 1; ; attempt++ {
-		e, err := p.acquire(ctx, avoid)
+		e, err := p.acquire(ctx, avoid, prefer)
 		if err != nil {
 			if lastErr != nil && errors.Is(err, ErrNoEndpoint) {
 				err = fmt.Errorf("%w (this request last failed with: %v)", err, lastErr)
@@ -110,7 +111,7 @@ func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
 			return Response{}, p.redact(fmt.Errorf("%w (%d attempts), last: %v", ErrGaveUp, attempt, lastErr))
 		}
 		p.retries.Add(1)
-		avoid = e
+		avoid, prefer = e, nil
 		pause := p.backoff(attempt)
 		if out == overloaded {
 			if ra := retryAfter(ex); ra > 0 {
@@ -139,13 +140,32 @@ func (p *Pool) cooldown(trips int) time.Duration {
 	return d
 }
 
+// endpointByURL finds an endpoint by its base URL, as given or as a
+// Response names it (nil when none has it).
+func (p *Pool) endpointByURL(url string) *endpoint {
+	if url == "" {
+		return nil
+	}
+	for _, e := range p.eps {
+		if e.url == url || strings.TrimSuffix(e.url, "/v1") == url {
+			return e
+		}
+	}
+	return nil
+}
+
 // acquire waits for a slot on an endpoint in rotation (or a probe slot on one
-// whose cooldown has passed), preferring one other than avoid.
-func (p *Pool) acquire(ctx context.Context, avoid *endpoint) (*endpoint, error) {
+// whose cooldown has passed), preferring one other than avoid, and prefer
+// when it is in rotation and has a free slot.
+func (p *Pool) acquire(ctx context.Context, avoid, prefer *endpoint) (*endpoint, error) {
 	for {
 		p.mu.Lock()
 		now := time.Now()
-		if e := p.pickLocked(now, avoid); e != nil {
+		e := p.pickLocked(now, avoid)
+		if prefer != nil && e != nil && e != prefer && prefer.downUntil.IsZero() && prefer.inflight < p.opts.SlotsPerEndpoint {
+			e = prefer
+		}
+		if e != nil {
 			e.inflight++
 			e.requests++
 			p.mu.Unlock()

@@ -430,3 +430,51 @@ func TestFaultsBeforeFirstAnswerWithRequestsInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A request that prefers an endpoint goes there while it has room, and
+// anywhere once it has none; the preference is not part of the key.
+func TestPreferredEndpoint(t *testing.T) {
+	eps := start(t, simConfig(), simConfig())
+	o := fastOptions()
+	o.SlotsPerEndpoint = 2
+	p, err := llm.NewPool([]string{eps[0].URL, eps[1].URL}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Responses name their endpoint as a continuation would prefer it.
+	second := strings.TrimSuffix(p.Status()[1].URL, "/v1")
+	for i := 0; i < 6; i++ {
+		req := swahiliRequest(i)
+		req.Prefer = second
+		resp, err := p.Do(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Endpoint != second {
+			t.Fatalf("request %d went to %s, not the preferred %s", i, resp.Endpoint, second)
+		}
+		if req.Key() != swahiliRequest(i).Key() {
+			t.Fatal("the preference changed the request's key")
+		}
+	}
+	// Six at once: the preferred endpoint has two slots, the rest go elsewhere.
+	var g errgroup.Group
+	var elsewhere atomic.Int64
+	for i := 0; i < 6; i++ {
+		g.Go(func() error {
+			req := swahiliRequest(100 + i)
+			req.Prefer = second
+			resp, err := p.Do(context.Background(), req)
+			if resp.Endpoint != second {
+				elsewhere.Add(1)
+			}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if elsewhere.Load() == 0 {
+		t.Fatal("a full preferred endpoint held requests back instead of sharing them out")
+	}
+}

@@ -37,6 +37,10 @@ type Request struct {
 	// Sample tells apart repeated samples of an otherwise identical request;
 	// it is not sent.
 	Sample int `json:"sample"`
+	// Prefer names the endpoint (base URL) to send to when it is up and has
+	// room: a continuation of a partial generation goes where its prefix is
+	// in the prefix cache. A routing hint, not part of the request's key.
+	Prefer string `json:"-"`
 }
 
 // Key is the request's content hash: model, prompt or messages, every

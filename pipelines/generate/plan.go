@@ -12,17 +12,17 @@ import (
 	"github.com/datg/datg/transforms"
 )
 
-// job is one trace to sample. Jobs are enumerated on demand, not held, so a
+// Job is one trace to sample. Jobs are enumerated on demand, not held, so a
 // run of any size keeps a constant number of them in memory.
-type job struct {
-	key       transforms.TraceKey
-	direction string
-	question  string
-	budget    int
+type Job struct {
+	Key       transforms.TraceKey
+	Direction string
+	Question  string // in the input language
+	Budget    int    // the level's token budget
 }
 
-// plan is the set of jobs of a run.
-type plan struct {
+// Plan is the set of jobs of a run.
+type Plan struct {
 	study      Study
 	problems   map[string]string // lang + "\x00" + problem_id -> question
 	levelKs    map[string][]int  // level -> problem indexes in use
@@ -30,9 +30,9 @@ type plan struct {
 	directions []string
 }
 
-// newPlan checks that every question the study needs is ingested.
-func newPlan(dir string, s Study) (*plan, error) {
-	p := &plan{study: s, problems: map[string]string{}, levelKs: map[string][]int{}}
+// NewPlan checks that every question the study needs is ingested.
+func NewPlan(dir string, s Study) (*Plan, error) {
+	p := &Plan{study: s, problems: map[string]string{}, levelKs: map[string][]int{}}
 	for _, d := range s.Directions {
 		if d == transforms.EnEn {
 			p.pairs = append(p.pairs, [2]string{transforms.English, transforms.English})
@@ -89,8 +89,8 @@ func newPlan(dir string, s Study) (*plan, error) {
 	return p, nil
 }
 
-// size is the number of jobs.
-func (p *plan) size() int {
+// Size is the number of jobs.
+func (p *Plan) Size() int {
 	n := 0
 	for _, ks := range p.levelKs {
 		n += len(ks)
@@ -98,21 +98,21 @@ func (p *plan) size() int {
 	return n * len(p.pairs) * len(p.study.Models) * len(p.study.Seeds)
 }
 
-// each calls yield for every job in a fixed order (model, level, problem,
+// Each calls yield for every job in a fixed order (model, level, problem,
 // direction, language, seed) until yield returns false.
-func (p *plan) each(yield func(job) bool) {
+func (p *Plan) Each(yield func(Job) bool) {
 	for _, model := range p.study.Models {
 		for _, level := range p.study.Levels {
 			for _, k := range p.levelKs[level] {
 				id := transforms.ProblemID(level, k)
 				for i, pair := range p.pairs {
 					for _, seed := range p.study.Seeds {
-						j := job{
-							key: transforms.TraceKey{Model: model, InputLang: pair[0], ReasoningLang: pair[1],
+						j := Job{
+							Key: transforms.TraceKey{Model: model, InputLang: pair[0], ReasoningLang: pair[1],
 								Level: level, ProblemID: id, Seed: seed, Method: "base"},
-							direction: p.directions[i],
-							question:  p.problems[pair[0]+"\x00"+id],
-							budget:    p.study.Budgets[level],
+							Direction: p.directions[i],
+							Question:  p.problems[pair[0]+"\x00"+id],
+							Budget:    p.study.Budgets[level],
 						}
 						if !yield(j) {
 							return
@@ -124,49 +124,19 @@ func (p *plan) each(yield func(job) bool) {
 	}
 }
 
-// conversation is the job's query: system message and prefix in the
+// Conversation is the job's query: system message and prefix in the
 // reasoning language, the problem in the input language.
-func (j job) conversation() transforms.Conversation {
-	lang, err := prompts.Lookup(j.key.ReasoningLang)
+func (j Job) Conversation() transforms.Conversation {
+	lang, err := prompts.Lookup(j.Key.ReasoningLang)
 	if err != nil {
 		panic(err) // languages were validated with the study
 	}
-	return transforms.Conversation{System: lang.System, User: j.question, Prefix: lang.Prefix}
+	return transforms.Conversation{System: lang.System, User: j.Question, Prefix: lang.Prefix}
 }
 
 // request is the job's LLM call.
-func (p *plan) request(j job) llm.Request {
-	conv := j.conversation()
-	seed := j.key.Seed
-	req := llm.Request{
-		Model:       j.key.Model,
-		MaxTokens:   j.budget,
-		Temperature: p.study.Temperature,
-		TopP:        p.study.TopP,
-		Seed:        &seed,
-		// vLLM's own sampling field; sent even at 1 so the run's setting is
-		// explicit on the wire and in the cache key.
-		Extra: map[string]any{"repetition_penalty": p.study.RepetitionPenalty},
-	}
-	if p.study.TopK > 0 {
-		req.Extra["top_k"] = p.study.TopK
-	}
-	if p.study.API == "chat" {
-		req.API = llm.APIChat
-		req.Messages = []llm.Message{
-			{Role: "system", Content: conv.System},
-			{Role: "user", Content: conv.User},
-			{Role: "assistant", Content: conv.AssistantStart()},
-		}
-		req.Extra["continue_final_message"] = true
-		req.Extra["add_generation_prompt"] = false
-		// Qwen3's own template renders a final assistant message after an
-		// empty, closed <think></think>, which would switch thinking off;
-		// this template renders the turn as RenderQwen3 does.
-		req.Extra["chat_template"] = transforms.ChatMLContinueTemplate
-	} else {
-		req.API = llm.APICompletions
-		req.Prompt = transforms.RenderQwen3(conv)
-	}
-	return req
+func (p *Plan) request(j Job) llm.Request {
+	return Query(p.study.API, j.Key.Model, j.Conversation(), Sampling{
+		MaxTokens: j.Budget, Temperature: p.study.Temperature, TopP: p.study.TopP,
+		RepetitionPenalty: p.study.RepetitionPenalty, TopK: p.study.TopK, Seed: j.Key.Seed})
 }

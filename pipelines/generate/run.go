@@ -26,11 +26,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
-	p, err := newPlan(cfg.Data, cfg.Study)
+	p, err := NewPlan(cfg.Data, cfg.Study)
 	if err != nil {
 		return Result{}, err
 	}
-	if p.size() == 0 {
+	if p.Size() == 0 {
 		return Result{}, inputerr.Invalid(fmt.Errorf("nothing to generate: directions %v over languages %v give no query", cfg.Study.Directions, cfg.Study.Langs))
 	}
 	target := llm.Target{Endpoints: cfg.Endpoints, APIKey: cfg.APIKey, Pool: cfg.Pool}
@@ -51,31 +51,31 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	defer m.Abort()
 	var mu sync.Mutex
 	var tokens int64
-	write := func(jb job, req llm.Request, resp llm.Response) error {
+	write := func(jb Job, req llm.Request, resp llm.Response) error {
 		mu.Lock()
 		defer mu.Unlock()
 		tokens += int64(resp.CompletionTokens)
 		return m.Write(traceRow(jb, cfg.Study, req, resp))
 	}
 
-	res := Result{Jobs: p.size()}
+	res := Result{Jobs: p.Size()}
 	prog := progress.Start(cfg.Stderr, "generate", res.Jobs)
 	prog.Extra = func() string { return endpointSummary(client.Pool) }
 	failures := &llm.FailureLog{}
 
 	err = llm.Fanout(ctx, client, prog,
-		func(yield func(job, llm.Request) bool) error {
-			p.each(func(jb job) bool { return yield(jb, p.request(jb)) })
+		func(yield func(Job, llm.Request) bool) error {
+			p.Each(func(jb Job) bool { return yield(jb, p.request(jb)) })
 			return nil
 		},
-		func(jb job, req llm.Request, resp llm.Response, cached bool) error {
+		func(jb Job, req llm.Request, resp llm.Response, cached bool) error {
 			if cached {
 				res.Resumed++ // called on the enumerating goroutine only
 			}
 			return write(jb, req, resp)
 		},
-		func(jb job, err error) {
-			failures.Add(fmt.Sprintf("%s %s %s->%s", jb.key.Model, jb.key.ProblemID, jb.key.InputLang, jb.key.ReasoningLang), err)
+		func(jb Job, err error) {
+			failures.Add(fmt.Sprintf("%s %s %s->%s", jb.Key.Model, jb.Key.ProblemID, jb.Key.InputLang, jb.Key.ReasoningLang), err)
 		})
 	prog.Finish()
 	done, _, failed := prog.Counts()
@@ -96,30 +96,19 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	return res, nil
 }
 
-func traceRow(jb job, s Study, req llm.Request, resp llm.Response) schema.Trace {
-	conv := jb.conversation()
-	text := conv.AssistantStart()
-	switch {
-	case resp.Reasoning == "":
-		text += resp.Text
-	case resp.Text == "" && resp.FinishReason == "length":
-		// The budget cut the reasoning: the model never closed it.
-		text += resp.Reasoning
-	default:
-		// The server split the reasoning from the answer: put the turn back
-		// together as the model wrote it.
-		text += resp.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + resp.Text
-	}
+func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace {
+	conv := jb.Conversation()
+	text := conv.AssistantStart() + Continuation(resp)
 	return schema.Trace{
-		TraceID:           transforms.TraceID(jb.key),
-		Model:             jb.key.Model,
-		InputLang:         jb.key.InputLang,
-		ReasoningLang:     jb.key.ReasoningLang,
-		Direction:         jb.direction,
-		Level:             jb.key.Level,
-		ProblemID:         jb.key.ProblemID,
-		Seed:              jb.key.Seed,
-		Method:            jb.key.Method,
+		TraceID:           transforms.TraceID(jb.Key),
+		Model:             jb.Key.Model,
+		InputLang:         jb.Key.InputLang,
+		ReasoningLang:     jb.Key.ReasoningLang,
+		Direction:         jb.Direction,
+		Level:             jb.Key.Level,
+		ProblemID:         jb.Key.ProblemID,
+		Seed:              jb.Key.Seed,
+		Method:            jb.Key.Method,
 		Text:              text,
 		TextHash:          transforms.TextHash(text),
 		Prefix:            conv.Prefix,

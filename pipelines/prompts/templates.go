@@ -35,6 +35,7 @@ var (
 	dagUser       = tmpl("dag_user.tmpl")
 	dagRepair     = tmpl("dag_repair.tmpl")
 	alignUser     = tmpl("align_user.tmpl")
+	scaffold      = tmpl("scaffold_system.tmpl")
 )
 
 // Fields of the user templates.
@@ -46,6 +47,7 @@ type (
 	}
 	DAGRepairInput struct{ Error string }
 	AlignInput     struct{ Language, DAG, Trace string }
+	ScaffoldInput  struct{ Language string }
 )
 
 func render(t *template.Template, data any) string {
@@ -83,3 +85,8 @@ func Between(s, name string) (string, bool) {
 	}
 	return rest[:j], true
 }
+
+// ScaffoldSystem renders Formula-Retry's two-phase system message (paper,
+// appendix G): an English/symbolic execution state whose computed values are
+// masked, then the solution in the target language.
+func ScaffoldSystem(in ScaffoldInput) string { return render(scaffold, in) }

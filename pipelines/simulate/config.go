@@ -69,6 +69,10 @@ type ContentFaults struct {
 	UnknownNode float64 // an alignment event for a node the DAG does not have
 	AbsentSpan  float64 // an evidence span that is nowhere in the trace
 	BadStatus   float64 // an event status that is none of COMMIT, ATTEMPT, ERROR
+	// ScaffoldLeak is the rate of Formula-Retry scaffolds that give the
+	// result away (a Final answer line, a boxed answer or a computed total),
+	// which the control must sanitize.
+	ScaffoldLeak float64
 }
 
 // DefaultConfig is one healthy endpoint on a free loopback port.
@@ -106,7 +110,7 @@ func (c Config) Validate() error {
 		}
 	}
 	for name, r := range map[string]float64{"fenced": c.Content.Fenced, "malformed": c.Content.Malformed, "cycle": c.Content.Cycle,
-		"unknown-node": c.Content.UnknownNode, "absent-span": c.Content.AbsentSpan, "bad-status": c.Content.BadStatus} {
+		"unknown-node": c.Content.UnknownNode, "absent-span": c.Content.AbsentSpan, "bad-status": c.Content.BadStatus, "scaffold-leak": c.Content.ScaffoldLeak} {
 		if r < 0 || r > 1 {
 			errs = append(errs, fmt.Errorf("%s rate %v is not in [0, 1]", name, r))
 		}

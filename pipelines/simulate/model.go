@@ -13,6 +13,7 @@ import (
 
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/transforms/scaffold"
 )
 
 //go:embed phrases.json
@@ -100,6 +101,9 @@ func reasoningLanguage(system, assistant string) string {
 			return l.Code
 		}
 	}
+	if code, ok := scaffoldLanguage(system); ok {
+		return code
+	}
 	for _, l := range prompts.Languages() {
 		if system == l.System {
 			return l.Code
@@ -109,6 +113,14 @@ func reasoningLanguage(system, assistant string) string {
 }
 
 func (m *model) generate(system, user, assistant string, s sampling) generation {
+	if start, partial, ok := continued(assistant); ok {
+		return m.continuation(system, user, start, partial, s)
+	}
+	return m.sample(system, user, assistant, s)
+}
+
+// sample writes a new reasoning after the assistant's prefix.
+func (m *model) sample(system, user, assistant string, s sampling) generation {
 	info, known := m.key[normQuestion(user)]
 	g := generation{ReasoningLang: reasoningLanguage(system, assistant), InputLang: info.Lang, Level: info.Level}
 	if !known {
@@ -117,7 +129,13 @@ func (m *model) generate(system, user, assistant string, s sampling) generation 
 	rng := rand.New(seedFor(system, user, assistant, s))
 
 	rl, il := m.profile.lang(g.ReasoningLang), m.profile.lang(g.InputLang)
-	pCorrect := clamp01(m.profile.LevelAccuracy[g.Level] * m.profile.modelFactor(s.Model) * rl.Reasoning * il.Input)
+	reasoning := rl.Reasoning
+	if strings.Contains(assistant, scaffold.Close) {
+		// A plan written beforehand makes up part of what reasoning in a
+		// weak language loses.
+		reasoning += (1 - reasoning) * m.profile.ScaffoldGain[g.Level]
+	}
+	pCorrect := clamp01(m.profile.LevelAccuracy[g.Level] * m.profile.modelFactor(s.Model) * reasoning * il.Input)
 	loopFactor := m.profile.LoopLevelFactor[g.Level]
 	if loopFactor == 0 {
 		loopFactor = 1
@@ -199,10 +217,21 @@ func (m *model) generate(system, user, assistant string, s sampling) generation 
 	}
 	switch g.Outcome {
 	case OutcomeLoop:
-		// Repeat one sentence until the budget runs out.
+		// Reason on until the loop sets in (its onset is the sample's, not
+		// the request's: a sample cut at a checkpoint and continued loops
+		// where the whole one does), then repeat one sentence until the
+		// budget runs out.
+		have := countTokens(b.String())
+		if on, ok := m.profile.LoopOnset[g.Level]; ok && on[1] > on[0] {
+			for onset := on[0] + rng.IntN(on[1]-on[0]); have < onset && have <= budget; {
+				step := " " + fill(pb.Steps[1+rng.IntN(len(pb.Steps)-1)], 2+rng.IntN(98), 2+rng.IntN(98), 2+rng.IntN(98), "")
+				b.WriteString(step)
+				have += countTokens(step)
+			}
+		}
 		chunk := "\n\n" + pb.Loop + strings.Repeat(" "+pb.Loop, 7)
 		per := countTokens(chunk)
-		for have := countTokens(b.String()); have <= budget; have += per {
+		for ; have <= budget; have += per {
 			b.WriteString(chunk)
 		}
 		g.Reasoning = b.String()
@@ -217,7 +246,8 @@ func (m *model) generate(system, user, assistant string, s sampling) generation 
 	}
 	g.FinishReason = "stop"
 	g.Tokens = tokenize(g.Text())
-	if len(g.Tokens) > budget {
+	// A loop never stops by itself: it ends at the budget.
+	if len(g.Tokens) > budget || g.Outcome == OutcomeLoop && len(g.Tokens) == budget {
 		g.Tokens = g.Tokens[:budget]
 		g.FinishReason = "length"
 		cut := strings.Join(g.Tokens, "")

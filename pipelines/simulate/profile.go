@@ -22,6 +22,12 @@ type Profile struct {
 	LoopLevelFactor map[string]float64       `json:"loop_level_factor"`
 	Steps           map[string][2]int        `json:"steps"` // reasoning steps, min and max
 	Languages       map[string]LangBehaviour `json:"languages"`
+	// LoopOnset is, per level, the range of tokens a looping sample reasons
+	// for before the loop sets in (uniform; absent: after a step or two).
+	LoopOnset map[string][2]int `json:"loop_onset"`
+	// ScaffoldGain is the share of a language's reasoning weakness that a
+	// Formula-Retry plan written beforehand makes up, per level.
+	ScaffoldGain map[string]float64 `json:"scaffold_gain"`
 }
 
 // ModelSize scales accuracy for models of about this many billion parameters.
@@ -80,6 +86,16 @@ func (p Profile) Validate() error {
 		}
 		if b.Loop+b.WrongLanguage+b.NoAnswer > 1 {
 			return fmt.Errorf("profile: %s failure rates add up to more than 1", lang)
+		}
+	}
+	for lvl, on := range p.LoopOnset {
+		if on[0] < 0 || on[1] < on[0] {
+			return fmt.Errorf("profile: loop onset for %s must be 0 <= min <= max", lvl)
+		}
+	}
+	for lvl, g := range p.ScaffoldGain {
+		if g < 0 || g > 1 {
+			return fmt.Errorf("profile: scaffold gain %v for %s is not in [0, 1]", g, lvl)
 		}
 	}
 	for lvl, s := range p.Steps {

@@ -43,6 +43,9 @@ type Stats struct {
 	Malformed   int64 // injected malformed bodies
 	InFlight    int64 // requests being generated now
 	MaxInFlight int64 // most requests generated at once
+	// CompletionTokens counts the tokens of every full response written:
+	// what a run was charged for.
+	CompletionTokens int64
 }
 
 // NewServer builds an endpoint. With cfg.Data set, the run's problems table
@@ -153,9 +156,10 @@ type request struct {
 	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
-	RepetitionPenalty    *float64 `json:"repetition_penalty"`
-	ReturnTokenIDs       bool     `json:"return_token_ids"`
-	ContinueFinalMessage bool     `json:"continue_final_message"`
+	RepetitionPenalty    *float64        `json:"repetition_penalty"`
+	Stop                 json.RawMessage `json:"stop"` // a string or a list of them
+	ReturnTokenIDs       bool            `json:"return_token_ids"`
+	ContinueFinalMessage bool            `json:"continue_final_message"`
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -251,8 +255,13 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	case prompts.AlignSystem:
 		g = s.model.align(history, samp, s.cfg.Content)
 	default:
-		g = s.model.generate(system, user, assistant, samp)
+		if lang, ok := scaffoldLanguage(system); ok && strings.HasSuffix(assistant, scaffoldOpen) {
+			g = s.model.scaffold(user, lang, samp, s.cfg.Content)
+		} else {
+			g = s.model.generate(system, user, assistant, samp)
+		}
 	}
+	g = g.stopAt(req.stops())
 	if !req.Stream {
 		if !sleepCtx(r.Context(), s.cfg.Latency+time.Duration(len(g.Tokens))*s.cfg.TokenLatency) {
 			return
@@ -284,6 +293,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		sum := sha256.Sum256(body)
 		s.mu.Lock()
 		s.stats.Served++
+		s.stats.CompletionTokens += int64(len(g.Tokens))
 		s.served[hex.EncodeToString(sum[:])]++
 		s.mu.Unlock()
 	}
@@ -524,4 +534,15 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
+}
+
+// stops reads the request's stop strings ("stop": "x" or ["x", "y"]).
+func (req request) stops() []string {
+	var one string
+	if json.Unmarshal(req.Stop, &one) == nil && one != "" {
+		return []string{one}
+	}
+	var list []string
+	json.Unmarshal(req.Stop, &list)
+	return list
 }

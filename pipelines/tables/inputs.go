@@ -20,6 +20,7 @@ var needs = map[string][]string{
 	"datg_correctness_main": {"answers", "scores"},
 	"reference_diversity":   {"answers", "scores"},
 	"aligner_agreement":     {"scores"},
+	"control":               {"answers", "trials"},
 }
 
 // input is a table derived from traces: who writes it, the error a stale
@@ -43,6 +44,11 @@ func perTrace(table string) []staleCheck {
 }
 
 var inputs = map[string]input{
+	// Every controlled trace has its attempts: its cost is their tokens.
+	"trials": {"datg control", ErrStale, []staleCheck{{
+		`SELECT count(*) FROM traces t WHERE t.method IN ('loop-retry', 'formula-retry')
+			AND NOT EXISTS (SELECT 1 FROM trials x WHERE x.trace_id = t.trace_id)`,
+		"%d controlled traces have no trials rows"}}},
 	"answers":    {"datg verify", ErrNotGraded, perTrace("answers")},
 	"compliance": {"datg langcheck", ErrStale, perTrace("compliance")},
 	// Scores cover the aligned traces, not all: they must come from

@@ -22,6 +22,7 @@ var layouts = map[string]layout{
 	"datg_correctness":      datgCorrectness,
 	"datg_correctness_main": datgCorrectnessMain,
 	"reference_diversity":   referenceDiversity,
+	"control":               controlTable,
 }
 
 // levelNames are the paper's column labels for levels.

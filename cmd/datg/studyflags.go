@@ -1,0 +1,72 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/datg/datg/pipelines/generate"
+)
+
+// studyFlags are the flags that scope and override a study (generate and
+// control).
+type studyFlags struct {
+	config                            *string
+	models, directions, langs, levels listFlag
+	seeds                             intListFlag
+	limit                             *int
+}
+
+func addStudyFlags(fs *flag.FlagSet, configDoc string) *studyFlags {
+	f := &studyFlags{
+		config: fs.String("config", "", configDoc),
+		limit:  fs.Int("limit", 0, "keep the first N problems of each level (0: all)"),
+	}
+	fs.Var(&f.models, "models", "models to sample, as the servers name them")
+	fs.Var(&f.directions, "directions", "directions: en-en, en-x, x-en, x-x")
+	fs.Var(&f.langs, "langs", "languages (x ranges over the non-English ones)")
+	fs.Var(&f.levels, "levels", "levels: low, medium, high, top")
+	fs.Var(&f.seeds, "seeds", "sampling seeds")
+	return f
+}
+
+// study is base, or the --config file, with the flags given applied, and
+// the LLM flags' --api and --slots when set. With keepScope, a --config file
+// gives only budgets, sampling, api and slots: which examples to run
+// (models, directions, languages, levels, seeds, limit) stays base's.
+func (f *studyFlags) study(fs *flag.FlagSet, base generate.Study, llm *llmFlags, keepScope bool) (generate.Study, error) {
+	study := base
+	if *f.config != "" {
+		var err error
+		if study, err = generate.LoadStudy(*f.config); err != nil {
+			return study, err
+		}
+		if keepScope {
+			study.Models, study.Directions, study.Langs = base.Models, base.Directions, base.Langs
+			study.Levels, study.Seeds, study.Limit = base.Levels, base.Seeds, base.Limit
+		}
+	}
+	if f.models != nil {
+		study.Models = f.models
+	}
+	if f.directions != nil {
+		study.Directions = f.directions
+	}
+	if f.langs != nil {
+		study.Langs = f.langs
+	}
+	if f.levels != nil {
+		study.Levels = f.levels
+	}
+	if f.seeds != nil {
+		study.Seeds = f.seeds
+	}
+	if flagWasSet(fs, "limit") {
+		study.Limit = *f.limit
+	}
+	if *llm.api != "" {
+		study.API = *llm.api
+	}
+	if flagWasSet(fs, "slots") {
+		study.SlotsPerEndpoint = *llm.slots
+	}
+	return study, nil
+}

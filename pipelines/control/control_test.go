@@ -1,0 +1,419 @@
+package control_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/control"
+	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
+)
+
+// sim is a simulated endpoint whose requests are recorded.
+type sim struct {
+	URL    string
+	Server *simulate.Server
+	mu     sync.Mutex
+	bodies []map[string]any
+	// edit, when set, rewrites each response body.
+	edit func([]byte) []byte
+}
+
+func (s *sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	s.mu.Lock()
+	s.bodies = append(s.bodies, m)
+	s.mu.Unlock()
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	if s.edit == nil {
+		s.Server.ServeHTTP(w, r)
+		return
+	}
+	rec := httptest.NewRecorder()
+	s.Server.ServeHTTP(rec, r)
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	w.Write(s.edit(rec.Body.Bytes()))
+}
+
+func (s *sim) requests() []map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]map[string]any(nil), s.bodies...)
+}
+
+func startSim(t *testing.T, data string, cfg simulate.Config) *sim {
+	t.Helper()
+	cfg.Data = data
+	srv, err := simulate.NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sim{Server: srv}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	s.URL = ts.URL + "/v1"
+	return s
+}
+
+// config is the paper's control on the demo problems (5 per level, so 90
+// examples) against the sims.
+func config(data, method string, sims ...*sim) control.Config {
+	cfg := control.DefaultConfig()
+	cfg.Data, cfg.Method, cfg.Pool = data, method, stagetest.QuickPool()
+	for _, s := range sims {
+		cfg.Endpoints = append(cfg.Endpoints, s.URL)
+	}
+	return cfg
+}
+
+func run(t *testing.T, cfg control.Config) control.Summary {
+	t.Helper()
+	sum, err := control.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+func read(t *testing.T, data string) (map[string]schema.Trace, map[string][]schema.Trial) {
+	t.Helper()
+	traces, err := store.ReadAll(data, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, err := store.ReadAll(data, schema.Trials)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]schema.Trace{}
+	for _, tr := range traces {
+		byID[tr.TraceID] = tr
+	}
+	attempts := map[string][]schema.Trial{}
+	for _, a := range trials {
+		attempts[a.TraceID] = append(attempts[a.TraceID], a)
+	}
+	return byID, attempts
+}
+
+// checkExample checks one example's attempts against the protocol: trials
+// numbered from 1, every one but the last aborted by the detector at the
+// checkpoint, the last accepted (forced only when it triggered as the last
+// allowed), penalties 1.08 then 1.13, a new seed each time, and the trace
+// made of the prefix and the accepted attempt.
+func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []schema.Trial) {
+	t.Helper()
+	budget := cfg.Study.Budgets[tr.Level]
+	var reasoning []schema.Trial
+	for _, a := range attempts {
+		if a.Phase == "reasoning" {
+			reasoning = append(reasoning, a)
+		}
+	}
+	if len(reasoning) == 0 || len(reasoning) > cfg.MaxTrials {
+		t.Fatalf("%s: %d reasoning attempts", tr.TraceID, len(reasoning))
+	}
+	seeds := map[int64]bool{}
+	for i, a := range reasoning {
+		last := i == len(reasoning)-1
+		wantRP := cfg.RetryPenalty
+		if i == 0 {
+			wantRP = cfg.FirstPenalty
+		}
+		switch {
+		case a.Trial != int32(i+1):
+			t.Fatalf("%s: attempt %d is numbered %d", tr.TraceID, i+1, a.Trial)
+		case a.RepetitionPenalty != wantRP || a.SampleSeed != control.SampleSeed(tr.Seed, i+1) || seeds[a.SampleSeed]:
+			t.Fatalf("%s trial %d: penalty %v seed %d", tr.TraceID, a.Trial, a.RepetitionPenalty, a.SampleSeed)
+		case a.Checkpoint != int32(budget/4):
+			t.Fatalf("%s trial %d: checkpoint %d for budget %d", tr.TraceID, a.Trial, a.Checkpoint, budget)
+		case !last && (!a.Aborted || !a.Trigger || !a.Checked || a.Accepted || a.AbortReason == ""):
+			t.Fatalf("%s trial %d was replaced without the detector firing: %+v", tr.TraceID, a.Trial, a)
+		case !last && a.CompletionTokens != a.Checkpoint:
+			t.Fatalf("%s trial %d aborted after %d tokens, not at the checkpoint %d", tr.TraceID, a.Trial, a.CompletionTokens, a.Checkpoint)
+		case last && (a.Aborted || !a.Accepted):
+			t.Fatalf("%s: the last attempt was not accepted: %+v", tr.TraceID, a)
+		case last && a.ForcedAccept != (a.Trigger && int(a.Trial) == cfg.MaxTrials):
+			t.Fatalf("%s: forced accept %v with trigger %v on trial %d", tr.TraceID, a.ForcedAccept, a.Trigger, a.Trial)
+		case a.Checked && a.CheckpointTokens < a.Checkpoint, !a.Checked && a.CheckpointTokens > a.Checkpoint:
+			t.Fatalf("%s trial %d: checked %v after %d tokens", tr.TraceID, a.Trial, a.Checked, a.CheckpointTokens)
+		case a.Checked && (a.Rep16 == nil || a.Rep32 == nil || a.TTR256 == nil):
+			t.Fatalf("%s trial %d: checked without statistics", tr.TraceID, a.Trial)
+		}
+		seeds[a.SampleSeed] = true
+	}
+	accepted := reasoning[len(reasoning)-1]
+	if tr.Text != transforms.ThinkOpen+tr.Prefix+accepted.Text || tr.TextHash != transforms.TextHash(tr.Text) {
+		t.Fatalf("%s: the trace is not its prefix and accepted attempt", tr.TraceID)
+	}
+	if tr.Method != cfg.Method || tr.Source != "control" || tr.MaxTokens != int32(budget) {
+		t.Fatalf("%s: method %s source %s max tokens %d", tr.TraceID, tr.Method, tr.Source, tr.MaxTokens)
+	}
+}
+
+// Loop-Retry on the paper's scope: every example follows the protocol, and
+// every token the server decoded is in trials exactly once.
+func TestLoopRetry(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	s := startSim(t, data, stagetest.SimConfig(t))
+	cfg := config(data, control.LoopRetry, s)
+	sum := run(t, cfg)
+	traces, attempts := read(t, data)
+	if len(traces) != 90 || len(attempts) != 90 || sum.Examples != 90 || sum.Failed != 0 {
+		t.Fatalf("%d traces, %d with attempts; summary %+v", len(traces), len(attempts), sum)
+	}
+	var tokens int64
+	retried, trials := 0, 0
+	for id, tr := range traces {
+		checkExample(t, cfg, tr, attempts[id])
+		for _, a := range attempts[id] {
+			tokens += int64(a.CompletionTokens)
+		}
+		if len(attempts[id]) > 1 {
+			retried++
+		}
+		trials += len(attempts[id])
+	}
+	if served := s.Server.Stats().CompletionTokens; tokens != served || sum.Tokens != served {
+		t.Fatalf("trials hold %d tokens, the summary says %d, the server decoded %d", tokens, sum.Tokens, served)
+	}
+	if retried == 0 || retried != sum.Retried || trials != sum.Trials {
+		t.Fatalf("%d examples retried, %d trials; summary %+v", retried, trials, sum)
+	}
+	// Each request asked for what the protocol says: the checkpoint with
+	// token ids, or the rest of the budget without.
+	for _, b := range s.requests() {
+		_, ids := b["return_token_ids"]
+		if max := int(b["max_tokens"].(float64)); ids != (max == 1024 || max == 2048 || max == 4096) {
+			t.Fatalf("a request for %d tokens with return_token_ids %v", max, ids)
+		}
+	}
+}
+
+// A run with the same settings writes the same attempts: the samples are
+// the sampling's, not the run's.
+func TestDeterministic(t *testing.T) {
+	rows := func(faults simulate.Faults) []string {
+		data := stagetest.DemoRun(t)
+		c := stagetest.SimConfig(t)
+		c.Faults = faults
+		run(t, config(data, control.FormulaRetry, startSim(t, data, c)))
+		trials, err := store.ReadAll(data, schema.Trials)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, a := range trials {
+			a.Endpoint, a.CreatedAt = "", time.Time{}
+			b, _ := json.Marshal(a)
+			out = append(out, string(b))
+		}
+		slices.Sort(out) // rows are written as examples finish
+		return out
+	}
+	clean := rows(simulate.Faults{})
+	faulty := rows(simulate.Faults{ErrorRate: 0.1, DropRate: 0.05, MalformedRate: 0.05})
+	if len(clean) != len(faulty) {
+		t.Fatalf("%d attempts on a clean server, %d on a faulty one", len(clean), len(faulty))
+	}
+	for i := range clean {
+		if clean[i] != faulty[i] {
+			t.Fatalf("attempt %d differs with server faults:\n%s\n%s", i, clean[i], faulty[i])
+		}
+	}
+}
+
+// A continuation goes to the endpoint that wrote the attempt's beginning,
+// whose prefix cache holds it.
+func TestContinuationStaysOnItsEndpoint(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	c := stagetest.SimConfig(t)
+	a, b := startSim(t, data, c), startSim(t, data, c)
+	cfg := config(data, control.LoopRetry, a, b)
+	// Room for every example at once: a full endpoint sends a continuation
+	// elsewhere rather than wait, which this test does not look at.
+	cfg.Study.SlotsPerEndpoint = 64
+	run(t, cfg)
+	type head struct {
+		prompt string
+		seed   float64
+	}
+	heads := map[head]*sim{} // checkpoint request -> its server
+	for _, s := range []*sim{a, b} {
+		for _, r := range s.requests() {
+			if _, ok := r["return_token_ids"]; ok {
+				heads[head{r["prompt"].(string), r["seed"].(float64)}] = s
+			}
+		}
+	}
+	continued := 0
+	for _, s := range []*sim{a, b} {
+		for _, r := range s.requests() {
+			if _, ok := r["return_token_ids"]; ok {
+				continue
+			}
+			prompt := r["prompt"].(string)
+			var from *sim
+			for h, hs := range heads {
+				if h.seed == r["seed"].(float64) && strings.HasPrefix(prompt, h.prompt) && len(h.prompt) < len(prompt) {
+					from = hs
+				}
+			}
+			if from == nil {
+				t.Fatal("a continuation without its checkpoint request")
+			}
+			if from != s {
+				t.Fatal("a continuation went to another endpoint than its beginning")
+			}
+			continued++
+		}
+	}
+	if continued == 0 {
+		t.Fatal("no attempt was continued past its checkpoint")
+	}
+}
+
+// Formula-Retry writes the scaffold once per example, sanitized of the
+// results the model gave away, and resamples only the reasoning after it.
+func TestFormulaRetry(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	c := stagetest.SimConfig(t)
+	c.Content.ScaffoldLeak = 1
+	s := startSim(t, data, c)
+	cfg := config(data, control.FormulaRetry, s)
+	run(t, cfg)
+	traces, attempts := read(t, data)
+	retried := 0
+	for id, tr := range traces {
+		var scaffolds []schema.Trial
+		var rest []schema.Trial
+		for _, a := range attempts[id] {
+			if a.Phase == "scaffold" {
+				scaffolds = append(scaffolds, a)
+			} else {
+				rest = append(rest, a)
+			}
+		}
+		if len(scaffolds) != 1 || scaffolds[0].Trial != 0 || !scaffolds[0].Accepted || scaffolds[0].Temperature != 0.2 {
+			t.Fatalf("%s: scaffolds %+v", id, scaffolds)
+		}
+		if len(scaffolds[0].Removed) == 0 {
+			t.Fatalf("%s: a scaffold that gave the result away was not sanitized: %q", id, scaffolds[0].Text)
+		}
+		checkExample(t, cfg, tr, attempts[id])
+		if !strings.HasPrefix(tr.Prefix, "<execution_state>\nKnown:\n-") || strings.Contains(tr.Prefix, `\boxed`) ||
+			strings.Contains(strings.ToLower(tr.Prefix), "final answer") {
+			t.Fatalf("%s: prefix %q", id, tr.Prefix)
+		}
+		if tr.CompletionTokens != rest[len(rest)-1].CompletionTokens+scaffolds[0].CompletionTokens {
+			t.Fatalf("%s: %d tokens in the trace", id, tr.CompletionTokens)
+		}
+		if len(rest) > 1 {
+			retried++
+		}
+	}
+	if retried == 0 {
+		t.Fatal("no example retried: the test shows nothing about resampling")
+	}
+	// One scaffold request per example, whatever the retries.
+	scaffoldRequests := 0
+	for _, b := range s.requests() {
+		if stop, ok := b["stop"]; ok && stop != nil {
+			scaffoldRequests++
+		}
+	}
+	if scaffoldRequests != len(traces) {
+		t.Fatalf("%d scaffold requests for %d examples", scaffoldRequests, len(traces))
+	}
+}
+
+// The last allowed attempt is accepted even when it triggers, marked
+// unhealthy, and generated to the budget.
+func TestForcedAccept(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	c := stagetest.SimConfig(t)
+	// Every sample loops, whatever its repetition penalty.
+	sw := c.Profile.Languages["sw"]
+	sw.Loop, sw.WrongLanguage, sw.NoAnswer = 1, 0, 0
+	c.Profile.Languages["sw"] = sw
+	c.Profile.LoopLevelFactor = map[string]float64{"medium": 10}
+	c.Profile.LoopOnset = nil // and loops at once, before the checkpoint
+	cfg := config(data, control.LoopRetry, startSim(t, data, c))
+	cfg.Study.Langs, cfg.Study.Levels, cfg.MaxTrials = []string{"sw"}, []string{"medium"}, 2
+	sum := run(t, cfg)
+	traces, attempts := read(t, data)
+	for id, tr := range traces {
+		checkExample(t, cfg, tr, attempts[id])
+		last := attempts[id][len(attempts[id])-1]
+		if !last.ForcedAccept || !tr.Truncated || last.CompletionTokens != int32(cfg.Study.Budgets["medium"]) {
+			t.Fatalf("%s: %+v", id, last)
+		}
+	}
+	if sum.Forced != len(traces) || len(traces) != 15 {
+		t.Fatalf("%d forced of %d", sum.Forced, len(traces))
+	}
+}
+
+// A server that does not return token ids cannot be controlled: the run
+// says so, names the example, and writes nothing.
+func TestNoTokenIDs(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	s := startSim(t, data, stagetest.SimConfig(t))
+	s.edit = func(b []byte) []byte {
+		var m map[string]any
+		if json.Unmarshal(b, &m) != nil {
+			return b
+		}
+		if choices, ok := m["choices"].([]any); ok {
+			for _, c := range choices {
+				delete(c.(map[string]any), "token_ids")
+			}
+		}
+		out, _ := json.Marshal(m)
+		return out
+	}
+	_, err := control.Run(context.Background(), config(data, control.LoopRetry, s))
+	if !errors.Is(err, control.ErrNoTokenIDs) || !strings.Contains(err.Error(), "Qwen/Qwen3-4B") {
+		t.Fatalf("got %v", err)
+	}
+	if store.Exists(data, schema.Trials.Table) || store.Exists(data, schema.Traces.Table) {
+		t.Fatal("a failed run wrote tables")
+	}
+}
+
+func TestInvalidConfig(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	for name, edit := range map[string]func(*control.Config){
+		"method":    func(c *control.Config) { c.Method = "retry-harder" },
+		"trials":    func(c *control.Config) { c.MaxTrials = 0 },
+		"endpoints": func(c *control.Config) { c.Endpoints = nil },
+		"language":  func(c *control.Config) { c.Study.Langs = []string{"xx"} },
+		"budget":    func(c *control.Config) { c.Study.Budgets = map[string]int{"low": 4, "medium": 8192, "high": 16384} },
+	} {
+		cfg := config(data, control.LoopRetry)
+		cfg.Endpoints = []string{"http://127.0.0.1:1/v1"}
+		edit(&cfg)
+		if _, err := control.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+}

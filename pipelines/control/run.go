@@ -1,0 +1,159 @@
+package control
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/progress"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/generate"
+	"github.com/datg/datg/schema"
+	"golang.org/x/sync/errgroup"
+)
+
+// Summary says what a run did.
+type Summary struct {
+	Examples, Failed int
+	Resumed          int // examples answered wholly from the journal
+	Sent             int // requests sent (the rest came from the journal)
+	Retried          int // examples with more than one reasoning attempt
+	Forced           int // examples whose last attempt was a forced accept
+	Trials           int // reasoning attempts
+	Tokens           int64
+}
+
+// Run controls every example of the study and writes the traces and trials
+// tables.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
+	plan, err := generate.NewPlan(cfg.Data, cfg.Study)
+	if err != nil {
+		return Summary{}, err
+	}
+	if plan.Size() == 0 {
+		return Summary{}, inputerr.Invalid(fmt.Errorf("nothing to control: directions %v over languages %v give no query", cfg.Study.Directions, cfg.Study.Langs))
+	}
+	target := llm.Target{Endpoints: cfg.Endpoints, APIKey: cfg.APIKey, Pool: cfg.Pool}
+	target.Pool.SlotsPerEndpoint = cfg.Study.SlotsPerEndpoint
+	client, closeJournal, err := target.Open(cfg.Data, "control", cfg.Stderr)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer closeJournal()
+
+	// What decides the samples; endpoints and pool settings do not.
+	meta := store.Meta{Stage: "control", ConfigHash: store.HashConfig([]any{cfg.Method, cfg.Study, cfg.MaxTrials,
+		cfg.FirstPenalty, cfg.RetryPenalty, cfg.Scaffold})}
+	traces, err := store.NewMerger(cfg.Data, schema.Traces, meta)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer traces.Abort()
+	trials, err := store.NewMerger(cfg.Data, schema.Trials, meta)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer trials.Abort()
+	// A rerun replaces all of an example's attempts, however many it had.
+	trials.Group = func(t *schema.Trial) string { return t.TraceID }
+
+	var mu sync.Mutex // guards sum and the writers
+	sum := Summary{Examples: plan.Size()}
+	prog := progress.Start(cfg.Stderr, "control "+cfg.Method, sum.Examples)
+	defer prog.Finish()
+	prog.Extra = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return fmt.Sprintf("retried %d, forced %d", sum.Retried, sum.Forced)
+	}
+	write := func(o outcome) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if err := traces.Write(o.trace); err != nil {
+			return err
+		}
+		if err := trials.Write(o.trials...); err != nil {
+			return err
+		}
+		sum.add(o)
+		return nil
+	}
+	failures := &llm.FailureLog{}
+	g, gctx := errgroup.WithContext(ctx)
+	// Each example waits on one request at a time: as many as the pool
+	// has slots keep every slot busy.
+	g.SetLimit(client.Pool.Capacity())
+	plan.Each(func(j generate.Job) bool {
+		if gctx.Err() != nil {
+			return false
+		}
+		j.Key.Method = cfg.Method
+		g.Go(func() error {
+			e := &example{cfg: &cfg, client: client, job: j}
+			err := e.run(gctx)
+			switch {
+			case err == nil:
+				if e.out.sent == 0 {
+					prog.Skip(1)
+				} else {
+					prog.Done(e.out.tokens())
+				}
+				return write(e.out)
+			case llm.RequestFailed(err):
+				prog.Fail()
+				mu.Lock()
+				sum.Failed++
+				mu.Unlock()
+				failures.Add(fmt.Sprintf("%s %s %s %d", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed), err)
+				return nil
+			default:
+				return fmt.Errorf("%s %s %s seed %d: %w", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed, err)
+			}
+		})
+		return true
+	})
+	if err := g.Wait(); err != nil {
+		return sum, fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	ferr := failures.Err()
+	if ferr != nil && !cfg.KeepGoing {
+		return sum, ferr
+	}
+	if err := traces.Commit(); err != nil {
+		return sum, err
+	}
+	if err := trials.Commit(); err != nil {
+		return sum, err
+	}
+	return sum, ferr
+}
+
+// add counts a finished example.
+func (s *Summary) add(o outcome) {
+	if o.sent == 0 {
+		s.Resumed++
+	}
+	s.Sent += o.sent
+	s.Tokens += int64(o.tokens())
+	n := 0
+	for _, t := range o.trials {
+		if t.Phase == "reasoning" {
+			n++
+		}
+		if t.ForcedAccept {
+			s.Forced++
+		}
+	}
+	s.Trials += n
+	if n > 1 {
+		s.Retried++
+	}
+}

@@ -1,0 +1,75 @@
+package generate
+
+import (
+	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/transforms"
+)
+
+// Sampling is how one request samples.
+type Sampling struct {
+	MaxTokens                            int
+	Temperature, TopP, RepetitionPenalty float64
+	TopK                                 int // 0 leaves the server's default
+	Seed                                 int64
+	Stop                                 []string
+	// TokenIDs asks the server for the generated token ids (vLLM's
+	// return_token_ids), which the loop detector counts.
+	TokenIDs bool
+}
+
+// Query is the request that continues conv's assistant turn ("<think>\n"
+// and the prefix): a raw Qwen3 prompt for api "completions", or chat
+// messages whose final assistant message is continued for api "chat".
+func Query(api, model string, conv transforms.Conversation, s Sampling) llm.Request {
+	seed := s.Seed
+	req := llm.Request{
+		Model:       model,
+		MaxTokens:   s.MaxTokens,
+		Temperature: s.Temperature,
+		TopP:        s.TopP,
+		Seed:        &seed,
+		Stop:        s.Stop,
+		// vLLM's own sampling field; sent even at 1 so the run's setting is
+		// explicit on the wire and in the cache key.
+		Extra: map[string]any{"repetition_penalty": s.RepetitionPenalty},
+	}
+	if s.TopK > 0 {
+		req.Extra["top_k"] = s.TopK
+	}
+	if s.TokenIDs {
+		req.Extra["return_token_ids"] = true
+	}
+	if api == "chat" {
+		req.API = llm.APIChat
+		req.Messages = []llm.Message{
+			{Role: "system", Content: conv.System},
+			{Role: "user", Content: conv.User},
+			{Role: "assistant", Content: conv.AssistantStart()},
+		}
+		req.Extra["continue_final_message"] = true
+		req.Extra["add_generation_prompt"] = false
+		// Qwen3's own template renders a final assistant message after an
+		// empty, closed <think></think>, which would switch thinking off;
+		// this template renders the turn as RenderQwen3 does.
+		req.Extra["chat_template"] = transforms.ChatMLContinueTemplate
+	} else {
+		req.API = llm.APICompletions
+		req.Prompt = transforms.RenderQwen3(conv)
+	}
+	return req
+}
+
+// Continuation is what the model wrote after the prompt, as one text: a
+// server that returns the reasoning apart from the answer has it put back
+// together as the model wrote it.
+func Continuation(resp llm.Response) string {
+	switch {
+	case resp.Reasoning == "":
+		return resp.Text
+	case resp.Text == "" && resp.FinishReason == "length":
+		// The budget cut the reasoning: the model never closed it.
+		return resp.Reasoning
+	default:
+		return resp.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + resp.Text
+	}
+}

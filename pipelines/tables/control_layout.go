@@ -1,0 +1,100 @@
+package tables
+
+import (
+	"slices"
+	"strconv"
+)
+
+// controlTable is Table 3: a row per method (a section per model when there
+// are several); for each level the accuracy of each language and their
+// average, then for each level the decoded tokens in millions, the retry
+// rate and the mean trials per example, both over all languages.
+func controlTable(r *result) grid {
+	iMethod, iModel, iLevel, iLang := r.col("method"), r.col("model_label"), r.col("level"), r.col("lang")
+	levels := easiestFirst(uniqueIn(r.Rows, iLevel))
+	var langs []string
+	for _, l := range studyOrder(uniqueIn(r.Rows, iLang)) {
+		if l != "all" {
+			langs = append(langs, l)
+		}
+	}
+	cell := map[string][]any{}
+	for _, row := range r.Rows {
+		cell[plain(row[iMethod])+"/"+plain(row[iModel])+"/"+plain(row[iLevel])+"/"+plain(row[iLang])] = row
+	}
+	g := grid{Caption: "Test-time controls: accuracy (%) per language and their average (Avg); Tok. (M) is every decoded token (aborted attempts and scaffolds included) in millions, Retry% the share of examples that retried, Trials the mean attempts per example.",
+		Super: []span{{"", 1}}, TexHeader: []string{"Method"}, Header: []string{"Method"}, Align: "l"}
+	for _, l := range levels {
+		g.Super = append(g.Super, span{levelLabel(l), len(langs) + 1})
+		for _, lang := range append(slices.Clone(langs), "Avg") {
+			g.TexHeader = append(g.TexHeader, lang)
+			g.Header = append(g.Header, levelLabel(l)+" "+lang)
+			g.Align += "c"
+		}
+	}
+	for _, l := range levels {
+		g.Super = append(g.Super, span{levelLabel(l), 3})
+		for _, h := range []string{"Tok. (M)", "Retry%", "Trials"} {
+			g.TexHeader = append(g.TexHeader, h)
+			g.Header = append(g.Header, levelLabel(l)+" "+h)
+			g.Align += "c"
+		}
+	}
+	models := uniqueIn(r.Rows, iModel)
+	for _, model := range models {
+		s := section{}
+		if len(models) > 1 {
+			s.Title = model
+		}
+		var own [][]any // the model's rows: a method it did not run gets no row
+		for _, row := range r.Rows {
+			if plain(row[iModel]) == model {
+				own = append(own, row)
+			}
+		}
+		for _, method := range uniqueIn(own, iMethod) {
+			line := []string{methodLabel(method)}
+			get := func(level, lang, col string, decimals int) string {
+				row, ok := cell[method+"/"+model+"/"+level+"/"+lang]
+				if !ok {
+					return "--"
+				}
+				return number(row[r.col(col)], decimals)
+			}
+			for _, l := range levels {
+				for _, lang := range langs {
+					line = append(line, get(l, lang, "accuracy", 1))
+				}
+				line = append(line, get(l, "all", "accuracy", 1))
+			}
+			for _, l := range levels {
+				line = append(line, get(l, "all", "tokens_m", 3), get(l, "all", "retry_pct", 1), get(l, "all", "trials", 2))
+			}
+			s.Rows = append(s.Rows, line)
+		}
+		g.Sections = append(g.Sections, s)
+	}
+	return g
+}
+
+// methodLabel is how the paper names a method.
+func methodLabel(m string) string {
+	switch m {
+	case "base":
+		return "Base"
+	case "loop-retry":
+		return "Loop-Retry"
+	case "formula-retry":
+		return "Formula-Retry"
+	}
+	return m
+}
+
+// number formats a value with fixed decimals ("--" when absent).
+func number(v any, decimals int) string {
+	f, ok := v.(float64)
+	if !ok {
+		return "--"
+	}
+	return strconv.FormatFloat(f, 'f', decimals, 64)
+}

@@ -1,0 +1,180 @@
+package tables
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+// controlResult is control.sql's output for Table 3 of the paper (Qwen3-4B,
+// sw and te, low and medium), its rows out of order (medium before low, te
+// before sw), with Formula-Retry's medium te cell missing.
+func controlResult() *result {
+	r := &result{Columns: []string{"method", "model", "model_label", "level", "lang", "n", "accuracy", "tokens_m", "retry_pct", "trials", "forced_pct"}}
+	add := func(method, level, lang string, acc, tok, retry, trials float64) {
+		r.Rows = append(r.Rows, []any{method, "Qwen/Qwen3-4B", "4B", level, lang, int64(125), acc, tok, retry, trials, 0.0})
+	}
+	for _, m := range []struct {
+		method           string
+		low, med         [3]float64 // te, sw, all accuracy
+		lowCost, medCost [3]float64 // tokens_m, retry_pct, trials
+		skipMediumTelugu bool
+	}{
+		{"base", [3]float64{64.8, 45.6, 55.2}, [3]float64{8, 4.8, 6.4}, [3]float64{0.522, 0, 1}, [3]float64{1.772, 0, 1}, false},
+		{"loop-retry", [3]float64{74.4, 74.4, 74.4}, [3]float64{8.8, 35.2, 22}, [3]float64{0.395, 22.4, 1.31}, [3]float64{1.809, 50.4, 1.9}, false},
+		{"formula-retry", [3]float64{75.2, 87.2, 81.2}, [3]float64{9.6, 18.4, 14}, [3]float64{0.311, 10, 1.1}, [3]float64{1.937, 46.8, 2}, true},
+	} {
+		for i, lang := range []string{"te", "sw", "all"} {
+			if !(m.skipMediumTelugu && lang == "te") {
+				add(m.method, "medium", lang, m.med[i], m.medCost[0], m.medCost[1], m.medCost[2])
+			}
+		}
+		for i, lang := range []string{"te", "sw", "all"} {
+			add(m.method, "low", lang, m.low[i], m.lowCost[0], m.lowCost[1], m.lowCost[2])
+		}
+	}
+	return r
+}
+
+func TestControlLayout(t *testing.T) {
+	g := controlTable(controlResult())
+	wantHeader := []string{"Method", "Low sw", "Low te", "Low Avg", "Med. sw", "Med. te", "Med. Avg",
+		"Low Tok. (M)", "Low Retry%", "Low Trials", "Med. Tok. (M)", "Med. Retry%", "Med. Trials"}
+	if !slices.Equal(g.Header, wantHeader) {
+		t.Errorf("header %q, want %q", g.Header, wantHeader)
+	}
+	if len(g.Sections) != 1 || g.Sections[0].Title != "" {
+		t.Errorf("one model should give one untitled section, got %+v", g.Sections)
+	}
+	md := string(g.markdown())
+	for _, want := range []string{
+		"| Method | Low sw | Low te | Low Avg | Med. sw | Med. te | Med. Avg | Low Tok. (M) | Low Retry% | Low Trials | Med. Tok. (M) | Med. Retry% | Med. Trials |\n",
+		"| Base | 45.6 | 64.8 | 55.2 | 4.8 | 8.0 | 6.4 | 0.522 | 0.0 | 1.00 | 1.772 | 0.0 | 1.00 |\n",
+		"| Loop-Retry | 74.4 | 74.4 | 74.4 | 35.2 | 8.8 | 22.0 | 0.395 | 22.4 | 1.31 | 1.809 | 50.4 | 1.90 |\n",
+		"| Formula-Retry | 87.2 | 75.2 | 81.2 | 18.4 | -- | 14.0 | 0.311 | 10.0 | 1.10 | 1.937 | 46.8 | 2.00 |\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	// Methods in the query's order.
+	if i, j, k := strings.Index(md, "| Base |"), strings.Index(md, "| Loop-Retry |"), strings.Index(md, "| Formula-Retry |"); !(i < j && j < k) {
+		t.Errorf("methods out of order:\n%s", md)
+	}
+	tex := string(g.latex())
+	for _, want := range []string{
+		`\begin{tabular}{lcccccccccccc}`,
+		` & \multicolumn{3}{c}{Low} & \multicolumn{3}{c}{Med.} & \multicolumn{3}{c}{Low} & \multicolumn{3}{c}{Med.} \\`,
+		`\cmidrule(lr){2-4}\cmidrule(lr){5-7}\cmidrule(lr){8-10}\cmidrule(lr){11-13}`,
+		`Method & sw & te & Avg & sw & te & Avg & Tok. (M) & Retry\% & Trials & Tok. (M) & Retry\% & Trials \\`,
+		`Loop-Retry & 74.4 & 74.4 & 74.4 & 35.2 & 8.8 & 22.0 & 0.395 & 22.4 & 1.31 & 1.809 & 50.4 & 1.90 \\`,
+		`Formula-Retry & 87.2 & 75.2 & 81.2 & 18.4 & -- & 14.0 & 0.311 & 10.0 & 1.10 & 1.937 & 46.8 & 2.00 \\`,
+	} {
+		if !strings.Contains(tex, want) {
+			t.Errorf("latex lacks %q:\n%s", want, tex)
+		}
+	}
+}
+
+// Several models get a titled section each, every method a row in each.
+func TestControlLayoutSectionPerModel(t *testing.T) {
+	r := controlResult()
+	r.Rows = append(r.Rows, []any{"loop-retry", "Qwen/Qwen3-8B", "8B", "low", "sw", int64(10), 50.0, 0.1, 20.0, 1.2, 0.0})
+	g := controlTable(r)
+	if len(g.Sections) != 2 || g.Sections[0].Title != "4B" || g.Sections[1].Title != "8B" {
+		t.Fatalf("sections %+v", g.Sections)
+	}
+	md := string(g.markdown())
+	for _, want := range []string{"| **8B** |", "| Loop-Retry | 50.0 | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// control needs trials: skipped without the table, refused while a
+// controlled trace has no attempts in it, written once every one has.
+func TestControlInputs(t *testing.T) {
+	dir := writeRun(t, true)
+	var out strings.Builder
+	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "control: skipped, no trials yet (run datg control)") {
+		t.Errorf("no skip notice for control:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tables", "control.md")); err == nil {
+		t.Error("control written without trials")
+	}
+
+	// A Loop-Retry and a Formula-Retry trace of base trace b's cell.
+	traces, err := store.ReadAll(dir, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := trace("e", "org/my_model&v2", "low", "en", "sw", "en-x", "low-0")
+	loop.Method, loop.CompletionTokens = "loop-retry", 1000
+	formula := trace("f", "org/my_model&v2", "low", "en", "sw", "en-x", "low-0")
+	formula.Method, formula.CompletionTokens = "formula-retry", 1900
+	traces = append(traces, loop, formula)
+	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
+		t.Fatal(err)
+	}
+	answers, err := store.ReadAll(dir, schema.Answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers = append(answers, schema.Answer{TraceID: "e", Correct: true}, schema.Answer{TraceID: "f"})
+	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
+		t.Fatal(err)
+	}
+	attempt := func(id, method, phase string, trial, tokens int32) schema.Trial {
+		return schema.Trial{TraceID: id, Method: method, Model: "org/my_model&v2", ReasoningLang: "sw", Level: "low",
+			ProblemID: "low-0", Seed: 42, Phase: phase, Trial: trial, CompletionTokens: tokens}
+	}
+	trials := []schema.Trial{
+		attempt("f", "formula-retry", "scaffold", 0, 400),
+		attempt("f", "formula-retry", "reasoning", 1, 1500),
+	}
+	if err := store.WriteAll(dir, schema.Trials, store.Meta{}, trials); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Config{Data: dir})
+	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 controlled traces have no trials rows") {
+		t.Fatalf("got %v, want a refusal for the loop-retry trace without trials", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tables", "control.md")); err == nil {
+		t.Error("control written with a controlled trace without trials")
+	}
+
+	aborted := attempt("e", "loop-retry", "reasoning", 1, 2048)
+	aborted.Aborted = true
+	trials = append(trials, aborted, attempt("e", "loop-retry", "reasoning", 2, 1000))
+	if err := store.WriteAll(dir, schema.Trials, store.Meta{}, trials); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "tables", "control.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| Method | Low sw | Low Avg | Low Tok. (M) | Low Retry% | Low Trials |\n",
+		"| Base | 0.0 | 0.0 | 0.000 | 0.0 | 1.00 |\n",
+		"| Loop-Retry | 100.0 | 100.0 | 0.003 | 100.0 | 2.00 |\n",
+		"| Formula-Retry | 0.0 | 0.0 | 0.002 | 0.0 | 1.00 |\n",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("control.md lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -1,0 +1,246 @@
+package sql_test
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+)
+
+// TestControlMatchesAnIndependentComputation recomputes Table 3 (control)
+// from the fixture's traces, answers and trials in Go and compares it with
+// control.sql row by row: an example of a control is a controlled trace
+// with its attempts (tokens over every attempt, the scaffold included;
+// trials over the reasoning attempts only), Base is the base traces of the
+// cells (model, direction, languages, level, problem, seed) a control ran,
+// and lang 'all' averages the languages' accuracies and pools the rest.
+func TestControlMatchesAnIndependentComputation(t *testing.T) {
+	type trace struct {
+		TraceID          string `json:"trace_id"`
+		Model            string `json:"model"`
+		InputLang        string `json:"input_lang"`
+		ReasoningLang    string `json:"reasoning_lang"`
+		Direction        string `json:"direction"`
+		Level            string `json:"level"`
+		ProblemID        string `json:"problem_id"`
+		Seed             int64  `json:"seed"`
+		Method           string `json:"method"`
+		CompletionTokens int64  `json:"completion_tokens"`
+	}
+	type trial struct {
+		TraceID          string `json:"trace_id"`
+		Phase            string `json:"phase"`
+		Trial            int    `json:"trial"`
+		CompletionTokens int64  `json:"completion_tokens"`
+		ForcedAccept     bool   `json:"forced_accept"`
+	}
+	type attempts struct {
+		tokens, trials int64
+		forced         bool
+	}
+	correct := map[string]bool{}
+	for _, line := range readJSONL(t, "answers.jsonl") {
+		var a struct {
+			TraceID string `json:"trace_id"`
+			Correct bool   `json:"correct"`
+		}
+		mustUnmarshal(t, line, &a)
+		correct[a.TraceID] = a.Correct
+	}
+	perTrace := map[string]*attempts{}
+	var scaffolds, forcedRows int
+	for _, line := range readJSONL(t, "trials.jsonl") {
+		var x trial
+		mustUnmarshal(t, line, &x)
+		a := perTrace[x.TraceID]
+		if a == nil {
+			a = &attempts{}
+			perTrace[x.TraceID] = a
+		}
+		a.tokens += x.CompletionTokens
+		if x.Phase == "reasoning" {
+			a.trials++
+		} else if x.Phase == "scaffold" && x.Trial == 0 {
+			scaffolds++
+		}
+		if x.ForcedAccept {
+			a.forced = true
+			forcedRows++
+		}
+	}
+	var traces []trace
+	for _, line := range readJSONL(t, "traces.jsonl") {
+		var tr trace
+		mustUnmarshal(t, line, &tr)
+		traces = append(traces, tr)
+	}
+	lang := func(tr trace) string {
+		if tr.Direction == "x-en" {
+			return tr.InputLang
+		}
+		return tr.ReasoningLang
+	}
+	cellOf := func(tr trace) string {
+		return fmt.Sprint(tr.Model, "|", tr.Direction, "|", tr.InputLang, "|", tr.ReasoningLang, "|", tr.Level, "|", tr.ProblemID, "|", tr.Seed)
+	}
+
+	// Examples: the controlled traces with their attempts, then the base
+	// traces of the cells they ran.
+	type example struct {
+		method, model, level, lang string
+		correct                    bool
+		tokens, trials             int64
+		forced                     bool
+	}
+	var examples []example
+	cells := map[string]bool{}
+	methods := map[string]bool{}
+	trialCounts := map[int64]bool{}
+	for _, tr := range traces {
+		if tr.Method != "loop-retry" && tr.Method != "formula-retry" {
+			continue
+		}
+		a, ok := perTrace[tr.TraceID]
+		if !ok {
+			t.Fatalf("controlled trace %s has no trials in the fixture", tr.TraceID)
+		}
+		examples = append(examples, example{tr.Method, tr.Model, tr.Level, lang(tr), correct[tr.TraceID], a.tokens, a.trials, a.forced})
+		cells[cellOf(tr)] = true
+		methods[tr.Method] = true
+		trialCounts[a.trials] = true
+	}
+	var includedBase, excludedBase int
+	for _, tr := range traces {
+		if tr.Method != "base" {
+			continue
+		}
+		if !cells[cellOf(tr)] {
+			excludedBase++
+			continue
+		}
+		includedBase++
+		examples = append(examples, example{tr.Method, tr.Model, tr.Level, lang(tr), correct[tr.TraceID], tr.CompletionTokens, 1, false})
+	}
+
+	// The fixture must exercise what the table distinguishes.
+	levels, langs := map[string]bool{}, map[string]bool{}
+	for _, e := range examples {
+		levels[e.level], langs[e.lang] = true, true
+	}
+	if len(methods) < 2 || len(levels) < 2 || len(langs) < 2 || !trialCounts[1] || !trialCounts[2] || !trialCounts[5] ||
+		forcedRows == 0 || scaffolds == 0 || includedBase == 0 || excludedBase == 0 {
+		t.Fatalf("the fixture lacks a case of the control table: methods %v, levels %v, langs %v, trials %v, forced %d, scaffolds %d, base outside the cells %d",
+			methods, levels, langs, trialCounts, forcedRows, scaffolds, excludedBase)
+	}
+
+	type agg struct {
+		n, correct, tokens, retried, trials, forced int64
+		accuracy                                    float64
+	}
+	perLang := map[[4]string]*agg{}
+	for _, e := range examples {
+		k := [4]string{e.method, e.model, e.level, e.lang}
+		a := perLang[k]
+		if a == nil {
+			a = &agg{}
+			perLang[k] = a
+		}
+		a.n++
+		if e.correct {
+			a.correct++
+		}
+		a.tokens += e.tokens
+		a.trials += e.trials
+		if e.trials > 1 {
+			a.retried++
+		}
+		if e.forced {
+			a.forced++
+		}
+	}
+	want := map[[4]string]*agg{}
+	langCount := map[[4]string]int{}
+	for k, a := range perLang {
+		a.accuracy = 100 * float64(a.correct) / float64(a.n)
+		want[k] = a
+		all := [4]string{k[0], k[1], k[2], "all"}
+		s := want[all]
+		if s == nil {
+			s = &agg{}
+			want[all] = s
+		}
+		s.n += a.n
+		s.tokens += a.tokens
+		s.retried += a.retried
+		s.trials += a.trials
+		s.forced += a.forced
+		s.accuracy += a.accuracy
+		langCount[all]++
+	}
+	for k, c := range langCount {
+		want[k].accuracy /= float64(c)
+	}
+
+	seen := map[[4]string]bool{}
+	for _, row := range tableRows(t, "control") {
+		k := [4]string{fmt.Sprint(row["method"]), fmt.Sprint(row["model"]), fmt.Sprint(row["level"]), fmt.Sprint(row["lang"])}
+		if seen[k] {
+			t.Errorf("%v: two rows", k)
+		}
+		seen[k] = true
+		w, ok := want[k]
+		if !ok {
+			t.Errorf("%v: a row the fixture does not give", k)
+			continue
+		}
+		n := float64(w.n)
+		for _, c := range []struct {
+			col      string
+			want     float64
+			decimals int
+		}{
+			{"n", n, 0},
+			{"accuracy", w.accuracy, 1},
+			{"tokens_m", float64(w.tokens) / 1e6, 3},
+			{"retry_pct", 100 * float64(w.retried) / n, 1},
+			{"trials", float64(w.trials) / n, 2},
+			{"forced_pct", 100 * float64(w.forced) / n, 1},
+		} {
+			got, ok := number(row[c.col])
+			if !ok {
+				t.Errorf("%v %s: unexpected %T", k, c.col, row[c.col])
+				continue
+			}
+			// The query rounds; the value must be the rounding of ours.
+			if math.Abs(got-c.want) > 0.5*math.Pow(10, -float64(c.decimals))+1e-9 {
+				t.Errorf("%v %s = %v, want %.4f", k, c.col, got, c.want)
+			}
+		}
+	}
+	var missing [][4]string
+	for k := range want {
+		if !seen[k] {
+			missing = append(missing, k)
+		}
+	}
+	slices.SortFunc(missing, func(a, b [4]string) int { return slices.Compare(a[:], b[:]) })
+	if len(missing) > 0 {
+		t.Errorf("control.sql lacks rows %v", missing)
+	}
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case interface{ Float64() float64 }:
+		return x.Float64(), true
+	}
+	return 0, false
+}

@@ -417,3 +417,33 @@ func TestInvalidConfig(t *testing.T) {
 		}
 	}
 }
+
+// Over the chat API, with the reasoning returned apart as vLLM's reasoning
+// parser does, attempts are continued and put back together the same way:
+// the traces are those of the completions API.
+func TestChatAPIWithReasoningField(t *testing.T) {
+	texts := func(api string) map[string]string {
+		data := stagetest.DemoRun(t)
+		c := stagetest.SimConfig(t)
+		c.ReasoningField = api == "chat"
+		cfg := config(data, control.LoopRetry, startSim(t, data, c))
+		cfg.Study.API, cfg.Study.Levels = api, []string{"high"}
+		run(t, cfg)
+		traces, attempts := read(t, data)
+		out := map[string]string{}
+		for id, tr := range traces {
+			checkExample(t, cfg, tr, attempts[id])
+			out[id] = tr.Text
+		}
+		return out
+	}
+	chat, completions := texts("chat"), texts("completions")
+	if len(chat) != 30 || len(chat) != len(completions) {
+		t.Fatalf("%d chat traces, %d completions traces", len(chat), len(completions))
+	}
+	for id, text := range completions {
+		if chat[id] != text {
+			t.Fatalf("%s differs between the chat and completions APIs", id)
+		}
+	}
+}

@@ -44,10 +44,16 @@ limit_flag=()
 endpoints=$(paste -sd, "$urls")
 "$DATG" generate --data "$DATA" --endpoints "$endpoints" --backoff 20ms "${limit_flag[@]}"
 
+echo "== control: Base, Loop-Retry and Formula-Retry on the paper's scope (Qwen3-4B, en-x, sw and te, seeds 42 215 316)"
+scope=(--models Qwen/Qwen3-4B --directions en-x --langs sw,te --seeds 42,215,316)
+"$DATG" generate --data "$DATA" --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
+"$DATG" control --data "$DATA" --method loop-retry --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
+"$DATG" control --data "$DATA" --method formula-retry --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
+
 echo "== references: five accepted English derivations per problem"
 "$DATG" references --data "$DATA" --endpoints "$endpoints" --model sim-reference --backoff 20ms "${limit_flag[@]}"
 
-echo "== verify: grade every trace (the references too)"
+echo "== verify: grade every trace (the references and controlled traces too)"
 "$DATG" verify --data "$DATA"
 
 echo "== langcheck"
@@ -63,14 +69,6 @@ echo "== align: en-en and en-x traces to every DAG of their problem, by two alig
 
 echo "== score"
 "$DATG" score --data "$DATA"
-
-echo "== control: Base, Loop-Retry and Formula-Retry on the paper's scope (Qwen3-4B, en-x, sw and te, seeds 42 215 316)"
-scope=(--models Qwen/Qwen3-4B --directions en-x --langs sw,te --seeds 42,215,316)
-"$DATG" generate --data "$DATA" --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
-"$DATG" control --data "$DATA" --method loop-retry --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
-"$DATG" control --data "$DATA" --method formula-retry --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
-"$DATG" verify --data "$DATA"
-"$DATG" langcheck --data "$DATA"
 
 echo "== tables"
 "$DATG" tables --data "$DATA"

@@ -63,7 +63,15 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 			lay = long
 		}
 		g := lay(res)
-		for ext, data := range map[string][]byte{".csv": csvBytes(res), ".md": g.markdown(), ".tex": g.latex()} {
+		outputs := map[string][]byte{".csv": csvBytes(res), ".md": g.markdown(), ".tex": g.latex()}
+		if draw, ok := figures[f.Name]; ok && len(res.Rows) > 0 {
+			svg, png, err := draw(res)
+			if err != nil {
+				return written, fmt.Errorf("%s figure: %w", f.Name, err)
+			}
+			outputs[".svg"], outputs[".png"] = svg, png
+		}
+		for ext, data := range outputs {
 			path := filepath.Join(out, f.Name+ext)
 			if err := atomicfile.WriteFile(path, data); err != nil {
 				return written, err
@@ -71,7 +79,11 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 			written = append(written, path)
 		}
 		if cfg.Stdout != nil {
-			fmt.Fprintf(cfg.Stdout, "%s: %d rows -> %s.{csv,md,tex}\n", f.Name, len(res.Rows), filepath.Join(out, f.Name))
+			exts := "csv,md,tex"
+			if _, ok := outputs[".svg"]; ok {
+				exts += ",svg,png"
+			}
+			fmt.Fprintf(cfg.Stdout, "%s: %d rows -> %s.{%s}\n", f.Name, len(res.Rows), filepath.Join(out, f.Name), exts)
 		}
 	}
 	if len(written) == 0 {

@@ -45,7 +45,7 @@ func TestRunWritesPaperLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(written) != 6 {
+	if len(written) != 8 { // csv, md, tex of two tables, and the figure as svg and png
 		t.Fatalf("wrote %v", written)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.md"))

@@ -90,6 +90,7 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 		method, model, level, lang string
 		correct                    bool
 		tokens, trials             int64
+		seed                       int64
 		forced                     bool
 	}
 	var examples []example
@@ -104,7 +105,7 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 		if !ok {
 			t.Fatalf("controlled trace %s has no trials in the fixture", tr.TraceID)
 		}
-		examples = append(examples, example{tr.Method, tr.Model, tr.Level, lang(tr), correct[tr.TraceID], a.tokens, a.trials, a.forced})
+		examples = append(examples, example{tr.Method, tr.Model, tr.Level, lang(tr), correct[tr.TraceID], a.tokens, a.trials, tr.Seed, a.forced})
 		cells[cellOf(tr)] = true
 		methods[tr.Method] = true
 		trialCounts[a.trials] = true
@@ -119,7 +120,7 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 			continue
 		}
 		includedBase++
-		examples = append(examples, example{tr.Method, tr.Model, tr.Level, lang(tr), correct[tr.TraceID], tr.CompletionTokens, 1, false})
+		examples = append(examples, example{tr.Method, tr.Model, tr.Level, lang(tr), correct[tr.TraceID], tr.CompletionTokens, 1, tr.Seed, false})
 	}
 
 	// The fixture must exercise what the table distinguishes.
@@ -135,17 +136,19 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 
 	type agg struct {
 		n, correct, tokens, retried, trials, forced int64
-		accuracy                                    float64
+		accuracy, tokensPerSeed                     float64
+		seeds                                       map[int64]bool
 	}
 	perLang := map[[4]string]*agg{}
 	for _, e := range examples {
 		k := [4]string{e.method, e.model, e.level, e.lang}
 		a := perLang[k]
 		if a == nil {
-			a = &agg{}
+			a = &agg{seeds: map[int64]bool{}}
 			perLang[k] = a
 		}
 		a.n++
+		a.seeds[e.seed] = true
 		if e.correct {
 			a.correct++
 		}
@@ -162,6 +165,7 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 	langCount := map[[4]string]int{}
 	for k, a := range perLang {
 		a.accuracy = 100 * float64(a.correct) / float64(a.n)
+		a.tokensPerSeed = float64(a.tokens) / float64(len(a.seeds))
 		want[k] = a
 		all := [4]string{k[0], k[1], k[2], "all"}
 		s := want[all]
@@ -171,6 +175,7 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 		}
 		s.n += a.n
 		s.tokens += a.tokens
+		s.tokensPerSeed += a.tokensPerSeed
 		s.retried += a.retried
 		s.trials += a.trials
 		s.forced += a.forced
@@ -201,7 +206,8 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 		}{
 			{"n", n, 0},
 			{"accuracy", w.accuracy, 1},
-			{"tokens_m", float64(w.tokens) / 1e6, 3},
+			{"tokens_m", w.tokensPerSeed / 1e6, 3},
+			{"tokens_total_m", float64(w.tokens) / 1e6, 3},
 			{"retry_pct", 100 * float64(w.retried) / n, 1},
 			{"trials", float64(w.trials) / n, 2},
 			{"forced_pct", 100 * float64(w.forced) / n, 1},

@@ -8,7 +8,7 @@ import (
 )
 
 var cmdAlign = &Command{
-	UsageLine: "align (--model M --base-url URL | --aligner symbolic) [--directions en-en,en-x] [--models ..] [--levels ..] [--langs ..] [--limit N] [--references]",
+	UsageLine: "align (--model M --base-url URL | --aligner symbolic) [--directions en-en,en-x] [--models ..] [--levels ..] [--langs ..] [--limit N] [--methods ..] [--references]",
 	Short:     "align traces to the reference DAGs of their problem (closed set)",
 	Long: `Align maps each selected trace to every valid DAG of its problem with datg's
 closed-set alignment prompt (pipelines/prompts/align_*.txt), one call per
@@ -20,8 +20,9 @@ without an alignment (asked once more) go to alignment_errors.
 --aligner symbolic aligns on the math alone, without an LLM.
 
 By default base traces of en-en and en-x are aligned (the paper's
-diagnosis). --references aligns each reference derivation to the other DAGs
-of its problem instead (reference diversity).`,
+diagnosis); --methods loop-retry,formula-retry aligns the traces of the
+test-time controls instead. --references aligns each reference derivation to
+the other DAGs of its problem instead (reference diversity).`,
 }
 
 var (
@@ -32,6 +33,7 @@ var (
 	alignModels     listFlag
 	alignLevels     listFlag
 	alignLangs      listFlag
+	alignMethods    listFlag
 	alignLimit      = cmdAlign.Flag.Int("limit", 0, "first N problems of each level (0: all)")
 	alignRefs       = cmdAlign.Flag.Bool("references", false, "align reference derivations to the other DAGs of their problem")
 	alignMaxTok     = cmdAlign.Flag.Int("max-tokens", align.DefaultConfig().MaxTokens, "token budget of a reply")
@@ -44,6 +46,7 @@ func init() {
 	fs.Var(&alignModels, "models", "models of the traces to align (default: all)")
 	fs.Var(&alignLevels, "levels", "levels (default: all)")
 	fs.Var(&alignLangs, "langs", "reasoning languages (default: all)")
+	fs.Var(&alignMethods, "methods", "methods of the traces to align (default: base; loop-retry, formula-retry)")
 }
 
 func runAlign(ctx context.Context, cmd *Command, args []string) error {
@@ -56,6 +59,7 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg.Data, cfg.Directions, cfg.Models, cfg.Levels, cfg.Langs = *alignData, alignDirections, alignModels, alignLevels, alignLangs
 	cfg.Limit, cfg.References, cfg.MaxTokens, cfg.Stderr = *alignLimit, *alignRefs, *alignMaxTok, stderr
+	cfg.Methods = alignMethods
 	sum, err := align.Run(ctx, cfg)
 	if err != nil {
 		return err

@@ -25,7 +25,8 @@ the detector's verdict at the checkpoint C = B/4 (paper, appendix G):
   trigger        surface_loop and none of math_progress, boxed, short
 
 A line that is not such an object gets {"error": "line N: ..."} in its place
-and the command exits non-zero once all lines are written.`,
+and the command exits non-zero once all lines are written; blank lines are
+skipped.`,
 }
 
 func init() { cmdLoop.Run = runLoop }

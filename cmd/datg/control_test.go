@@ -58,7 +58,7 @@ func TestLoopDetectCommand(t *testing.T) {
 		enc(looping, `so \boxed{5}`, 1200),                 // already answered
 		`{"tokens": [1, 2], "budget": 0}`,                  // bad budget
 		`not json`,                                         // not an object
-	}, "\n") + "\n"
+	}, "\n") + "\n\n" // and a blank line, which is no request
 	lines, stderr, code := loopDetect(t, in)
 	if len(lines) != 6 {
 		t.Fatalf("%d output lines for 6 inputs", len(lines))

@@ -25,3 +25,8 @@ var ErrMalformed = errors.New("malformed response")
 // was rejected or failed on every attempt); the responses that finished are
 // journaled and a rerun retries only the failed ones.
 var ErrFailedRequests = errors.New("some requests failed")
+
+// ErrNoTokenIDs means a server answered a request that asked for the
+// generated token ids (vLLM's return_token_ids, vLLM 0.10.2 and later)
+// without them.
+var ErrNoTokenIDs = errors.New("the server returned no token ids (vLLM returns them on return_token_ids from 0.10.2)")

@@ -97,6 +97,11 @@ func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
 		p.release(e, out, err)
 		switch out {
 		case succeeded:
+			if wantsTokenIDs(req) && len(resp.TokenIDs) == 0 && resp.CompletionTokens > 0 {
+				// The server cannot do what the run needs; its answer is not
+				// one to keep (the journal would replay it on every rerun).
+				return Response{}, p.redact(fmt.Errorf("%s: %w: %w", e.url, ErrFatal, ErrNoTokenIDs))
+			}
 			resp.Attempts = attempt
 			return resp, nil
 		case canceled:
@@ -161,9 +166,14 @@ func (p *Pool) acquire(ctx context.Context, avoid, prefer *endpoint) (*endpoint,
 	for {
 		p.mu.Lock()
 		now := time.Now()
-		e := p.pickLocked(now, avoid)
-		if prefer != nil && e != nil && e != prefer && prefer.downUntil.IsZero() && prefer.inflight < p.opts.SlotsPerEndpoint {
+		// The preferred endpoint first, when it is in rotation and has room;
+		// pickLocked marks the endpoint it returns as a probe, so it is
+		// asked only when its choice is taken.
+		var e *endpoint
+		if prefer != nil && prefer != avoid && prefer.downUntil.IsZero() && prefer.inflight < p.opts.SlotsPerEndpoint {
 			e = prefer
+		} else {
+			e = p.pickLocked(now, avoid)
 		}
 		if e != nil {
 			e.inflight++
@@ -227,10 +237,11 @@ func (p *Pool) pickLocked(now time.Time, avoid *endpoint) *endpoint {
 }
 
 // allGoneLocked returns ErrNoEndpoint when every endpoint is out of rotation
-// and none can be expected back: it never answered, or it has been out for
-// longer than the pool's patience. An endpoint with requests still under
-// way may yet answer: a faulty server's errors come back before its
-// answers, and can trip it before its first success.
+// and none can be expected back: it has been out for longer than the pool's
+// patience, or it never answered and its probes failed too (a server that
+// is not there). An endpoint with requests still under way may yet answer,
+// and one that never answered gets its probes: a faulty server's errors
+// come back before its answers and can trip it before its first success.
 func (p *Pool) allGoneLocked(now time.Time) error {
 	var why []string
 	for _, e := range p.eps {
@@ -238,6 +249,9 @@ func (p *Pool) allGoneLocked(now time.Time) error {
 			return nil
 		}
 		if e.everOK && now.Sub(e.downSince) < p.opts.Patience {
+			return nil
+		}
+		if !e.everOK && e.trips < neverAnsweredTrips {
 			return nil
 		}
 		why = append(why, fmt.Sprintf("%s: %v", e.url, e.lastErr))
@@ -317,4 +331,15 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// neverAnsweredTrips is how many times an endpoint that never answered is
+// taken out of rotation (its probe failing each time) before it counts as
+// not there.
+const neverAnsweredTrips = 3
+
+// wantsTokenIDs reports whether the request asks for the generated token ids.
+func wantsTokenIDs(req Request) bool {
+	v, _ := req.Extra["return_token_ids"].(bool)
+	return v
 }

@@ -35,7 +35,11 @@ type Config struct {
 	// References aligns each reference derivation to the other DAGs of its
 	// problem instead (the reference-diversity analysis, appendix D).
 	References bool
-	Stderr     io.Writer
+	// Methods are the methods of the traces to align (default: base, or
+	// reference in References mode); controlled traces are loop-retry and
+	// formula-retry.
+	Methods []string
+	Stderr  io.Writer
 }
 
 // DefaultConfig aligns base en-en and en-x traces with an LLM.
@@ -135,11 +139,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 // selected reports whether a trace is one to align: a base trace, or in
 // reference mode a reference, that passes the filters.
 func (cfg Config) selected(t *schema.Trace) bool {
-	method := "base"
-	if cfg.References {
-		method = "reference"
+	methods := cfg.Methods
+	if len(methods) == 0 {
+		methods = []string{"base"}
+		if cfg.References {
+			methods = []string{"reference"}
+		}
 	}
-	if t.Method != method {
+	if !slices.Contains(methods, t.Method) {
 		return false
 	}
 	k := 0

@@ -17,6 +17,7 @@ import (
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/stagetest"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/pipelines/control"
 	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
@@ -39,9 +40,10 @@ func (s *sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.Unmarshal(b, &m)
 	s.mu.Lock()
 	s.bodies = append(s.bodies, m)
+	edit := s.edit
 	s.mu.Unlock()
 	r.Body = io.NopCloser(bytes.NewReader(b))
-	if s.edit == nil {
+	if edit == nil {
 		s.Server.ServeHTTP(w, r)
 		return
 	}
@@ -51,7 +53,15 @@ func (s *sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header()[k] = v
 	}
 	w.WriteHeader(rec.Code)
-	w.Write(s.edit(rec.Body.Bytes()))
+	w.Write(edit(rec.Body.Bytes()))
+}
+
+// setEdit changes how responses are rewritten; requests of an earlier run
+// may still be in flight.
+func (s *sim) setEdit(edit func([]byte) []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.edit = edit
 }
 
 func (s *sim) requests() []map[string]any {
@@ -378,7 +388,7 @@ func TestForcedAccept(t *testing.T) {
 func TestNoTokenIDs(t *testing.T) {
 	data := stagetest.DemoRun(t)
 	s := startSim(t, data, stagetest.SimConfig(t))
-	s.edit = func(b []byte) []byte {
+	s.setEdit(func(b []byte) []byte {
 		var m map[string]any
 		if json.Unmarshal(b, &m) != nil {
 			return b
@@ -390,13 +400,19 @@ func TestNoTokenIDs(t *testing.T) {
 		}
 		out, _ := json.Marshal(m)
 		return out
-	}
+	})
 	_, err := control.Run(context.Background(), config(data, control.LoopRetry, s))
 	if !errors.Is(err, control.ErrNoTokenIDs) || !strings.Contains(err.Error(), "Qwen/Qwen3-4B") {
 		t.Fatalf("got %v", err)
 	}
 	if store.Exists(data, schema.Trials.Table) || store.Exists(data, schema.Traces.Table) {
 		t.Fatal("a failed run wrote tables")
+	}
+	// Nothing of the refused answers was journaled: against a server that
+	// returns token ids, the rerun runs through.
+	s.setEdit(nil)
+	if sum := run(t, config(data, control.LoopRetry, s)); sum.Examples != 90 || sum.Failed != 0 {
+		t.Fatalf("rerun: %+v", sum)
 	}
 }
 
@@ -445,5 +461,39 @@ func TestChatAPIWithReasoningField(t *testing.T) {
 		if chat[id] != text {
 			t.Fatalf("%s differs between the chat and completions APIs", id)
 		}
+	}
+}
+
+// The DATG stages apply to controlled traces unchanged: they are aligned
+// when asked for by method, and only then.
+func TestControlledTracesAlign(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	s := stagetest.StartSim(t, data, stagetest.SimConfig(t))
+	cfg := control.DefaultConfig()
+	cfg.Data, cfg.Method, cfg.Pool, cfg.Endpoints = data, control.LoopRetry, stagetest.QuickPool(), []string{s.URL}
+	cfg.Study.Limit, cfg.Study.Seeds = 1, []int64{42}
+	run(t, cfg)
+	stagetest.References(t, data, s, 1, 2)
+	stagetest.DAGs(t, data, s)
+	acfg := align.DefaultConfig()
+	acfg.Data, acfg.Symbolic, acfg.Methods = data, true, []string{control.LoopRetry}
+	if _, err := align.Run(context.Background(), acfg); err != nil {
+		t.Fatal(err)
+	}
+	traces, _ := read(t, data)
+	rows, err := store.ReadAll(data, schema.Alignments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aligned := map[string]bool{}
+	for _, a := range rows {
+		if traces[a.TraceID].Method != control.LoopRetry {
+			t.Fatalf("%s (%s) aligned", a.TraceID, traces[a.TraceID].Method)
+		}
+		aligned[a.TraceID] = true
+	}
+	// 3 levels x 1 problem x 2 languages x 1 seed, each to its problem's DAGs.
+	if len(aligned) != 6 || len(rows) < 6 {
+		t.Fatalf("%d controlled traces aligned in %d alignments", len(aligned), len(rows))
 	}
 }

@@ -2,6 +2,7 @@ package control
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,6 +54,13 @@ func DetectLines(ctx context.Context, r io.Reader, w io.Writer) (lines int, err 
 			return lines, rerr
 		}
 		lines++
+		if len(bytes.TrimSpace(line)) == 0 {
+			// A blank line (a trailing newline too many) is no request.
+			if errors.Is(rerr, io.EOF) {
+				break
+			}
+			continue
+		}
 		st, lerr := detectLine(line)
 		out := detectResult{Stats: st}
 		if lerr != nil {

@@ -93,13 +93,16 @@ func (e *example) run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("trial %d to the checkpoint: %w", t, err)
 		}
-		text := generate.Continuation(head)
-		row.CompletionTokens, row.CheckpointTokens = int32(head.CompletionTokens), int32(head.CompletionTokens)
+		text := checkpointText(generate.Continuation(head))
+		headTokens := decoded(head)
+		row.CompletionTokens, row.CheckpointTokens = int32(headTokens), int32(headTokens)
 		resp := head
 		if head.FinishReason == "length" {
 			// The attempt reached the checkpoint unfinished: test it.
 			if len(head.TokenIDs) == 0 {
-				return fmt.Errorf("trial %d from %s: %w (serve with vLLM 0.10.2 or later, which returns them on return_token_ids)", t, head.Endpoint, ErrNoTokenIDs)
+				// An empty generation cut at the budget; the pool refuses
+				// any other answer without token ids.
+				return fmt.Errorf("trial %d from %s: %w", t, head.Endpoint, ErrNoTokenIDs)
 			}
 			st := loop.Detect(head.TokenIDs, text, budget)
 			setStats(&row, st)
@@ -111,7 +114,7 @@ func (e *example) run(ctx context.Context) error {
 			if st.Trigger {
 				row.ForcedAccept, row.AbortReason = true, st.Reason
 			}
-			if rest := budget - head.CompletionTokens; rest > 0 {
+			if rest := budget - headTokens; rest > 0 {
 				// Continue the same attempt from its own text, where its
 				// prefix is cached.
 				more := conv
@@ -124,7 +127,7 @@ func (e *example) run(ctx context.Context) error {
 					return fmt.Errorf("trial %d after the checkpoint: %w", t, err)
 				}
 				text += generate.Continuation(tail)
-				row.CompletionTokens += int32(tail.CompletionTokens)
+				row.CompletionTokens += int32(decoded(tail))
 				resp = tail
 			}
 		}
@@ -175,10 +178,11 @@ func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (t
 	for _, r := range removed {
 		row.Removed = append(row.Removed, r.Kind+": "+r.Text)
 	}
-	row.CompletionTokens, row.CheckpointTokens, row.Accepted = int32(resp.CompletionTokens), int32(resp.CompletionTokens), true
+	n := decoded(resp)
+	row.CompletionTokens, row.CheckpointTokens, row.Accepted = int32(n), int32(n), true
 	e.finishTrial(&row, written, resp)
 	conv.Prefix = scaffold.Block(clean) + starter
-	return conv, resp.CompletionTokens, nil
+	return conv, n, nil
 }
 
 // traceRow is the example's final trace: the accepted attempt after the
@@ -212,4 +216,22 @@ func (e *example) traceRow(conv transforms.Conversation, text string, req llm.Re
 		Source:            "control",
 		CreatedAt:         accepted.CreatedAt,
 	}
+}
+
+// decoded is what a response decoded: the server's count, or the token ids
+// it returned when it sent no usage.
+func decoded(resp llm.Response) int {
+	if resp.CompletionTokens == 0 {
+		return len(resp.TokenIDs)
+	}
+	return resp.CompletionTokens
+}
+
+// checkpointText is the text an attempt is continued from. A checkpoint
+// can fall inside a character that takes several tokens (Telugu and Thai
+// script often do); the server then ends the text with U+FFFD in its place,
+// which must not become part of the prompt: the continuation writes the
+// character again.
+func checkpointText(text string) string {
+	return strings.TrimRight(text, "\uFFFD")
 }

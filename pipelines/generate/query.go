@@ -66,8 +66,9 @@ func Continuation(resp llm.Response) string {
 	switch {
 	case resp.Reasoning == "":
 		return resp.Text
-	case resp.Text == "" && resp.FinishReason == "length":
-		// The budget cut the reasoning: the model never closed it.
+	case resp.Text == "":
+		// Nothing after the reasoning: the budget or a stop string cut it
+		// before the model closed it (a scaffold stops inside it).
 		return resp.Reasoning
 	default:
 		return resp.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + resp.Text

@@ -3,6 +3,7 @@ package tables
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // controlTable is Table 3: a row per method (a section per model when there
@@ -22,7 +23,7 @@ func controlTable(r *result) grid {
 	for _, row := range r.Rows {
 		cell[plain(row[iMethod])+"/"+plain(row[iModel])+"/"+plain(row[iLevel])+"/"+plain(row[iLang])] = row
 	}
-	g := grid{Caption: "Test-time controls: accuracy (%) per language and their average (Avg); Tok. (M) is every decoded token (aborted attempts and scaffolds included) in millions, Retry% the share of examples that retried, Trials the mean attempts per example.",
+	g := grid{Caption: "Test-time controls: accuracy (%) per language and their average (Avg); Tok. (M) is every decoded token (aborted attempts and scaffolds included) per sampling seed in millions, Retry% the share of examples that retried, Trials the mean attempts per example.",
 		Super: []span{{"", 1}}, TexHeader: []string{"Method"}, Header: []string{"Method"}, Align: "l"}
 	for _, l := range levels {
 		g.Super = append(g.Super, span{levelLabel(l), len(langs) + 1})
@@ -40,6 +41,7 @@ func controlTable(r *result) grid {
 			g.Align += "c"
 		}
 	}
+	g.Caption += uneven(r)
 	models := uniqueIn(r.Rows, iModel)
 	for _, model := range models {
 		s := section{}
@@ -97,4 +99,39 @@ func number(v any, decimals int) string {
 		return "--"
 	}
 	return strconv.FormatFloat(f, 'f', decimals, 64)
+}
+
+// uneven warns, for the caption, when the methods of a model and level ran
+// different numbers of examples: their numbers then do not compare.
+func uneven(r *result) string {
+	iMethod, iModel, iLevel, iLang, iN := r.col("method"), r.col("model_label"), r.col("level"), r.col("lang"), r.col("n")
+	counts := map[string][]string{} // model/level -> "method n"
+	var keys []string
+	differ := map[string]bool{}
+	first := map[string]string{}
+	for _, row := range r.Rows {
+		if plain(row[iLang]) != "all" {
+			continue
+		}
+		k := plain(row[iModel]) + " " + levelLabel(plain(row[iLevel]))
+		n := plain(row[iN])
+		if _, ok := counts[k]; !ok {
+			keys = append(keys, k)
+			first[k] = n
+		}
+		counts[k] = append(counts[k], methodLabel(plain(row[iMethod]))+" "+n)
+		if n != first[k] {
+			differ[k] = true
+		}
+	}
+	var parts []string
+	for _, k := range keys {
+		if differ[k] {
+			parts = append(parts, k+": "+strings.Join(counts[k], ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Caution, the methods ran different examples (" + strings.Join(parts, "; ") + "): generate Base and run every control on the same scope."
 }

@@ -178,3 +178,20 @@ func TestControlInputs(t *testing.T) {
 		}
 	}
 }
+
+// Methods that ran different examples are flagged in the caption.
+func TestControlCaptionFlagsUnevenExamples(t *testing.T) {
+	r := &result{Columns: []string{"method", "model", "model_label", "level", "lang", "n", "accuracy", "tokens_m", "retry_pct", "trials", "forced_pct"}}
+	add := func(method string, n int64) {
+		r.Rows = append(r.Rows, []any{method, "Qwen/Qwen3-4B", "4B", "low", "all", n, 50.0, 0.1, 10.0, 1.2, 0.0})
+	}
+	add("base", 30)
+	add("loop-retry", 30)
+	if c := controlTable(r).Caption; strings.Contains(c, "Caution") {
+		t.Fatalf("even examples flagged: %s", c)
+	}
+	add("formula-retry", 20)
+	if c := controlTable(r).Caption; !strings.Contains(c, "Caution") || !strings.Contains(c, "4B Low: Base 30, Loop-Retry 30, Formula-Retry 20") {
+		t.Fatalf("caption %q", c)
+	}
+}

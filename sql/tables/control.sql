@@ -1,16 +1,19 @@
 -- control: Table 3 of the paper. For every method present (Base on the
 -- controlled examples, Loop-Retry, Formula-Retry), model and level:
 -- accuracy (%) per language and its average over the languages (lang
--- 'all'), decoded tokens in millions (tokens_m: every attempt, summed over
--- the cell), the share of examples that retried at least once (retry_pct)
--- and the mean number of reasoning attempts per example (trials).
--- forced_pct is the share of examples whose last attempt was a forced
--- accept. n counts examples (problems x seeds).
+-- 'all'), decoded tokens in millions (tokens_m: every attempt of the cell's
+-- examples, per sampling seed, i.e. the sum over examples divided by the
+-- number of seeds, and summed over the languages for 'all'; tokens_total_m
+-- is the plain sum over all seeds), the share of examples that retried at
+-- least once (retry_pct) and the mean number of reasoning attempts per
+-- example (trials). forced_pct is the share of examples whose last attempt
+-- was a forced accept. n counts examples (problems x seeds).
 WITH per_lang AS (
     SELECT method, model, model_label, level, level_ord, lang, lang_ord,
         count(*)                                      AS n,
         100.0 * avg(correct::INTEGER)                 AS accuracy,
         sum(tokens)::BIGINT                           AS tokens,
+        sum(tokens) / count(DISTINCT seed)            AS tokens_per_seed,
         count(*) FILTER (WHERE retried)               AS retried,
         sum(trials)::BIGINT                           AS trials,
         count(*) FILTER (WHERE forced)                AS forced
@@ -18,19 +21,20 @@ WITH per_lang AS (
     GROUP BY ALL
 ),
 cells AS (
-    SELECT method, model, model_label, level, level_ord, lang, lang_ord, n, accuracy, tokens, retried, trials, forced
+    SELECT method, model, model_label, level, level_ord, lang, lang_ord, n, accuracy, tokens, tokens_per_seed, retried, trials, forced
     FROM per_lang
     UNION ALL
     -- The average over languages weighs each language equally, as the
     -- paper's Avg column does.
     SELECT method, model, model_label, level, level_ord, 'all', 999, sum(n)::BIGINT, avg(accuracy),
-        sum(tokens)::BIGINT, sum(retried)::BIGINT, sum(trials)::BIGINT, sum(forced)::BIGINT
+        sum(tokens)::BIGINT, sum(tokens_per_seed), sum(retried)::BIGINT, sum(trials)::BIGINT, sum(forced)::BIGINT
     FROM per_lang
     GROUP BY method, model, model_label, level, level_ord
 )
 SELECT method, model, model_label, level, lang, n,
     round(accuracy, 1)                      AS accuracy,
-    round(tokens / 1e6, 3)                  AS tokens_m,
+    round(tokens_per_seed / 1e6, 3)         AS tokens_m,
+    round(tokens / 1e6, 3)                  AS tokens_total_m,
     round(100.0 * retried / n, 1)           AS retry_pct,
     round(trials / n, 2)                    AS trials,
     round(100.0 * forced / n, 1)            AS forced_pct

@@ -1,0 +1,135 @@
+package sql_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"testing"
+
+	"github.com/datg/datg/internal/duck"
+)
+
+// exactMcNemar is the exact two-sided McNemar p-value computed with exact
+// integers: 2 * sum_{i <= min(b, c)} C(b+c, i) / 2^(b+c), at most 1.
+func exactMcNemar(b, c int64) float64 {
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	sum := new(big.Int)
+	for i := int64(0); i <= min(b, c); i++ {
+		sum.Add(sum, new(big.Int).Binomial(n, i))
+	}
+	p, _ := new(big.Rat).SetFrac(new(big.Int).Mul(sum, big.NewInt(2)), new(big.Int).Lsh(big.NewInt(1), uint(n))).Float64()
+	return math.Min(1, p)
+}
+
+func TestMcNemarMacro(t *testing.T) {
+	db, err := duck.Open(context.Background(), fixtureRun(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, bc := range [][2]int64{{0, 0}, {3, 0}, {10, 2}, {2, 10}, {5, 5}, {50, 30}, {400, 350}, {1, 1000}} {
+		var p float64
+		if err := db.QueryRow(fmt.Sprintf("SELECT mcnemar_p(%d, %d)", bc[0], bc[1])).Scan(&p); err != nil {
+			t.Fatal(err)
+		}
+		if want := exactMcNemar(bc[0], bc[1]); math.Abs(p-want) > 1e-9*math.Max(1, want) && math.Abs(p-want) > 1e-300 {
+			t.Errorf("mcnemar_p(%d, %d) = %v, want %v", bc[0], bc[1], p, want)
+		}
+	}
+}
+
+// Each direction's row of direction_accuracy pairs its traces with the en-en
+// trace of the same model, level, problem and seed.
+func TestDirectionAccuracyMcNemar(t *testing.T) {
+	type trace struct {
+		TraceID, Model, InputLang, ReasoningLang, Direction, Level, ProblemID, Method string
+		Seed                                                                          int64
+	}
+	var traces []trace
+	for _, line := range readJSONL(t, "traces.jsonl") {
+		var r struct {
+			TraceID       string `json:"trace_id"`
+			Model         string `json:"model"`
+			InputLang     string `json:"input_lang"`
+			ReasoningLang string `json:"reasoning_lang"`
+			Direction     string `json:"direction"`
+			Level         string `json:"level"`
+			ProblemID     string `json:"problem_id"`
+			Method        string `json:"method"`
+			Seed          int64  `json:"seed"`
+		}
+		mustUnmarshal(t, line, &r)
+		traces = append(traces, trace{r.TraceID, r.Model, r.InputLang, r.ReasoningLang, r.Direction, r.Level, r.ProblemID, r.Method, r.Seed})
+	}
+	correct := map[string]bool{}
+	for _, line := range readJSONL(t, "answers.jsonl") {
+		var a struct {
+			TraceID string `json:"trace_id"`
+			Correct bool   `json:"correct"`
+		}
+		mustUnmarshal(t, line, &a)
+		correct[a.TraceID] = a.Correct
+	}
+	enen := map[string]string{} // model|level|problem|seed -> en-en trace
+	for _, tr := range traces {
+		if tr.Method == "base" && tr.Direction == "en-en" {
+			enen[fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.ProblemID, "|", tr.Seed)] = tr.TraceID
+		}
+	}
+	type counts struct{ pairs, b, c int64 }
+	want := map[string]*counts{}
+	for _, tr := range traces {
+		if tr.Method != "base" || tr.Direction == "en-en" {
+			continue
+		}
+		e, ok := enen[fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.ProblemID, "|", tr.Seed)]
+		if !ok {
+			continue
+		}
+		lang := tr.ReasoningLang
+		if tr.Direction == "x-en" {
+			lang = tr.InputLang
+		}
+		k := fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.Direction, "|", lang)
+		w := want[k]
+		if w == nil {
+			w = &counts{}
+			want[k] = w
+		}
+		w.pairs++
+		switch {
+		case correct[e] && !correct[tr.TraceID]:
+			w.b++
+		case !correct[e] && correct[tr.TraceID]:
+			w.c++
+		}
+	}
+	discordant := false
+	for _, row := range tableRows(t, "direction_accuracy") {
+		k := fmt.Sprint(row["model"], "|", row["level"], "|", row["direction"], "|", row["lang"])
+		w, ok := want[k]
+		if !ok {
+			if row["mcnemar_p"] != nil {
+				t.Errorf("%s: a McNemar p-value without pairs", k)
+			}
+			continue
+		}
+		got := func(col string) int64 { v, _ := number(row[col]); return int64(v) }
+		if got("paired_n") != w.pairs || got("mcnemar_b") != w.b || got("mcnemar_c") != w.c {
+			t.Errorf("%s: pairs %v b %v c %v, want %+v", k, row["paired_n"], row["mcnemar_b"], row["mcnemar_c"], *w)
+		}
+		p, _ := number(row["mcnemar_p"])
+		if math.Abs(p-exactMcNemar(w.b, w.c)) > 0.00005 {
+			t.Errorf("%s: p %v, want %v", k, p, exactMcNemar(w.b, w.c))
+		}
+		discordant = discordant || w.b+w.c > 0
+		delete(want, k)
+	}
+	if len(want) > 0 || !discordant {
+		t.Fatalf("rows missing for %d paired cells; discordant pairs seen: %v", len(want), discordant)
+	}
+}

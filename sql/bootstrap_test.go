@@ -1,0 +1,73 @@
+package sql_test
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/datg/datg/internal/duck"
+)
+
+// poisson1 over hashes draws Poisson(1) weights: mean 1, variance 1,
+// P(0) = 1/e.
+func TestPoissonWeights(t *testing.T) {
+	db, err := duck.Open(context.Background(), fixtureRun(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mean, variance, zero float64
+	err = db.QueryRow(`SELECT avg(w), var_pop(w), avg((w = 0)::INT) FROM
+		(SELECT poisson1(hash(20261122, i)) AS w FROM range(400000) t(i))`).Scan(&mean, &variance, &zero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(mean-1) > 0.01 || math.Abs(variance-1) > 0.02 || math.Abs(zero-1/math.E) > 0.005 {
+		t.Fatalf("weights: mean %.4f, variance %.4f, P(0) %.4f", mean, variance, zero)
+	}
+}
+
+// Every datg_full cell has its mean inside a bootstrap interval that is
+// reproducible, collapses to the value for a single trace (when the run has
+// one), and stays within the metric's range.
+func TestDatgFullBootstrapIntervals(t *testing.T) {
+	first, second := tableRows(t, "datg_full"), tableRows(t, "datg_full")
+	if !reflect.DeepEqual(first, second) {
+		t.Fatal("two runs gave different intervals")
+	}
+	singles, spread := 0, 0
+	for _, row := range first {
+		n, _ := number(row["n"])
+		for _, m := range []string{"car", "pmf", "har"} {
+			mean, ok := number(row[m])
+			lo, okLo := number(row[m+"_lo"])
+			hi, okHi := number(row[m+"_hi"])
+			if !ok {
+				if row[m+"_lo"] != nil || row[m+"_hi"] != nil {
+					t.Errorf("%v: %s has bounds without a mean", row, m)
+				}
+				continue
+			}
+			if !okLo || !okHi || lo > hi || lo < 0 || (m != "har" && hi > 1) {
+				t.Errorf("%v: %s interval [%v, %v]", row, m, row[m+"_lo"], row[m+"_hi"])
+				continue
+			}
+			if mean < lo-0.0015 || mean > hi+0.0015 {
+				t.Errorf("%v: %s mean %v outside [%v, %v]", row, m, mean, lo, hi)
+			}
+			if n == 1 {
+				singles++
+				if lo != mean || hi != mean {
+					t.Errorf("%v: one trace, yet %s interval [%v, %v]", row, m, lo, hi)
+				}
+			}
+			if hi > lo {
+				spread++
+			}
+		}
+	}
+	if spread == 0 {
+		t.Fatalf("no interval has width (%d single-trace cells)", singles)
+	}
+}

@@ -45,7 +45,11 @@ func maskResults(text string) (string, []string) {
 	return b.String(), masked
 }
 
-// chainSides splits text into the byte ranges between plain "=" signs.
+// resultArrows state a result as "=" does: "16 - 3 - 4 → 9".
+var resultArrows = []string{"→", "⇒", "⟹"}
+
+// chainSides splits text into the byte ranges between plain "=" signs and
+// result arrows.
 func chainSides(text string) [][2]int {
 	var sides [][2]int
 	start := 0
@@ -53,6 +57,15 @@ func chainSides(text string) [][2]int {
 		if text[i] == '=' && isPlainEquals(text, i) {
 			sides = append(sides, [2]int{start, i})
 			start = i + 1
+			continue
+		}
+		for _, a := range resultArrows {
+			if strings.HasPrefix(text[i:], a) {
+				sides = append(sides, [2]int{start, i})
+				start = i + len(a)
+				i = start - 1
+				break
+			}
 		}
 	}
 	return append(sides, [2]int{start, len(text)})

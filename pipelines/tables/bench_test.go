@@ -1,0 +1,142 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/schema"
+	datgsql "github.com/datg/datg/sql"
+)
+
+// paperRun writes a run of the paper's size: 3 models x 3 levels x 125
+// problems x 34 language pairs of base traces (38,250) graded and checked;
+// the en-en and en-x ones (13,500) aligned to 5 DAGs each by one aligner
+// (67,500 scores); and Loop-Retry and Formula-Retry on Qwen3-4B, en-x,
+// Swahili and Telugu, three seeds (2 x 2,250 examples) with their trials
+// and the base traces of their cells.
+func paperRun(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	models := []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"}
+	levels := []string{"low", "medium", "high"}
+	var langs []string
+	for _, l := range prompts.Languages() {
+		if l.Code != "en" {
+			langs = append(langs, l.Code)
+		}
+	}
+	var (
+		traces  []schema.Trace
+		answers []schema.Answer
+		checks  []schema.Compliance
+		dags    []schema.DAG
+		aligns  []schema.Alignment
+		scores  []schema.Score
+		trials  []schema.Trial
+	)
+	add := func(t schema.Trace) {
+		t.TraceID = fmt.Sprintf("t%07d", len(traces))
+		t.TextHash, t.Text = "h", "x"
+		traces = append(traces, t)
+		answers = append(answers, schema.Answer{TraceID: t.TraceID, Correct: rng.IntN(2) == 0, TextHash: "h"})
+		checks = append(checks, schema.Compliance{TraceID: t.TraceID, Compliant: rng.IntN(10) > 0, TextHash: "h"})
+	}
+	for _, level := range levels {
+		for k := range 125 {
+			problem := fmt.Sprintf("%s-%d", level, k)
+			for r := range 5 {
+				dags = append(dags, schema.DAG{DagID: fmt.Sprintf("%s/r%d", problem, r), ProblemID: problem, RefIndex: int32(r), Valid: true})
+			}
+		}
+	}
+	for _, model := range models {
+		for _, level := range levels {
+			for k := range 125 {
+				problem := fmt.Sprintf("%s-%d", level, k)
+				pairs := [][3]string{{"en", "en", "en-en"}}
+				for _, x := range langs {
+					pairs = append(pairs, [3]string{"en", x, "en-x"}, [3]string{x, "en", "x-en"}, [3]string{x, x, "x-x"})
+				}
+				for _, p := range pairs {
+					add(schema.Trace{Model: model, Level: level, ProblemID: problem, InputLang: p[0], ReasoningLang: p[1], Direction: p[2], Seed: 42, Method: "base", CompletionTokens: 2000})
+					if p[2] != "en-en" && p[2] != "en-x" {
+						continue
+					}
+					id := traces[len(traces)-1].TraceID
+					for r := range 5 {
+						dag := fmt.Sprintf("%s/r%d", problem, r)
+						aligns = append(aligns, schema.Alignment{TraceID: id, DagID: dag, Aligner: "llm", Status: "ok", TextHash: "h"})
+						pmf := rng.Float64()
+						scores = append(scores, schema.Score{TraceID: id, DagID: dag, Aligner: "llm", RefIndex: int32(r),
+							CAR: rng.Float64(), PMF: &pmf, HAR: rng.Float64() / 4, Best: r == 0})
+					}
+				}
+			}
+		}
+	}
+	for _, method := range []string{"loop-retry", "formula-retry"} {
+		for _, level := range levels {
+			for k := range 125 {
+				for _, x := range []string{"sw", "te"} {
+					for _, seed := range []int64{42, 215, 316} {
+						t := schema.Trace{Model: models[1], Level: level, ProblemID: fmt.Sprintf("%s-%d", level, k), InputLang: "en",
+							ReasoningLang: x, Direction: "en-x", Seed: seed, Method: method}
+						if method == "loop-retry" && seed != 42 {
+							base := t
+							base.Method = "base"
+							add(base)
+						}
+						add(t)
+						n := 1 + rng.IntN(3)
+						for i := range n {
+							trials = append(trials, schema.Trial{TraceID: traces[len(traces)-1].TraceID, Method: method, Phase: "reasoning",
+								Trial: int32(i + 1), CompletionTokens: 1024, Aborted: i < n-1, Accepted: i == n-1})
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, w := range []error{
+		store.WriteAll(dir, schema.Traces, store.Meta{}, traces),
+		store.WriteAll(dir, schema.Answers, store.Meta{}, answers),
+		store.WriteAll(dir, schema.Compliances, store.Meta{}, checks),
+		store.WriteAll(dir, schema.DAGs, store.Meta{}, dags),
+		store.WriteAll(dir, schema.Alignments, store.Meta{}, aligns),
+		store.WriteAll(dir, schema.Scores, store.Meta{}, scores),
+		store.WriteAll(dir, schema.Trials, store.Meta{}, trials),
+	} {
+		if w != nil {
+			b.Fatal(w)
+		}
+	}
+	b.ReportMetric(float64(len(traces)), "traces")
+	b.ReportMetric(float64(len(scores)), "scores")
+	return dir
+}
+
+// BenchmarkTables measures `datg tables` (every query, layout and the
+// figure) on a run of the paper's size, and each table alone.
+func BenchmarkTables(b *testing.B) {
+	dir := paperRun(b)
+	run := func(b *testing.B, only []string, atLeast int) {
+		for range b.N {
+			written, err := Run(context.Background(), Config{Data: dir, Only: only})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(written) < atLeast {
+				b.Fatalf("wrote %d files", len(written))
+			}
+		}
+	}
+	b.Run("all", func(b *testing.B) { run(b, nil, 30) })
+	for _, f := range datgsql.Tables() {
+		b.Run(f.Name, func(b *testing.B) { run(b, []string{f.Name}, 3) })
+	}
+}

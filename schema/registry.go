@@ -153,4 +153,5 @@ var (
 	AlignmentErrors = declare[AlignmentError]("alignment_errors", "align, import alignments", "what was wrong in alignments: unknown node ids, bad statuses, unusable replies", 20000, "trace_id", "dag_id", "aligner", "seq")
 	Scores          = declare[Score]("scores", "score", "CAR, PMF and HAR of every alignment, and each trace's best DAG", 20000, "trace_id", "dag_id", "aligner")
 	Trials          = declare[Trial]("trials", "control", "every generation attempt of a controlled run", 20000, "trace_id", "phase", "trial")
+	Annotations     = declare[Annotation]("annotations", "import annotations", "human judgments of the DATG audit: DAG validity, human alignments, harmful-action candidates", 20000, "trace_id", "dag_id", "annotator", "layer", "item")
 )

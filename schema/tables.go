@@ -232,3 +232,16 @@ type Trial struct {
 	Endpoint          string    `parquet:"endpoint" doc:"base URL of the server that answered the attempt's last request"`
 	CreatedAt         time.Time `parquet:"created_at,timestamp(millisecond)" doc:"when the attempt's last response was received"`
 }
+
+// Annotation is one human judgment of the DATG audit (paper, appendix
+// "Human Evaluation of DATG"), imported with datg import annotations.
+type Annotation struct {
+	TraceID   string   `parquet:"trace_id" doc:"the audited trace"`
+	DagID     string   `parquet:"dag_id" doc:"the reference DAG it was audited against"`
+	Annotator string   `parquet:"annotator" doc:"who judged"`
+	Layer     string   `parquet:"layer" doc:"node (DAG node validity), edge (DAG edge validity), status (the node's status in the human alignment), harmful (an automatic harmful-action candidate confirmed or not), car or pmf (scores of the human alignment)"`
+	Item      string   `parquet:"item" doc:"node id, parent>child, or the candidate's evidence_span; empty for car and pmf"`
+	Label     string   `parquet:"label" doc:"valid/invalid, COMMIT/ATTEMPT/ERROR/MISSING, harmful/not-harmful; empty for car and pmf"`
+	Value     *float64 `parquet:"value,optional" doc:"the score, for car and pmf (null pmf: a DAG without edges)"`
+	Source    string   `parquet:"source" doc:"the file it was imported from"`
+}

@@ -9,8 +9,8 @@ import (
 )
 
 var cmdImport = &Command{
-	UsageLine: "import traces|dags|alignments --in FILE.jsonl [--aligner NAME]",
-	Short:     "add traces, DAGs or alignments produced elsewhere (CONTRACT formats)",
+	UsageLine: "import traces|dags|alignments|annotations --in FILE.jsonl [--aligner NAME]",
+	Short:     "add traces, DAGs, alignments or human annotations produced elsewhere",
 	Long: `Import adds outputs produced elsewhere, one JSON object a line.
 
 import traces: {"model", "input_lang", "reasoning_lang", "level",
@@ -33,6 +33,16 @@ string holding it. The trace and a valid DAG must exist. Spans are located
 in the trace; unknown node ids and bad statuses go to alignment_errors.
 Recorded under --aligner (default import:<file>).
 
+import annotations: the human audit of DATG, one annotator's judgments of one
+(trace, reference DAG) instance a line: {"annotator", "trace_id",
+"ref_index", "nodes": {node_id: valid?}, "edges": {"parent>child": valid?},
+"statuses": {node_id: COMMIT|ATTEMPT|ERROR|MISSING}, "car", "pmf" (the
+human alignment's scores; pmf null for a DAG without edges), "harmful":
+{evidence_span of an automatic candidate: confirmed?}}; every part but the
+first three is optional. Node and edge ids are checked against the DAG.
+Merged into annotations; a re-imported (annotator, trace, DAG) replaces its
+rows. datg tables then writes human_eval and human_agreement.
+
 A malformed line is an error naming the file, line and field; nothing is
 written then.`,
 }
@@ -47,7 +57,7 @@ func init() { cmdImport.Run = runImport }
 
 func runImport(ctx context.Context, cmd *Command, args []string) error {
 	if len(args) == 0 || !slices.Contains(imports.Kinds, args[0]) {
-		return usageError{cmd, "say what to import: datg import traces|dags|alignments --in FILE.jsonl"}
+		return usageError{cmd, "say what to import: datg import traces|dags|alignments|annotations --in FILE.jsonl"}
 	}
 	if err := parseFlags(cmd, args[1:]); err != nil {
 		return err

@@ -26,7 +26,7 @@ var Methods = []string{"base", "loop-retry", "formula-retry", "reference"}
 
 // Config is one import.
 type Config struct {
-	Kind    string // traces, dags or alignments
+	Kind    string // traces, dags, alignments or annotations
 	In      string // JSONL file
 	Data    string
 	Aligner string // name of who aligned (alignments; default import:<file>)
@@ -39,7 +39,7 @@ type Summary struct {
 }
 
 // Kinds of import.
-var Kinds = []string{"traces", "dags", "alignments"}
+var Kinds = []string{"traces", "dags", "alignments", "annotations"}
 
 // Run imports cfg.In into the run.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
@@ -50,6 +50,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return importDAGs(ctx, cfg)
 	case "alignments":
 		return importAlignments(ctx, cfg)
+	case "annotations":
+		return importAnnotations(ctx, cfg)
 	}
 	return Summary{}, fmt.Errorf("unknown import %q (%v)", cfg.Kind, Kinds)
 }

@@ -21,6 +21,8 @@ var needs = map[string][]string{
 	"reference_diversity":   {"answers", "scores"},
 	"aligner_agreement":     {"scores"},
 	"control":               {"answers", "trials"},
+	"human_eval":            {"annotations", "scores"},
+	"human_agreement":       {"annotations"},
 }
 
 // input is a table derived from traces: who writes it, the error a stale
@@ -44,6 +46,8 @@ func perTrace(table string) []staleCheck {
 }
 
 var inputs = map[string]input{
+	// Annotations are imported, not derived: nothing to go stale.
+	"annotations": {"datg import annotations", ErrStale, nil},
 	// Every controlled trace has its attempts: its cost is their tokens.
 	"trials": {"datg control", ErrStale, []staleCheck{{
 		`SELECT count(*) FROM traces t WHERE t.method IN ('loop-retry', 'formula-retry')

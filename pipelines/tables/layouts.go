@@ -23,6 +23,8 @@ var layouts = map[string]layout{
 	"datg_correctness_main": datgCorrectnessMain,
 	"reference_diversity":   referenceDiversity,
 	"control":               controlTable,
+	"human_eval":            humanEval,
+	"human_agreement":       humanAgreement,
 }
 
 // levelNames are the paper's column labels for levels.

@@ -1,0 +1,101 @@
+package imports
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+// annotatedRun has the import tests' traces and DAGs; it returns the run and
+// the id of the low-3 trace.
+func annotatedRun(t *testing.T) (string, string) {
+	t.Helper()
+	dir := runDir(t)
+	if _, err := Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Config{Kind: "dags", In: write(t, dagLines), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	traces, _ := store.ReadAll(dir, schema.Traces)
+	for _, tr := range traces {
+		if tr.ProblemID == "low-3" {
+			return dir, tr.TraceID
+		}
+	}
+	t.Fatal("no low-3 trace")
+	return "", ""
+}
+
+func TestImportAnnotations(t *testing.T) {
+	dir, id := annotatedRun(t)
+	line := func(annotator string, car float64) string {
+		return `{"annotator": "` + annotator + `", "trace_id": "` + id + `", "ref_index": 0, "nodes": {"n1": true, "n2": false}, "edges": {"n1>n2": true},
+			"statuses": {"n1": "commit", "n2": "MISSING"}, "car": ` + strconv.FormatFloat(car, 'g', -1, 64) + `, "pmf": null, "harmful": {"a loop": true}}`
+	}
+	in := strings.ReplaceAll(line("A", 0.5), "\n", "") + "\n" + strings.ReplaceAll(line("B", 1), "\n", "") + "\n"
+	sum, err := Run(context.Background(), Config{Kind: "annotations", In: write(t, in), Data: dir})
+	if err != nil || sum.Records != 2 {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	rows, _ := store.ReadAll(dir, schema.Annotations)
+	// Per annotator: 2 nodes, 1 edge, 2 statuses, car (pmf is null: absent), 1 harmful.
+	if len(rows) != 14 {
+		t.Fatalf("%d rows: %+v", len(rows), rows)
+	}
+	for _, r := range rows {
+		if r.DagID != "low-3/r0" || r.Source == "" {
+			t.Fatalf("row %+v", r)
+		}
+		if r.Layer == "status" && r.Item == "n1" && r.Label != "COMMIT" {
+			t.Fatalf("status not normalized: %+v", r)
+		}
+	}
+	// Re-importing annotator A's audit replaces all of A's rows for it.
+	again := strings.ReplaceAll(`{"annotator": "A", "trace_id": "`+id+`", "ref_index": 0, "nodes": {"n1": true}}`, "\n", "") + "\n"
+	if _, err := Run(context.Background(), Config{Kind: "annotations", In: write(t, again), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ = store.ReadAll(dir, schema.Annotations)
+	if len(rows) != 8 {
+		t.Fatalf("%d rows after re-import, want B's 7 and A's 1", len(rows))
+	}
+}
+
+// Every bad line is refused with the file, the line and the field, and
+// nothing is written.
+func TestImportAnnotationErrors(t *testing.T) {
+	dir, id := annotatedRun(t)
+	ok := `{"annotator": "A", "trace_id": "` + id + `", "ref_index": 0, "nodes": {"n1": true}}`
+	cases := map[string]struct{ line, field string }{
+		"no annotator":   {`{"trace_id": "` + id + `", "ref_index": 0, "nodes": {"n1": true}}`, "annotator"},
+		"unknown trace":  {`{"annotator": "B", "trace_id": "nope", "ref_index": 0, "nodes": {"n1": true}}`, "trace_id"},
+		"no such DAG":    {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 9, "nodes": {"n1": true}}`, "ref_index"},
+		"invalid DAG":    {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 2, "nodes": {"n1": true}}`, "ref_index"},
+		"unknown node":   {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "nodes": {"n9": true}}`, "nodes"},
+		"unknown edge":   {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "edges": {"n2>n1": true}}`, "edges"},
+		"bad status":     {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "statuses": {"n1": "PARTIAL"}}`, "statuses"},
+		"car out of 0-1": {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "car": 1.5}`, "car"},
+		"judges nothing": {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0}`, "nodes"},
+	}
+	for name, c := range cases {
+		in := write(t, ok+"\n"+c.line+"\n")
+		_, err := Run(context.Background(), Config{Kind: "annotations", In: in, Data: dir})
+		var ie *inputerr.Error
+		if !errors.As(err, &ie) || ie.Line != 2 || ie.Field != c.field || !errors.Is(err, ErrBadRecord) {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+	if _, err := Run(context.Background(), Config{Kind: "annotations", In: write(t, ok+"\n"+ok+"\n"), Data: dir}); !errors.Is(err, ErrDuplicate) {
+		t.Errorf("a repeated audit: %v", err)
+	}
+	if store.Exists(dir, schema.Annotations.Table) {
+		t.Fatal("a refused import wrote the table")
+	}
+}

@@ -1,0 +1,208 @@
+package sql_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// TestHumanEvalMatchesAnIndependentComputation recomputes human_eval from
+// the fixture's annotations, scores, harmful actions and traces in Go.
+func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
+	type annotation struct {
+		TraceID   string   `json:"trace_id"`
+		DagID     string   `json:"dag_id"`
+		Annotator string   `json:"annotator"`
+		Layer     string   `json:"layer"`
+		Item      string   `json:"item"`
+		Label     string   `json:"label"`
+		Value     *float64 `json:"value"`
+	}
+	var anns []annotation
+	for _, l := range readJSONL(t, "annotations.jsonl") {
+		var a annotation
+		mustUnmarshal(t, l, &a)
+		anns = append(anns, a)
+	}
+	langOf := map[string]string{}
+	for _, l := range readJSONL(t, "traces.jsonl") {
+		var raw struct {
+			TraceID       string `json:"trace_id"`
+			Direction     string `json:"direction"`
+			InputLang     string `json:"input_lang"`
+			ReasoningLang string `json:"reasoning_lang"`
+		}
+		mustUnmarshal(t, l, &raw)
+		langOf[raw.TraceID] = raw.ReasoningLang
+		if raw.Direction == "x-en" {
+			langOf[raw.TraceID] = raw.InputLang
+		}
+	}
+	type pair struct{ trace, dag string }
+	human := map[pair]map[string][]float64{} // instance -> car/pmf values
+	for _, a := range anns {
+		p := pair{a.TraceID, a.DagID}
+		if human[p] == nil {
+			human[p] = map[string][]float64{}
+		}
+		if a.Value != nil {
+			human[p][a.Layer] = append(human[p][a.Layer], *a.Value)
+		}
+	}
+	mean := func(v []float64) (float64, bool) {
+		if len(v) == 0 {
+			return 0, false
+		}
+		s := 0.0
+		for _, x := range v {
+			s += x
+		}
+		return s / float64(len(v)), true
+	}
+	type cell struct {
+		n                  int
+		carA, carH         []float64
+		pmfA, pmfH         []float64
+		nodeOK, node       int
+		edgeOK, edge       int
+		cands, judged, yes int
+		instances          map[pair]bool
+	}
+	cells := map[[2]string]*cell{}
+	get := func(aligner, lang string) *cell {
+		k := [2]string{aligner, lang}
+		if cells[k] == nil {
+			cells[k] = &cell{instances: map[pair]bool{}}
+		}
+		return cells[k]
+	}
+	for _, l := range readJSONL(t, "scores.jsonl") {
+		var s struct {
+			TraceID string   `json:"trace_id"`
+			DagID   string   `json:"dag_id"`
+			Aligner string   `json:"aligner"`
+			CAR     float64  `json:"car"`
+			PMF     *float64 `json:"pmf"`
+		}
+		mustUnmarshal(t, l, &s)
+		p := pair{s.TraceID, s.DagID}
+		h, ok := human[p]
+		if !ok {
+			continue
+		}
+		for _, lang := range []string{langOf[s.TraceID], "all"} {
+			c := get(s.Aligner, lang)
+			c.n++
+			c.instances[p] = true
+			if car, ok := mean(h["car"]); ok {
+				c.carA, c.carH = append(c.carA, s.CAR), append(c.carH, car)
+			}
+			if pmf, ok := mean(h["pmf"]); ok && s.PMF != nil {
+				c.pmfA, c.pmfH = append(c.pmfA, *s.PMF), append(c.pmfH, pmf)
+			}
+		}
+	}
+	for _, c := range cells {
+		for _, a := range anns {
+			if !c.instances[pair{a.TraceID, a.DagID}] {
+				continue
+			}
+			switch a.Layer {
+			case "node":
+				c.node++
+				if a.Label == "valid" {
+					c.nodeOK++
+				}
+			case "edge":
+				c.edge++
+				if a.Label == "valid" {
+					c.edgeOK++
+				}
+			}
+		}
+	}
+	for _, l := range readJSONL(t, "harmful_actions.jsonl") {
+		var h struct {
+			TraceID      string `json:"trace_id"`
+			DagID        string `json:"dag_id"`
+			Aligner      string `json:"aligner"`
+			EvidenceSpan string `json:"evidence_span"`
+		}
+		mustUnmarshal(t, l, &h)
+		p := pair{h.TraceID, h.DagID}
+		for _, lang := range []string{langOf[h.TraceID], "all"} {
+			c, ok := cells[[2]string{h.Aligner, lang}]
+			if !ok || !c.instances[p] {
+				continue
+			}
+			c.cands++
+			judgments, confirmed := 0, true
+			for _, a := range anns {
+				if a.TraceID == h.TraceID && a.DagID == h.DagID && a.Layer == "harmful" && a.Item == h.EvidenceSpan {
+					judgments++
+					confirmed = confirmed && a.Label == "harmful"
+				}
+			}
+			if judgments > 0 {
+				c.judged++
+				if confirmed {
+					c.yes++
+				}
+			}
+		}
+	}
+	mae := func(a, b []float64) float64 {
+		s := 0.0
+		for i := range a {
+			s += math.Abs(a[i] - b[i])
+		}
+		return s / float64(len(a))
+	}
+	checked := 0
+	for _, row := range tableRows(t, "human_eval") {
+		k := [2]string{fmt.Sprint(row["aligner"]), fmt.Sprint(row["lang"])}
+		c, ok := cells[k]
+		if !ok {
+			t.Errorf("%v: a row the fixture does not give", k)
+			continue
+		}
+		want := map[string]float64{
+			"n":              float64(c.n),
+			"node_valid":     100 * float64(c.nodeOK) / float64(c.node),
+			"edge_valid":     100 * float64(c.edgeOK) / float64(c.edge),
+			"car_mae":        mae(c.carA, c.carH),
+			"pmf_mae":        mae(c.pmfA, c.pmfH),
+			"pmf_pearson":    pearson(c.pmfA, c.pmfH),
+			"pmf_spearman":   pearson(averageRanks(c.pmfA), averageRanks(c.pmfH)),
+			"car_pearson":    pearson(c.carA, c.carH),
+			"car_spearman":   pearson(averageRanks(c.carA), averageRanks(c.carH)),
+			"har_candidates": float64(c.cands),
+			"har_judged":     float64(c.judged),
+		}
+		if c.judged > 0 {
+			want["har_precision"] = 100 * float64(c.yes) / float64(c.judged)
+		}
+		for col, w := range want {
+			got, ok := number(row[col])
+			if math.IsNaN(w) || math.IsInf(w, 0) {
+				if ok {
+					t.Errorf("%v %s = %v, want none (undefined)", k, col, got)
+				}
+				continue
+			}
+			// The query rounds fractions to 3 decimals and percentages to 1.
+			tol := 0.0005 + 1e-9
+			if col == "node_valid" || col == "edge_valid" || col == "har_precision" {
+				tol = 0.05 + 1e-9
+			}
+			if !ok || math.Abs(got-w) > tol {
+				t.Errorf("%v %s = %v, want %.4f", k, col, row[col], w)
+			}
+		}
+		checked++
+		delete(cells, k)
+	}
+	if len(cells) > 0 || checked < 4 {
+		t.Fatalf("%d cells without a row; %d rows checked", len(cells), checked)
+	}
+}

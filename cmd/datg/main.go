@@ -36,6 +36,7 @@ var commands = []*Command{
 	cmdLoop,
 	cmdAnswers,
 	cmdTables,
+	cmdExplain,
 	cmdSQL,
 	cmdSchema,
 	cmdVersion,

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/datg/datg/pipelines/explain"
+)
+
+var cmdExplain = &Command{
+	UsageLine: "explain [--out FILE] [--aligner NAME] [TRACE_ID]",
+	Short:     "an HTML page of a trace aligned to its best DAG (or an index over the run)",
+	Long: `Explain writes a self-contained HTML page for one trace: the trace text
+with the aligner's evidence spans highlighted by node status (COMMIT,
+ATTEMPT, ERROR) and the harmful actions marked, the trace's best reference
+DAG drawn with nodes colored COMMIT/ATTEMPT/ERROR/MISSING and edges marked
+ordered or violated, the scores, the grader's verdict and the language
+check. Model text is escaped. --aligner picks whose alignment to show
+(default: the first by name). The page goes to --out FILE (default
+DIR/explain/TRACE_ID.html).
+
+Without TRACE_ID it writes an index page over every aligned trace of the
+run and each trace's page to --out DIR (default DIR/explain/).`,
+}
+
+var (
+	explainData    = dataFlag(&cmdExplain.Flag)
+	explainOut     = cmdExplain.Flag.String("out", "", "the page's file (or, without TRACE_ID, the directory)")
+	explainAligner = cmdExplain.Flag.String("aligner", "", "whose alignment to show (default: the first by name)")
+)
+
+func init() { cmdExplain.Run = runExplain }
+
+func runExplain(ctx context.Context, cmd *Command, args []string) error {
+	if len(args) > 1 {
+		return usageError{cmd, "at most one trace id"}
+	}
+	cfg := explain.Config{Data: *explainData, Out: *explainOut, Aligner: *explainAligner}
+	if len(args) == 1 {
+		cfg.TraceID = args[0]
+	}
+	written, err := explain.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if cfg.TraceID != "" {
+		fmt.Fprintf(stdout, "explain: %s\n", written[0])
+	} else {
+		fmt.Fprintf(stdout, "explain: %d pages and %s\n", len(written)-1, written[len(written)-1])
+	}
+	return nil
+}

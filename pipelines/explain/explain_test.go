@@ -1,0 +1,159 @@
+package explain
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms/datg"
+)
+
+func i32(v int) *int32 { return new(int32(v)) }
+
+// chain is n1 -> n2 -> n3.
+var chain = datg.DAG{FinalNodeID: "n3", Nodes: []datg.Node{
+	{NodeID: "n1", Anchor: "a = 1"}, {NodeID: "n2", Anchor: "b = a + 1", Parents: []string{"n1"}}, {NodeID: "n3", Anchor: "c = b", Parents: []string{"n2"}}}}
+
+func event(node, status string, start, block int) schema.AlignmentEvent {
+	return schema.AlignmentEvent{NodeID: node, Status: status, StartChar: i32(start), EndChar: i32(start + 3), BlockID: i32(block)}
+}
+
+// Node statuses follow the scores' order of strength and edges are
+// ordered, violated or open as PMF reads them.
+func TestStatusesAndEdges(t *testing.T) {
+	cases := []struct {
+		name   string
+		events []schema.AlignmentEvent
+		status []string
+		marks  []string
+	}{
+		{"in order", []schema.AlignmentEvent{event("n1", "COMMIT", 0, 0), event("n2", "COMMIT", 10, 1), event("n3", "COMMIT", 20, 2)},
+			[]string{"COMMIT", "COMMIT", "COMMIT"}, []string{"ordered", "ordered"}},
+		{"child first", []schema.AlignmentEvent{event("n1", "COMMIT", 30, 2), event("n2", "COMMIT", 10, 1), event("n3", "ATTEMPT", 40, 3)},
+			[]string{"COMMIT", "COMMIT", "ATTEMPT"}, []string{"violated", "open"}},
+		{"child first in one block", []schema.AlignmentEvent{event("n1", "COMMIT", 12, 1), event("n2", "COMMIT", 10, 1)},
+			[]string{"COMMIT", "COMMIT", "MISSING"}, []string{"ordered", "open"}},
+		{"error then commit", []schema.AlignmentEvent{event("n1", "ERROR", 0, 0), event("n1", "COMMIT", 5, 0), event("n2", "ERROR", 9, 0)},
+			[]string{"COMMIT", "ERROR", "MISSING"}, []string{"open", "open"}},
+	}
+	for _, c := range cases {
+		nodes := statuses(chain, c.events)
+		edges, w, h := layout(chain, nodes)
+		for i, want := range c.status {
+			if nodes[i].Status != want {
+				t.Errorf("%s: %s is %s, want %s", c.name, nodes[i].ID, nodes[i].Status, want)
+			}
+		}
+		for i, want := range c.marks {
+			if edges[i].Mark != want {
+				t.Errorf("%s: edge %s>%s is %s, want %s", c.name, edges[i].Parent, edges[i].Child, edges[i].Mark, want)
+			}
+		}
+		// Layers go down the page: a child below its parent, inside the drawing.
+		for _, e := range edges {
+			if e.Y2 <= e.Y1 || e.X1 < 0 || e.X2 > w || e.Y2 > h {
+				t.Errorf("%s: edge %+v outside %vx%v or upward", c.name, e, w, h)
+			}
+		}
+	}
+}
+
+// Overlapping spans are cut at every end; the strongest highlight wins and
+// the text comes back whole.
+func TestSegments(t *testing.T) {
+	text := "0123456789abcdefghij"
+	events := []schema.AlignmentEvent{
+		{NodeID: "n1", Status: "ATTEMPT", StartChar: i32(2), EndChar: i32(8)},
+		{NodeID: "n2", Status: "COMMIT", StartChar: i32(5), EndChar: i32(12)},
+		{NodeID: "n3", Status: "COMMIT", StartChar: i32(18), EndChar: i32(99)}, // past the end: clamped
+		{NodeID: "n4", Status: "ERROR"},                                        // not located: no highlight
+	}
+	harmful := []schema.HarmfulAction{{Category: "harmful_loop", StartChar: i32(10), EndChar: i32(11)}}
+	segs := segments(text, events, harmful)
+	var whole strings.Builder
+	var got []string
+	for _, s := range segs {
+		whole.WriteString(s.Text)
+		got = append(got, s.Text+":"+s.Class)
+	}
+	if whole.String() != text {
+		t.Fatalf("segments give back %q", whole.String())
+	}
+	want := "01:|234:attempt|567:commit|89:commit|a:harmful|b:commit|cdefgh:|ij:commit"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("segments %s\nwant     %s", strings.Join(got, "|"), want)
+	}
+}
+
+// writeRun is one aligned trace whose text and DAG hold markup.
+func writeRun(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	text := "<think>\nLet a = 1 <script>alert('x')</script>\n\nthen b = a + 1 & c = b\n</think>\n\\boxed{2}"
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(store.WriteAll(dir, schema.Traces, store.Meta{}, []schema.Trace{{TraceID: "t1", Model: "m", Direction: "en-x", InputLang: "en",
+		ReasoningLang: "sw", Level: "low", ProblemID: "low-0", Seed: 42, Method: "base", Text: text}}))
+	must(store.WriteAll(dir, schema.Answers, store.Meta{}, []schema.Answer{{TraceID: "t1", Extracted: "2", Gold: "<2>", Correct: true}}))
+	must(store.WriteAll(dir, schema.DAGs, store.Meta{}, []schema.DAG{{DagID: "low-0/r0", ProblemID: "low-0", Valid: true, FinalNodeID: "n2"}}))
+	must(store.WriteAll(dir, schema.Nodes, store.Meta{}, []schema.Node{{DagID: "low-0/r0", NodeID: "n1", Position: 0, Anchor: "a < b & c"},
+		{DagID: "low-0/r0", NodeID: "n2", Position: 1, Anchor: "b = a + 1"}}))
+	must(store.WriteAll(dir, schema.Edges, store.Meta{}, []schema.Edge{{DagID: "low-0/r0", ParentID: "n1", ChildID: "n2"}}))
+	pmf := 1.0
+	must(store.WriteAll(dir, schema.Scores, store.Meta{}, []schema.Score{{TraceID: "t1", DagID: "low-0/r0", Aligner: "llm", CAR: 1, PMF: &pmf, Best: true}}))
+	start := len([]rune("<think>\nLet "))
+	must(store.WriteAll(dir, schema.AlignmentEvents, store.Meta{}, []schema.AlignmentEvent{
+		{TraceID: "t1", DagID: "low-0/r0", Aligner: "llm", NodeID: "n1", Status: "COMMIT", EvidenceSpan: "a = 1", StartChar: i32(start), EndChar: i32(start + 5), BlockID: i32(0)},
+		{TraceID: "t1", DagID: "low-0/r0", Aligner: "llm", NodeID: "n2", Status: "COMMIT", EvidenceSpan: "b = a + 1", StartChar: i32(start + 40), EndChar: i32(start + 49), BlockID: i32(1)}}))
+	must(store.WriteAll(dir, schema.HarmfulActions, store.Meta{}, []schema.HarmfulAction{{TraceID: "t1", DagID: "low-0/r0", Aligner: "llm",
+		Category: "contradictory", EvidenceSpan: "<script>alert('x')</script>"}}))
+	return dir
+}
+
+// Model text is data: nothing from the trace, the DAG or the aligner
+// reaches the page as markup.
+func TestPageEscapesModelText(t *testing.T) {
+	dir := writeRun(t)
+	out := filepath.Join(t.TempDir(), "t1.html")
+	if _, err := Run(context.Background(), Config{Data: dir, TraceID: "t1", Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	page := string(b)
+	if strings.Contains(page, "<script>") || strings.Contains(page, "a < b") || strings.Contains(page, "<2>") {
+		t.Fatalf("model text reached the page unescaped:\n%s", page)
+	}
+	for _, want := range []string{"&lt;script&gt;", "a &lt; b &amp; c", `<mark class="commit" title="n1 COMMIT">a = 1</mark>`,
+		`<line class="ordered"`, `<g class="node commit">`, "correct", "Best DAG low-0/r0 by aligner llm"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+func TestIndexAndErrors(t *testing.T) {
+	dir := writeRun(t)
+	out := t.TempDir()
+	written, err := Run(context.Background(), Config{Data: dir, Out: out})
+	if err != nil || len(written) != 2 {
+		t.Fatalf("%v %v", written, err)
+	}
+	index, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if !strings.Contains(string(index), `<a href="t1.html">t1</a>`) {
+		t.Fatalf("index:\n%s", index)
+	}
+	if _, err := Run(context.Background(), Config{Data: dir, TraceID: "nope", Out: filepath.Join(out, "x.html")}); !errors.Is(err, ErrNoTrace) {
+		t.Fatalf("unknown trace: %v", err)
+	}
+	if _, err := Run(context.Background(), Config{Data: t.TempDir(), Out: out}); !errors.Is(err, ErrNoScores) {
+		t.Fatalf("empty run: %v", err)
+	}
+}

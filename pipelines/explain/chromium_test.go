@@ -1,0 +1,90 @@
+package explain
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// chromium finds Debian's headless browser: required when
+// DATG_REQUIRE_CHROMIUM is set (CI installs it), else the test skips.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("DATG_REQUIRE_CHROMIUM") != "" {
+		t.Fatal("DATG_REQUIRE_CHROMIUM is set but no chromium is installed")
+	}
+	t.Skip("no chromium (apt-get install chromium)")
+	return ""
+}
+
+// count is how many pixels of img have color c.
+func count(img image.Image, c color.RGBA) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if uint8(r>>8) == c.R && uint8(g>>8) == c.G && uint8(bl>>8) == c.B {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// The page renders in headless Chromium: the screenshot shows the DAG's
+// committed nodes and the highlighted evidence in the COMMIT color and the
+// ordered edge in its green, and nothing of the page's size is blank.
+func TestPageInChromium(t *testing.T) {
+	browser := chromium(t)
+	dir := writeRun(t)
+	tmp := t.TempDir()
+	page := filepath.Join(tmp, "t1.html")
+	if _, err := Run(context.Background(), Config{Data: dir, TraceID: "t1", Out: page}); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(tmp, "t1.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir="+filepath.Join(tmp, "profile"), "--window-size=900,900", "--screenshot="+shot, "file://"+page)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 900 || b.Dy() != 900 {
+		t.Fatalf("screenshot of %v", b)
+	}
+	commitFill := color.RGBA{R: 0xc6, G: 0xef, B: 0xce}
+	orderedEdge := color.RGBA{R: 0x1a, G: 0x7f, B: 0x37}
+	// Two node boxes of 150x48 and the highlight: thousands of pixels.
+	if n := count(img, commitFill); n < 2*140*40 {
+		t.Errorf("%d pixels in the COMMIT color: the DAG or the highlight did not render", n)
+	}
+	if n := count(img, orderedEdge); n < 20 {
+		t.Errorf("%d pixels in the ordered edge's green", n)
+	}
+	if os.Getenv("DATG_KEEP_SCREENSHOT") != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(os.Getenv("DATG_KEEP_SCREENSHOT"), b, 0o644)
+	}
+}

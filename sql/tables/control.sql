@@ -7,11 +7,14 @@
 -- is the plain sum over all seeds), the share of examples that retried at
 -- least once (retry_pct) and the mean number of reasoning attempts per
 -- example (trials). forced_pct is the share of examples whose last attempt
--- was a forced accept. n counts examples (problems x seeds).
+-- was a forced accept. n counts examples (problems x seeds). wilson_low
+-- and wilson_high bound a language's accuracy with the 95% Wilson interval
+-- (for 'all', the interval of the pooled examples).
 WITH per_lang AS (
     SELECT method, model, model_label, level, level_ord, lang, lang_ord,
         count(*)                                      AS n,
         100.0 * avg(correct::INTEGER)                 AS accuracy,
+        count(*) FILTER (WHERE correct)               AS correct,
         sum(tokens)::BIGINT                           AS tokens,
         sum(tokens) / count(DISTINCT seed)            AS tokens_per_seed,
         count(*) FILTER (WHERE retried)               AS retried,
@@ -21,18 +24,20 @@ WITH per_lang AS (
     GROUP BY ALL
 ),
 cells AS (
-    SELECT method, model, model_label, level, level_ord, lang, lang_ord, n, accuracy, tokens, tokens_per_seed, retried, trials, forced
+    SELECT method, model, model_label, level, level_ord, lang, lang_ord, n, accuracy, correct, tokens, tokens_per_seed, retried, trials, forced
     FROM per_lang
     UNION ALL
     -- The average over languages weighs each language equally, as the
     -- paper's Avg column does.
-    SELECT method, model, model_label, level, level_ord, 'all', 999, sum(n)::BIGINT, avg(accuracy),
+    SELECT method, model, model_label, level, level_ord, 'all', 999, sum(n)::BIGINT, avg(accuracy), sum(correct)::BIGINT,
         sum(tokens)::BIGINT, sum(tokens_per_seed), sum(retried)::BIGINT, sum(trials)::BIGINT, sum(forced)::BIGINT
     FROM per_lang
     GROUP BY method, model, model_label, level, level_ord
 )
 SELECT method, model, model_label, level, lang, n,
     round(accuracy, 1)                      AS accuracy,
+    round(100.0 * wilson_low(correct, n), 1)  AS wilson_low,
+    round(100.0 * wilson_high(correct, n), 1) AS wilson_high,
     round(tokens_per_seed / 1e6, 3)         AS tokens_m,
     round(tokens / 1e6, 3)                  AS tokens_total_m,
     round(100.0 * retried / n, 1)           AS retry_pct,

@@ -147,8 +147,12 @@ func readJSONL(t *testing.T, name string) [][]byte {
 	defer f.Close()
 	var out [][]byte
 	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		out = append(out, append([]byte(nil), sc.Bytes()...))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
 	return out
 }

@@ -31,6 +31,16 @@ func Direction(inputLang, reasoningLang string) (string, error) {
 	return "", fmt.Errorf("input %s, reasoning %s: %w", inputLang, reasoningLang, ErrNoDirection)
 }
 
+// TargetLang is the language a trace's cell is reported under: the
+// non-English one of its pair, or English for en-en (the SQL macro
+// target_lang reads it the same way).
+func TargetLang(inputLang, reasoningLang string) string {
+	if reasoningLang == English {
+		return inputLang
+	}
+	return reasoningLang
+}
+
 // DirectionPairs expands a direction over a target language x into the
 // (input, reasoning) pair it denotes; en-en ignores x.
 func DirectionPairs(direction, x string) (inputLang, reasoningLang string, err error) {

@@ -1,9 +1,7 @@
 package control
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/datg/datg/internal/inputerr"
@@ -20,29 +18,21 @@ const (
 // Methods lists the controls.
 var Methods = []string{LoopRetry, FormulaRetry}
 
-// Config is one control run.
+// Config is one control run. Its generate.Config gives the data directory,
+// the endpoints and pool, --keep-going, and the Study: the examples
+// (models, directions, languages, levels, seeds, limit), the budgets, the
+// reasoning's temperature and top_p, the API and the slots per endpoint.
+// DefaultConfig scopes it as the paper does: Qwen3-4B, en-x, Swahili and
+// Telugu, seeds 42, 215 and 316.
 type Config struct {
-	Data   string
+	generate.Config
 	Method string
-	// Study gives the examples (models, directions, languages, levels,
-	// seeds, limit), the budgets, the reasoning's temperature and top_p, the
-	// API and the slots per endpoint. DefaultConfig scopes it as the paper
-	// does: Qwen3-4B, en-x, Swahili and Telugu, seeds 42, 215 and 316.
-	Study     generate.Study
-	Endpoints []string
-	APIKey    string `json:"-"` // from the environment; never stored or logged
-	Pool      llm.Options
 
 	MaxTrials    int     // at most this many reasoning attempts per example
 	FirstPenalty float64 // repetition penalty of the first attempt
 	RetryPenalty float64 // repetition penalty of every retry
 	// Scaffold is how Formula-Retry's phase 1 samples.
 	Scaffold ScaffoldSampling
-
-	// KeepGoing writes the examples that finished even when some failed
-	// for good (the run still reports the failures).
-	KeepGoing bool
-	Stderr    io.Writer `json:"-"`
 }
 
 // ScaffoldSampling is the sampling of the execution-state scaffold.
@@ -59,9 +49,7 @@ func DefaultConfig() Config {
 	s.Langs = []string{"sw", "te"}
 	s.Seeds = []int64{42, 215, 316}
 	return Config{
-		Data:         "data/run",
-		Study:        s,
-		Pool:         llm.DefaultOptions(),
+		Config:       generate.Config{Data: "data/run", Study: s, Pool: llm.DefaultOptions()},
 		MaxTrials:    5,
 		FirstPenalty: 1.08,
 		RetryPenalty: 1.13,
@@ -75,13 +63,7 @@ func (c Config) Validate() error {
 	if !slices.Contains(Methods, c.Method) {
 		errs = append(errs, fmt.Errorf("method %q is neither %s", c.Method, "loop-retry nor formula-retry"))
 	}
-	if c.Data == "" {
-		errs = append(errs, errors.New("no data directory"))
-	}
-	if len(c.Endpoints) == 0 {
-		errs = append(errs, errors.New("no endpoints: pass --endpoints URL[,URL...] (one vLLM server per GPU)"))
-	}
-	if err := c.Study.Validate(); err != nil {
+	if err := c.Config.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	for _, l := range c.Study.Levels {
@@ -98,9 +80,6 @@ func (c Config) Validate() error {
 	s := c.Scaffold
 	if s.Temperature < 0 || s.TopP <= 0 || s.TopP > 1 || s.RepetitionPenalty <= 0 || s.MaxTokens < 1 {
 		errs = append(errs, fmt.Errorf("scaffold sampling out of range: %+v", s))
-	}
-	if err := c.Pool.Validate(); err != nil {
-		errs = append(errs, err)
 	}
 	return inputerr.Invalid(errs...)
 }

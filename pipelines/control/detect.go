@@ -1,7 +1,6 @@
 package control
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/datg/datg/internal/jsonl"
 	"github.com/datg/datg/transforms/loop"
 )
 
@@ -35,51 +35,26 @@ type detectResult struct {
 // {"error": ...} in its place and the rest go on; the error returned then
 // names the first bad line and wraps ErrBadLine.
 func DetectLines(ctx context.Context, r io.Reader, w io.Writer) (lines int, err error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
 	var firstBad error
 	bad := 0
-	for {
-		if err := ctx.Err(); err != nil {
-			return lines, err
-		}
-		line, rerr := br.ReadBytes('\n')
-		if len(line) == 0 && errors.Is(rerr, io.EOF) {
-			break
-		}
-		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return lines, rerr
-		}
-		lines++
+	lines, err = jsonl.Map(ctx, r, w, func(n int, line []byte) (any, bool) {
 		if len(bytes.TrimSpace(line)) == 0 {
-			// A blank line (a trailing newline too many) is no request.
-			if errors.Is(rerr, io.EOF) {
-				break
-			}
-			continue
+			return nil, true // a blank line (a trailing newline too many) is no request
 		}
 		st, lerr := detectLine(line)
 		out := detectResult{Stats: st}
 		if lerr != nil {
-			out.Error = fmt.Sprintf("line %d: %v", lines, lerr)
+			out.Error = fmt.Sprintf("line %d: %v", n, lerr)
 			if bad++; firstBad == nil {
-				firstBad = fmt.Errorf("line %d: %w: %v", lines, ErrBadLine, lerr)
+				firstBad = fmt.Errorf("line %d: %w: %v", n, ErrBadLine, lerr)
 			}
 		}
-		if err := enc.Encode(out); err != nil {
-			return lines, err
-		}
-		if errors.Is(rerr, io.EOF) {
-			break
-		}
+		return out, false
+	})
+	if err == nil && firstBad != nil {
+		err = fmt.Errorf("%w (%d of %d lines bad)", firstBad, bad, lines)
 	}
-	if firstBad != nil {
-		return lines, fmt.Errorf("%w (%d of %d lines bad)", firstBad, bad, lines)
-	}
-	return lines, nil
+	return lines, err
 }
 
 func detectLine(line []byte) (*loop.Stats, error) {

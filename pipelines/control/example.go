@@ -174,7 +174,7 @@ func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (t
 		return conv, 0, fmt.Errorf("scaffold: %w", err)
 	}
 	written := generate.Continuation(resp)
-	clean, removed := scaffold.Sanitize(strings.TrimPrefix(scaffold.Open, "<execution_state>\n") + written)
+	clean, removed := scaffold.Sanitize(scaffold.BodyStart + written)
 	for _, r := range removed {
 		row.Removed = append(row.Removed, r.Kind+": "+r.Text)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
@@ -31,16 +30,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
-	plan, err := generate.NewPlan(cfg.Data, cfg.Study)
-	if err != nil {
-		return Summary{}, err
-	}
-	if plan.Size() == 0 {
-		return Summary{}, inputerr.Invalid(fmt.Errorf("nothing to control: directions %v over languages %v give no query", cfg.Study.Directions, cfg.Study.Langs))
-	}
-	target := llm.Target{Endpoints: cfg.Endpoints, APIKey: cfg.APIKey, Pool: cfg.Pool}
-	target.Pool.SlotsPerEndpoint = cfg.Study.SlotsPerEndpoint
-	client, closeJournal, err := target.Open(cfg.Data, "control", cfg.Stderr)
+	plan, client, closeJournal, err := cfg.Start("control")
 	if err != nil {
 		return Summary{}, err
 	}
@@ -93,6 +83,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return false
 		}
 		j.Key.Method = cfg.Method
+		name := fmt.Sprintf("%s %s %s seed %d", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed)
 		g.Go(func() error {
 			e := &example{cfg: &cfg, client: client, job: j}
 			err := e.run(gctx)
@@ -106,19 +97,19 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				return write(e.out)
 			case llm.RequestFailed(err):
 				prog.Fail()
-				mu.Lock()
-				sum.Failed++
-				mu.Unlock()
-				failures.Add(fmt.Sprintf("%s %s %s %d", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed), err)
+				failures.Add(name, err)
 				return nil
 			default:
-				return fmt.Errorf("%s %s %s seed %d: %w", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed, err)
+				return fmt.Errorf("%s: %w", name, err)
 			}
 		})
 		return true
 	})
-	if err := g.Wait(); err != nil {
-		return sum, fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
+	werr := g.Wait()
+	_, resumed, failed := prog.Counts()
+	sum.Resumed, sum.Failed = int(resumed), int(failed)
+	if werr != nil {
+		return sum, fmt.Errorf("%w (finished responses are kept; rerun to resume)", werr)
 	}
 	if err := ctx.Err(); err != nil {
 		return sum, err
@@ -138,9 +129,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 // add counts a finished example.
 func (s *Summary) add(o outcome) {
-	if o.sent == 0 {
-		s.Resumed++
-	}
 	s.Sent += o.sent
 	s.Tokens += int64(o.tokens())
 	n := 0

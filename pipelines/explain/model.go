@@ -8,14 +8,6 @@ import (
 	"github.com/datg/datg/transforms/datg"
 )
 
-// Node statuses, strongest first as the scores read them.
-const (
-	commit  = "COMMIT"
-	errorS  = "ERROR"
-	attempt = "ATTEMPT"
-	missing = "MISSING"
-)
-
 // nodeView is a DAG node placed on the drawing.
 type nodeView struct {
 	ID, Anchor, Description, Status string
@@ -44,10 +36,11 @@ const (
 // statuses are each node's status from its events (COMMIT over ERROR over
 // ATTEMPT; MISSING without events) and its earliest located COMMIT.
 func statuses(d datg.DAG, events []schema.AlignmentEvent) []nodeView {
-	rank := map[string]int{commit: 3, errorS: 2, attempt: 1}
+	// Strongest first, as the scores read them.
+	rank := map[string]int{datg.Commit: 3, datg.Error: 2, datg.Attempt: 1}
 	out := make([]nodeView, len(d.Nodes))
 	for i, n := range d.Nodes {
-		v := nodeView{ID: n.NodeID, Anchor: n.Anchor, Description: n.Description, Status: missing, pos: -1, block: -1}
+		v := nodeView{ID: n.NodeID, Anchor: n.Anchor, Description: n.Description, Status: datg.Missing, pos: -1, block: -1}
 		for _, e := range events {
 			if e.NodeID != n.NodeID {
 				continue
@@ -55,7 +48,7 @@ func statuses(d datg.DAG, events []schema.AlignmentEvent) []nodeView {
 			if rank[e.Status] > rank[v.Status] {
 				v.Status = e.Status
 			}
-			if e.Status == commit && e.StartChar != nil && (v.pos < 0 || int(*e.StartChar) < v.pos) {
+			if e.Status == datg.Commit && e.StartChar != nil && (v.pos < 0 || int(*e.StartChar) < v.pos) {
 				v.pos, v.block = int(*e.StartChar), -1
 				if e.BlockID != nil {
 					v.block = int(*e.BlockID)
@@ -120,7 +113,7 @@ func layout(d datg.DAG, nodes []nodeView) ([]edgeView, float64, float64) {
 			}
 			par, ch := nodes[j], nodes[i]
 			e := edgeView{Parent: par.ID, Child: ch.ID, X1: par.X + boxW/2, Y1: par.Y + boxH, X2: ch.X + boxW/2, Y2: ch.Y, Mark: "open"}
-			if par.Status == commit && ch.Status == commit && par.pos >= 0 && ch.pos >= 0 {
+			if par.Status == datg.Commit && ch.Status == datg.Commit && par.pos >= 0 && ch.pos >= 0 {
 				e.Mark = "violated"
 				if par.pos <= ch.pos || (par.block >= 0 && par.block == ch.block) {
 					e.Mark = "ordered"

@@ -2,18 +2,21 @@ package explain
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/datg/datg/internal/atomicfile"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
 )
 
 //go:embed page.html
@@ -56,30 +59,57 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 		if out == "" {
 			out = filepath.Join(cfg.Data, "explain", fileName(cfg.TraceID))
 		}
-		return []string{out}, writePage(cfg.Data, cfg.TraceID, cfg.Aligner, out)
+		v, err := loadOne(cfg.Data, cfg.TraceID, cfg.Aligner)
+		if err != nil {
+			return nil, err
+		}
+		return []string{out}, writePage(v, out)
 	}
 	dir := cfg.Out
 	if dir == "" {
 		dir = filepath.Join(cfg.Data, "explain")
 	}
-	rows, err := indexRows(cfg.Data, cfg.Aligner)
+	aligned, err := alignedTraces(cfg.Data, cfg.Aligner)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) == 0 {
+	if len(aligned) == 0 {
 		return nil, fmt.Errorf("%w in %s (run datg align and datg score)", ErrNoScores, cfg.Data)
 	}
+	// Pages are made a batch of traces at a time: each batch reads every
+	// table once, and only its traces' texts are held.
 	var written []string
-	for _, r := range rows {
-		if err := ctx.Err(); err != nil {
+	var rows []indexRow
+	for start := 0; start < len(aligned); start += pageBatch {
+		batch := map[string]bool{}
+		for _, id := range aligned[start:min(start+pageBatch, len(aligned))] {
+			batch[id] = true
+		}
+		views, err := load(cfg.Data, cfg.Aligner, func(id string) bool { return batch[id] })
+		if err != nil {
 			return written, err
 		}
-		out := filepath.Join(dir, r.File)
-		if err := writePage(cfg.Data, r.ID, cfg.Aligner, out); err != nil {
-			return written, err
+		for _, id := range aligned[start:min(start+pageBatch, len(aligned))] {
+			if err := ctx.Err(); err != nil {
+				return written, err
+			}
+			v, ok := views[id]
+			if !ok {
+				continue // scores of a trace no longer in the run
+			}
+			row := rowOf(v)
+			out := filepath.Join(dir, row.File)
+			if err := writePage(v, out); err != nil {
+				return written, err
+			}
+			written = append(written, out)
+			rows = append(rows, row)
 		}
-		written = append(written, out)
 	}
+	slices.SortFunc(rows, func(a, b indexRow) int {
+		return cmp.Or(strings.Compare(a.Model, b.Model), strings.Compare(a.Level, b.Level), strings.Compare(a.Problem, b.Problem),
+			strings.Compare(a.Direction, b.Direction), strings.Compare(a.Lang, b.Lang), strings.Compare(a.Method, b.Method), strings.Compare(a.ID, b.ID))
+	})
 	var b bytes.Buffer
 	if err := indexTmpl.Execute(&b, struct{ Rows []indexRow }{rows}); err != nil {
 		return written, err
@@ -102,11 +132,10 @@ func fileName(id string) string {
 	}, id) + ".html"
 }
 
-func writePage(dir, traceID, aligner, out string) error {
-	v, err := load(dir, traceID, aligner)
-	if err != nil {
-		return err
-	}
+// pageBatch is how many traces' pages are made from one read of the run.
+const pageBatch = 1000
+
+func writePage(v *view, out string) error {
 	nodes := statuses(v.DAG, v.Events)
 	edges, width, height := layout(v.DAG, nodes)
 	data := struct {
@@ -115,10 +144,11 @@ func writePage(dir, traceID, aligner, out string) error {
 		Edges         []edgeView
 		Width, Height float64
 		Segments      []segment
-	}{v, nodes, edges, width, height, segments(v.Trace.Text, v.Events, v.Harmful)}
+		BoxW, BoxH    float64
+	}{v, nodes, edges, width, height, segments(v.Trace.Text, v.Events, v.Harmful), boxW, boxH}
 	var b bytes.Buffer
 	if err := pageTmpl.Execute(&b, data); err != nil {
-		return fmt.Errorf("rendering %s: %w", traceID, err)
+		return fmt.Errorf("rendering %s: %w", v.Trace.TraceID, err)
 	}
 	return atomicfile.WriteFile(out, b.Bytes())
 }
@@ -130,47 +160,35 @@ type indexRow struct {
 	CAR, PMF, HAR                                            string
 }
 
-// indexRows are the aligned traces (those with a best DAG for the aligner).
-func indexRows(dir, aligner string) ([]indexRow, error) {
-	best := map[string]schema.Score{}
-	_, err := scanWhere(dir, schema.Scores, func(s *schema.Score) bool {
+// alignedTraces are the ids of the traces with a best DAG for the aligner,
+// sorted.
+func alignedTraces(dir, aligner string) ([]string, error) {
+	seen := map[string]bool{}
+	err := scan(dir, schema.Scores, func(s *schema.Score) {
 		if s.Best && (aligner == "" || s.Aligner == aligner) {
-			if old, ok := best[s.TraceID]; !ok || s.Aligner < old.Aligner {
-				best[s.TraceID] = *s
-			}
+			seen[s.TraceID] = true
 		}
-		return false
 	})
-	if err != nil {
-		return nil, err
+	ids := make([]string, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
 	}
-	correct := map[string]bool{}
-	if _, err := scanWhere(dir, schema.Answers, func(a *schema.Answer) bool { correct[a.TraceID] = a.Correct; return false }); err != nil {
-		return nil, err
+	sort.Strings(ids)
+	return ids, err
+}
+
+// rowOf is a trace's line on the index page.
+func rowOf(v *view) indexRow {
+	t, s := v.Trace, v.Score
+	pmf := "—"
+	if s.PMF != nil {
+		pmf = fmt.Sprintf("%.3f", *s.PMF)
 	}
-	var rows []indexRow
-	_, err = scanWhere(dir, schema.Traces, func(t *schema.Trace) bool {
-		s, ok := best[t.TraceID]
-		if !ok {
-			return false
-		}
-		lang := t.ReasoningLang
-		if t.Direction == "x-en" {
-			lang = t.InputLang
-		}
-		pmf := "—"
-		if s.PMF != nil {
-			pmf = fmt.Sprintf("%.3f", *s.PMF)
-		}
-		c, graded := correct[t.TraceID]
-		rows = append(rows, indexRow{ID: t.TraceID, File: fileName(t.TraceID), Model: t.Model, Direction: t.Direction, Lang: lang,
-			Level: t.Level, Problem: t.ProblemID, Method: t.Method, Graded: graded, Correct: c,
-			CAR: fmt.Sprintf("%.3f", s.CAR), PMF: pmf, HAR: fmt.Sprintf("%.3f", s.HAR)})
-		return false
-	})
-	sort.Slice(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		return a.Model+a.Level+a.Problem+a.Direction+a.Lang < b.Model+b.Level+b.Problem+b.Direction+b.Lang
-	})
-	return rows, err
+	row := indexRow{ID: t.TraceID, File: fileName(t.TraceID), Model: t.Model, Direction: t.Direction,
+		Lang: transforms.TargetLang(t.InputLang, t.ReasoningLang), Level: t.Level, Problem: t.ProblemID, Method: t.Method,
+		CAR: fmt.Sprintf("%.3f", s.CAR), PMF: pmf, HAR: fmt.Sprintf("%.3f", s.HAR)}
+	if v.Answer != nil {
+		row.Graded, row.Correct = true, v.Answer.Correct
+	}
+	return row
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
@@ -26,16 +25,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
-	p, err := NewPlan(cfg.Data, cfg.Study)
-	if err != nil {
-		return Result{}, err
-	}
-	if p.Size() == 0 {
-		return Result{}, inputerr.Invalid(fmt.Errorf("nothing to generate: directions %v over languages %v give no query", cfg.Study.Directions, cfg.Study.Langs))
-	}
-	target := llm.Target{Endpoints: cfg.Endpoints, APIKey: cfg.APIKey, Pool: cfg.Pool}
-	target.Pool.SlotsPerEndpoint = cfg.Study.SlotsPerEndpoint
-	client, closeJournal, err := target.Open(cfg.Data, "generate", cfg.Stderr)
+	p, client, closeJournal, err := cfg.Start("generate")
 	if err != nil {
 		return Result{}, err
 	}

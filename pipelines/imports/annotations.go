@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ type annotationRecord struct {
 }
 
 // statuses a human alignment gives a node.
-var humanStatuses = []string{datg.Commit, datg.Attempt, datg.Error, "MISSING"}
+var humanStatuses = []string{datg.Commit, datg.Attempt, datg.Error, datg.Missing}
 
 // importAnnotations reads the human audit: each line one annotator's
 // judgments of one (trace, DAG) instance. Everything is checked before the
@@ -55,19 +56,12 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	defer m.Abort()
-	instance := func(a *schema.Annotation) string { return a.Annotator + "\x00" + a.TraceID + "\x00" + a.DagID }
-	m.Group = instance
+	instance := func(annotator, traceID, dagID string) string { return annotator + "\x00" + traceID + "\x00" + dagID }
+	m.Group = func(a *schema.Annotation) string { return instance(a.Annotator, a.TraceID, a.DagID) }
 	source := "import:" + filepath.Base(cfg.In)
 	seen := map[string]int{}
 	var sum Summary
-	err = eachLine(cfg.In, f, func(line int, b []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var rec annotationRecord
-		if err := decodeStrict(b, &rec); err != nil {
-			return inputerr.At(cfg.In, line, err)
-		}
+	err = eachRecord(ctx, cfg.In, f, func(line int, rec *annotationRecord) error {
 		bad := func(field, format string, args ...any) error {
 			return inputerr.Field(cfg.In, line, field, fmt.Errorf("%w: %s", ErrBadRecord, fmt.Sprintf(format, args...)))
 		}
@@ -92,7 +86,7 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 		if !ok || !d.Row.Valid {
 			return bad("ref_index", "no valid DAG %s", id)
 		}
-		key := *rec.Annotator + "\x00" + *rec.TraceID + "\x00" + id
+		key := instance(*rec.Annotator, *rec.TraceID, id)
 		if first, dup := seen[key]; dup {
 			return inputerr.At(cfg.In, line, fmt.Errorf("%w: annotator %s already audited trace %s with DAG %s on line %d", ErrDuplicate, *rec.Annotator, *rec.TraceID, id, first))
 		}
@@ -127,12 +121,12 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 // error of a field.
 func (r annotationRecord) rows(d datg.DAG, bad func(field, format string, args ...any) error) ([]schema.Annotation, error) {
 	nodes := map[string]bool{}
-	edges := map[string]bool{}
 	for _, n := range d.Nodes {
 		nodes[n.NodeID] = true
-		for _, p := range n.Parents {
-			edges[p+">"+n.NodeID] = true
-		}
+	}
+	edges := map[string]bool{}
+	for _, e := range d.Edges() {
+		edges[e.Parent+">"+e.Child] = true
 	}
 	var out []schema.Annotation
 	label := func(ok bool, yes, no string) string {
@@ -141,19 +135,19 @@ func (r annotationRecord) rows(d datg.DAG, bad func(field, format string, args .
 		}
 		return no
 	}
-	for _, id := range sortedKeys(r.Nodes) {
+	for _, id := range slices.Sorted(maps.Keys(r.Nodes)) {
 		if !nodes[id] {
 			return nil, bad("nodes", "the DAG has no node %q", id)
 		}
 		out = append(out, schema.Annotation{Layer: "node", Item: id, Label: label(r.Nodes[id], "valid", "invalid")})
 	}
-	for _, e := range sortedKeys(r.Edges) {
+	for _, e := range slices.Sorted(maps.Keys(r.Edges)) {
 		if !edges[e] {
 			return nil, bad("edges", "the DAG has no edge %q (write parent>child)", e)
 		}
 		out = append(out, schema.Annotation{Layer: "edge", Item: e, Label: label(r.Edges[e], "valid", "invalid")})
 	}
-	for _, id := range sortedKeys(r.Statuses) {
+	for _, id := range slices.Sorted(maps.Keys(r.Statuses)) {
 		st := strings.ToUpper(strings.TrimSpace(r.Statuses[id]))
 		switch {
 		case !nodes[id]:
@@ -176,22 +170,13 @@ func (r annotationRecord) rows(d datg.DAG, bad func(field, format string, args .
 		v := *s.v
 		out = append(out, schema.Annotation{Layer: s.name, Value: &v})
 	}
-	for _, span := range sortedKeys(r.Harmful) {
+	for _, span := range slices.Sorted(maps.Keys(r.Harmful)) {
 		if strings.TrimSpace(span) == "" {
 			return nil, bad("harmful", "an empty evidence span")
 		}
 		out = append(out, schema.Annotation{Layer: "harmful", Item: span, Label: label(r.Harmful[span], "harmful", "not-harmful")})
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // traceProblems maps every trace to its problem.

@@ -53,14 +53,7 @@ func importDAGs(ctx context.Context, cfg Config) (Summary, error) {
 	builder := "import:" + filepath.Base(cfg.In)
 	seen := map[string]int{}
 	var sum Summary
-	err = eachLine(cfg.In, f, func(line int, b []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var rec dagRecord
-		if err := decodeStrict(b, &rec); err != nil {
-			return inputerr.At(cfg.In, line, err)
-		}
+	err = eachRecord(ctx, cfg.In, f, func(line int, rec *dagRecord) error {
 		switch {
 		case rec.ProblemID == nil:
 			return inputerr.Field(cfg.In, line, "problem_id", fmt.Errorf("%w: missing", ErrBadRecord))
@@ -133,11 +126,7 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 	pending := map[string][]pendingAlignment{} // trace_id -> lines
 	seen := map[string]int{}
 	var sum Summary
-	err = eachLine(cfg.In, f, func(line int, b []byte) error {
-		var rec alignmentRecord
-		if err := decodeStrict(b, &rec); err != nil {
-			return inputerr.At(cfg.In, line, err)
-		}
+	err = eachRecord(ctx, cfg.In, f, func(line int, rec *alignmentRecord) error {
 		for _, f := range []struct {
 			name string
 			ok   bool

@@ -101,14 +101,7 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	seen := map[string]int{} // trace key -> line
 	var sum Summary
-	err = eachLine(cfg.In, f, func(line int, b []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var rec traceRecord
-		if err := decodeStrict(b, &rec); err != nil {
-			return inputerr.At(cfg.In, line, err)
-		}
+	err = eachRecord(ctx, cfg.In, f, func(line int, rec *traceRecord) error {
 		row, err := rec.trace()
 		if err != nil {
 			var fe *fieldError
@@ -334,6 +327,21 @@ func integer(f float64) (int64, bool) {
 		return 0, false
 	}
 	return int64(f), true
+}
+
+// eachRecord decodes every non-blank line strictly into a record and calls
+// fn with it; a line that is not one is an error naming the file and line.
+func eachRecord[R any](ctx context.Context, path string, r io.Reader, fn func(line int, rec *R) error) error {
+	return eachLine(path, r, func(line int, b []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var rec R
+		if err := decodeStrict(b, &rec); err != nil {
+			return inputerr.At(path, line, err)
+		}
+		return fn(line, &rec)
+	})
 }
 
 // eachLine calls fn for every non-blank line with its 1-based number. Lines

@@ -5,23 +5,27 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/transforms/scaffold"
 )
 
-// scaffoldOpen is how Formula-Retry's phase 1 opens the assistant turn.
-const scaffoldOpen = scaffold.Open
+// scaffoldSystems maps Formula-Retry's system message, rendered for each
+// language once, to the language its phase 2 asks for.
+var scaffoldSystems = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, l := range prompts.Languages() {
+		m[prompts.ScaffoldSystem(prompts.ScaffoldInput{Language: l.Name})] = l.Code
+	}
+	return m
+})
 
 // scaffoldLanguage tells Formula-Retry's system message apart and returns
 // the language its phase 2 asks for.
 func scaffoldLanguage(system string) (string, bool) {
-	for _, l := range prompts.Languages() {
-		if system == prompts.ScaffoldSystem(prompts.ScaffoldInput{Language: l.Name}) {
-			return l.Code, true
-		}
-	}
-	return "", false
+	code, ok := scaffoldSystems()[system]
+	return code, ok
 }
 
 var questionNumber = regexp.MustCompile(`\d+(?:[.,]\d+)?`)
@@ -73,6 +77,9 @@ func (m *model) scaffold(user, lang string, s sampling, f ContentFaults) generat
 // stopAt ends the generation before the first of the stop strings, as a
 // server does (the stop string is not returned).
 func (g generation) stopAt(stops []string) generation {
+	if len(stops) == 0 {
+		return g
+	}
 	text := g.Text()
 	cut := -1
 	for _, st := range stops {

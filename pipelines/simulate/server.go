@@ -20,6 +20,7 @@ import (
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/transforms/scaffold"
 )
 
 // Server is one simulated endpoint. It is an http.Handler.
@@ -255,7 +256,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	case prompts.AlignSystem:
 		g = s.model.align(history, samp, s.cfg.Content)
 	default:
-		if lang, ok := scaffoldLanguage(system); ok && strings.HasSuffix(assistant, scaffoldOpen) {
+		if lang, ok := scaffoldLanguage(system); ok && strings.HasSuffix(assistant, scaffold.Open) {
 			g = s.model.scaffold(user, lang, samp, s.cfg.Content)
 		} else {
 			g = s.model.generate(system, user, assistant, samp)

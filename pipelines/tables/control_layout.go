@@ -2,7 +2,6 @@ package tables
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -61,7 +60,7 @@ func controlTable(r *result) grid {
 				if !ok {
 					return "--"
 				}
-				return number(row[r.col(col)], decimals)
+				return fixedN(row[r.col(col)], decimals)
 			}
 			for _, l := range levels {
 				for _, lang := range langs {
@@ -90,15 +89,6 @@ func methodLabel(m string) string {
 		return "Formula-Retry"
 	}
 	return m
-}
-
-// number formats a value with fixed decimals ("--" when absent).
-func number(v any, decimals int) string {
-	f, ok := v.(float64)
-	if !ok {
-		return "--"
-	}
-	return strconv.FormatFloat(f, 'f', decimals, 64)
 }
 
 // uneven warns, for the caption, when the methods of a model and level ran

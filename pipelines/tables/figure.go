@@ -156,15 +156,13 @@ func drawLegend(c draw.Canvas) {
 	style := plot.New().Legend.TextStyle
 	style.Font.Size = vg.Points(9)
 	style.YAlign = -0.5 // centered on the row
-	entries := []struct {
+	type entry struct {
 		label string
 		color color.Color
-	}{{"en-en (reference, in no group mean)", paleBar}}
+	}
+	entries := []entry{{"en-en (reference, in no group mean)", paleBar}}
 	for _, d := range figureDirections {
-		entries = append(entries, struct {
-			label string
-			color color.Color
-		}{d.name + " (95% Wilson interval)", d.color})
+		entries = append(entries, entry{d.name + " (95% Wilson interval)", d.color})
 	}
 	box := vg.Points(9)
 	y := (c.Min.Y + c.Max.Y) / 2

@@ -22,10 +22,10 @@ func humanEval(r *result) grid {
 			if lang == "all" {
 				lang = "All"
 			}
-			s.Rows = append(s.Rows, []string{lang, plain(get("n")), number(get("node_valid"), 1), number(get("edge_valid"), 1),
+			s.Rows = append(s.Rows, []string{lang, plain(get("n")), fixedN(get("node_valid"), 1), fixedN(get("edge_valid"), 1),
 				frac(get("car_mae"), 3), frac(get("car_pearson"), 3) + "/" + frac(get("car_spearman"), 3),
 				frac(get("pmf_mae"), 3), frac(get("pmf_pearson"), 3) + "/" + frac(get("pmf_spearman"), 3),
-				number(get("har_precision"), 1)})
+				fixedN(get("har_precision"), 1)})
 		}
 		g.Sections = append(g.Sections, s)
 	}

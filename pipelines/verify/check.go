@@ -1,13 +1,12 @@
 package verify
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
+	"github.com/datg/datg/internal/jsonl"
 	"github.com/datg/datg/transforms/answer"
 )
 
@@ -30,30 +29,7 @@ type checkResult struct {
 // JSON verdict per input line, in order, to w. A line that is not such an
 // object gets {"correct": false, "error": ...} and the rest go on.
 func CheckLines(ctx context.Context, r io.Reader, w io.Writer) (lines int, err error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for {
-		if err := ctx.Err(); err != nil {
-			return lines, err
-		}
-		line, rerr := br.ReadBytes('\n')
-		if len(line) == 0 && errors.Is(rerr, io.EOF) {
-			return lines, nil
-		}
-		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return lines, rerr
-		}
-		lines++
-		if err := enc.Encode(checkLine(line, lines)); err != nil {
-			return lines, err
-		}
-		if errors.Is(rerr, io.EOF) {
-			return lines, nil
-		}
-	}
+	return jsonl.Map(ctx, r, w, func(n int, line []byte) (any, bool) { return checkLine(line, n), false })
 }
 
 func checkLine(line []byte, n int) checkResult {

@@ -5,21 +5,18 @@
 -- by name, when there are more). kappa = (po - pe) / (1 - pe), po the share
 -- of items with the same label, pe the agreement expected from each
 -- annotator's own label shares; NULL when pe = 1 (one label only).
-WITH judged AS (
-    SELECT trace_id, dag_id, layer, item,
-        min(annotator) AS first, max(annotator) AS second
+WITH ranked AS (
+    SELECT trace_id, dag_id, layer, item, label,
+        dense_rank() OVER (PARTITION BY trace_id, dag_id, layer, item ORDER BY annotator) AS k
     FROM annotations
     WHERE layer IN ('node', 'edge', 'status', 'harmful')
-    GROUP BY ALL
-    HAVING count(DISTINCT annotator) >= 2
 ),
 pairs AS (
-    SELECT j.layer, a.label AS l1, b.label AS l2
-    FROM judged j
-    JOIN annotations a ON a.trace_id = j.trace_id AND a.dag_id = j.dag_id AND a.layer = j.layer AND a.item = j.item AND a.annotator = j.first
-    JOIN annotations b ON b.trace_id = j.trace_id AND b.dag_id = j.dag_id AND b.layer = j.layer AND b.item = j.item
-        AND b.annotator = (SELECT min(annotator) FROM annotations x
-                           WHERE x.trace_id = j.trace_id AND x.dag_id = j.dag_id AND x.layer = j.layer AND x.item = j.item AND x.annotator > j.first)
+    -- An annotator judges an item once (the import keys it so).
+    SELECT layer, max(label) FILTER (WHERE k = 1) AS l1, max(label) FILTER (WHERE k = 2) AS l2
+    FROM ranked
+    GROUP BY trace_id, dag_id, layer, item
+    HAVING count(*) FILTER (WHERE k <= 2) = 2
 ),
 observed AS (
     SELECT layer, count(*) AS items, avg((l1 = l2)::INTEGER) AS po FROM pairs GROUP BY layer

@@ -9,16 +9,14 @@
 -- judged). Read from the annotations table (datg import annotations).
 WITH ranked AS (
     SELECT *,
-        car_h IS NOT NULL AS has_car,
-        pmf IS NOT NULL AND pmf_h IS NOT NULL AS has_pmf,
-        rank() OVER (PARTITION BY aligner, lang, car_h IS NOT NULL ORDER BY car)
-            + (count(*) OVER (PARTITION BY aligner, lang, car_h IS NOT NULL, car) - 1) / 2.0 AS rc,
-        rank() OVER (PARTITION BY aligner, lang, car_h IS NOT NULL ORDER BY car_h)
-            + (count(*) OVER (PARTITION BY aligner, lang, car_h IS NOT NULL, car_h) - 1) / 2.0 AS rc_h,
-        rank() OVER (PARTITION BY aligner, lang, pmf IS NOT NULL AND pmf_h IS NOT NULL ORDER BY pmf)
-            + (count(*) OVER (PARTITION BY aligner, lang, pmf IS NOT NULL AND pmf_h IS NOT NULL, pmf) - 1) / 2.0 AS rp,
-        rank() OVER (PARTITION BY aligner, lang, pmf IS NOT NULL AND pmf_h IS NOT NULL ORDER BY pmf_h)
-            + (count(*) OVER (PARTITION BY aligner, lang, pmf IS NOT NULL AND pmf_h IS NOT NULL, pmf_h) - 1) / 2.0 AS rp_h
+        rank() OVER (PARTITION BY aligner, lang, has_car ORDER BY car)
+            + (count(*) OVER (PARTITION BY aligner, lang, has_car, car) - 1) / 2.0 AS rc,
+        rank() OVER (PARTITION BY aligner, lang, has_car ORDER BY car_h)
+            + (count(*) OVER (PARTITION BY aligner, lang, has_car, car_h) - 1) / 2.0 AS rc_h,
+        rank() OVER (PARTITION BY aligner, lang, has_pmf ORDER BY pmf)
+            + (count(*) OVER (PARTITION BY aligner, lang, has_pmf, pmf) - 1) / 2.0 AS rp,
+        rank() OVER (PARTITION BY aligner, lang, has_pmf ORDER BY pmf_h)
+            + (count(*) OVER (PARTITION BY aligner, lang, has_pmf, pmf_h) - 1) / 2.0 AS rp_h
     FROM stg_human_pairs
 ),
 scores_vs_human AS (

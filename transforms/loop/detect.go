@@ -23,24 +23,20 @@ func Detect(tokens []int, text string, budget int) Stats {
 		MotifLen:   SuffixMotif(tokens),
 	}
 	s.Motif = s.MotifLen > 0
-	s.SurfaceLoop = s.Rep16 >= Rep16Loop || s.Rep32 >= Rep32Loop || s.Motif ||
-		(s.Rep16 >= Rep16Soft && s.TTR256 <= TTRSoft)
+	fired := loopConditions(s)
+	s.SurfaceLoop = len(fired) > 0
 	s.MathProgress = MathProgress(text)
 	s.Boxed = strings.Contains(text, `\boxed{`) || strings.Contains(text, `\boxed `)
 	// 5n < 4C is n < 0.8C without rounding: with C = 1000, 799 tokens are
 	// short and 800 are not.
 	s.Short = 5*len(tokens) < 4*c
 	s.Trigger = s.SurfaceLoop && !s.MathProgress && !s.Boxed && !s.Short
-	s.Reason = reason(s)
+	s.Reason = reason(s, fired)
 	return s
 }
 
-// reason names the loop conditions that fired and, when the trigger did not
-// fire on a loop, the guards that stopped it.
-func reason(s Stats) string {
-	if !s.SurfaceLoop {
-		return "no loop"
-	}
+// loopConditions names the surface-loop conditions the statistics meet.
+func loopConditions(s Stats) []string {
 	var fired []string
 	if s.Rep16 >= Rep16Loop {
 		fired = append(fired, fmt.Sprintf("rep16 %.2f", s.Rep16))
@@ -53,6 +49,15 @@ func reason(s Stats) string {
 	}
 	if s.Rep16 >= Rep16Soft && s.TTR256 <= TTRSoft {
 		fired = append(fired, fmt.Sprintf("rep16 %.2f with ttr %.2f", s.Rep16, s.TTR256))
+	}
+	return fired
+}
+
+// reason names the loop conditions that fired and, when the trigger did not
+// fire on a loop, the guards that stopped it.
+func reason(s Stats, fired []string) string {
+	if !s.SurfaceLoop {
+		return "no loop"
 	}
 	loop := "loop: " + strings.Join(fired, ", ")
 	if s.Trigger {

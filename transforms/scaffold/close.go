@@ -1,5 +1,7 @@
 package scaffold
 
+import "bytes"
+
 // cutAtClose applies rule 1. The scaffold ends at the first closing tag: a
 // "</execution_state>" is the stop string a server did not honour, and a
 // "</think>" means the model ended its reasoning inside the plan; whatever
@@ -26,7 +28,7 @@ func cutAtClose(body string) (string, map[int]bool, []Removal) {
 		case '\n':
 			ln++
 		case '>':
-			if hasSuffix(out, openTag) {
+			if bytes.HasSuffix(out, []byte(openTag)) {
 				out = out[:len(out)-len(openTag)]
 				if nested == nil {
 					nested = map[int]bool{}
@@ -36,9 +38,9 @@ func cutAtClose(body string) (string, map[int]bool, []Removal) {
 				continue
 			}
 			tag := ""
-			if hasSuffix(out, Close) {
+			if bytes.HasSuffix(out, []byte(Close)) {
 				tag = Close
-			} else if hasSuffix(out, thinkClose) {
+			} else if bytes.HasSuffix(out, []byte(thinkClose)) {
 				tag = thinkClose
 			}
 			if tag == "" {
@@ -54,8 +56,4 @@ func cutAtClose(body string) (string, map[int]bool, []Removal) {
 		}
 	}
 	return string(out), nested, removed
-}
-
-func hasSuffix(b []byte, s string) bool {
-	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
 }

@@ -1,17 +1,22 @@
 package scaffold
 
+import "github.com/datg/datg/transforms"
+
 // openTag starts an execution-state block; the body Sanitize sees comes
 // after it, so any further occurrence is a nested block the model opened.
 const openTag = "<execution_state>"
 
 // thinkClose ends the model's reasoning block. Inside the scaffold it means
 // the model stopped planning and started answering.
-const thinkClose = "</think>"
+const thinkClose = transforms.ThinkClose
 
-// Open is the assistant prefill that starts phase 1 (after "<think>\n"); Close ends the block.
+// Open is the assistant prefill that starts phase 1 (after "<think>\n");
+// BodyStart is its part inside the block, where the body Sanitize reads
+// begins; Close ends the block.
 const (
-	Open  = openTag + "\nKnown:\n-"
-	Close = "</execution_state>"
+	BodyStart = "Known:\n-"
+	Open      = openTag + "\n" + BodyStart
+	Close     = "</execution_state>"
 )
 
 // Removal kinds. They are plain strings so removals can be stored and

@@ -40,10 +40,12 @@ type Trace struct {
 	PromptTokens      int64     `parquet:"prompt_tokens" doc:"prompt tokens, as the server counted them (0 when unknown)"`
 	FinishReason      string    `parquet:"finish_reason" doc:"stop or length as the server reported it (empty when unknown)"`
 	Truncated         bool      `parquet:"truncated" doc:"the token budget cut the trace (finish_reason length)"`
-	MaxTokens         int64     `parquet:"max_tokens" doc:"token budget of the request (0 when unknown)"`
-	Temperature       float64   `parquet:"temperature" doc:"sampling temperature"`
-	TopP              float64   `parquet:"top_p" doc:"nucleus sampling top_p"`
-	RepetitionPenalty float64   `parquet:"repetition_penalty" doc:"vLLM repetition_penalty (1 = none)"`
+	MaxTokens         *int64    `parquet:"max_tokens,optional" doc:"token budget of the request as sent (a control's: the whole budget of its attempts); NULL for an imported trace that did not say"`
+	Temperature       *float64  `parquet:"temperature,optional" doc:"sampling temperature as sent; NULL when not sent (an OpenAI reasoning model, which fixes it) or not said (an import)"`
+	TopP              *float64  `parquet:"top_p,optional" doc:"nucleus sampling top_p as sent; NULL as for temperature"`
+	TopK              *int64    `parquet:"top_k,optional" since:"v0.2.0" doc:"vLLM top_k as sent (-1: off); NULL when not sent (references, OpenAI) or not said"`
+	RepetitionPenalty *float64  `parquet:"repetition_penalty,optional" doc:"vLLM repetition_penalty as sent (1 = none); NULL when not sent or not said"`
+	ServedModel       string    `parquet:"served_model" since:"v0.2.0" doc:"the model id the server answered with (vLLM: the served name; OpenAI: the dated snapshot); empty for imported traces"`
 	RequestKey        string    `parquet:"request_key" doc:"content hash of the LLM request that produced the text (empty for imported traces)"`
 	Endpoint          string    `parquet:"endpoint" doc:"base URL of the server that answered"`
 	Source            string    `parquet:"source" doc:"generate, control or import:<file>"`

@@ -50,7 +50,11 @@ var (
 	simDropRate  = cmdSimulate.Flag.Float64("drop-rate", 0, "rate of connections dropped mid-response")
 	simMalformed = cmdSimulate.Flag.Float64("malformed-rate", 0, "rate of invalid JSON bodies")
 	simDead      = cmdSimulate.Flag.Bool("dead", false, "drop every connection")
-	simReasoning = cmdSimulate.Flag.Bool("reasoning-field", false, "chat: return reasoning in reasoning_content, as vLLM's reasoning parser does")
+	simReasoning = cmdSimulate.Flag.Bool("reasoning-field", false, "chat: return the reasoning apart, split as vLLM's Qwen3 reasoning parser splits it")
+	simReasonKey = cmdSimulate.Flag.String("reasoning-key", "reasoning", "name of that field: reasoning (vLLM today) or reasoning_content (before 0.10)")
+	simTrustTmpl = cmdSimulate.Flag.Bool("trust-request-chat-template", false, "accept a chat_template in requests (vLLM refuses them without this flag)")
+	simDialect   = cmdSimulate.Flag.String("dialect", "vllm", "API to speak: vllm, or openai (refuses what OpenAI's API refuses, hides reasoning models' reasoning)")
+	simModelLen  = cmdSimulate.Flag.Int("max-model-len", 40960, "context length /v1/models reports; longer requests get vLLM's 400")
 	simSeed      = cmdSimulate.Flag.Uint64("seed", 1, "seed of fault injection")
 	simLog       = cmdSimulate.Flag.String("log", "", "append one JSON line per request to this file")
 	simKeyEnv    = cmdSimulate.Flag.String("require-key-env", "", "accept only the API key in this environment variable")
@@ -85,6 +89,7 @@ func runSimulate(ctx context.Context, cmd *Command, args []string) error {
 		cfg.Faults.ErrorCodes = append(cfg.Faults.ErrorCodes, code)
 	}
 	cfg.ReasoningField, cfg.Seed, cfg.Solutions = *simReasoning, *simSeed, *simSolutions
+	cfg.ReasoningKey, cfg.TrustRequestChatTemplate, cfg.Dialect, cfg.MaxModelLen = *simReasonKey, *simTrustTmpl, *simDialect, *simModelLen
 	cfg.Content = simulate.ContentFaults{Fenced: *simFenced, Malformed: *simCutJSON, Cycle: *simCycle,
 		UnknownNode: *simUnknown, AbsentSpan: *simAbsent, BadStatus: *simBadStatus, ScaffoldLeak: *simLeak}
 	if *simKeyEnv != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/datg/datg/internal/llm"
@@ -19,6 +20,8 @@ type llmFlags struct {
 	deadline  *time.Duration
 	patience  *time.Duration
 	backoff   *time.Duration
+	server    *string
+	effort    *string
 	apiKey    func() string
 }
 
@@ -29,10 +32,12 @@ func addLLMFlags(fs *flag.FlagSet, defaultAPI string, defaultSlots int, withMode
 		api:      fs.String("api", defaultAPI, "chat (messages) or completions (raw prompt)"),
 		slots:    fs.Int("slots", defaultSlots, "requests in flight per endpoint"),
 		attempts: fs.Int("max-attempts", d.MaxAttempts, "tries per request before it counts as failed"),
-		timeout:  fs.Duration("timeout", d.RequestTimeout, "time limit of one request"),
+		timeout:  fs.Duration("timeout", d.RequestTimeout, "time limit of one attempt (0: as long as the request's deadline, which grows with its max_tokens)"),
 		deadline: fs.Duration("deadline", 0, "time limit of one request over all its attempts (0: from its max_tokens, at least --timeout)"),
 		patience: fs.Duration("patience", d.Patience, "how long every endpoint may be down before the run fails"),
 		backoff:  fs.Duration("backoff", d.BackoffBase, "first pause before a retry (doubles per attempt)"),
+		server:   fs.String("server", "", "what the endpoints are: vllm or openai (default: openai for api.openai.com, else vllm); decides how requests are put on the wire"),
+		effort:   fs.String("reasoning-effort", "", "reasoning_effort for OpenAI's reasoning models ("+strings.Join(llm.ReasoningEfforts, ", ")+"; default: the model's own)"),
 		apiKey:   apiKeyFlag(fs),
 	}
 	fs.Var(&f.endpoints, "endpoints", "base URLs of the servers (http://host:8000/v1,...)")
@@ -49,6 +54,7 @@ func (f *llmFlags) options() llm.Options {
 	o.SlotsPerEndpoint, o.MaxAttempts, o.RequestTimeout, o.Patience = *f.slots, *f.attempts, *f.timeout, *f.patience
 	o.BackoffBase = *f.backoff
 	o.RequestDeadline = *f.deadline
+	o.Server, o.ReasoningEffort = *f.server, *f.effort
 	o.BackoffMax = max(o.BackoffMax, o.BackoffBase)
 	return o
 }

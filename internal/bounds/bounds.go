@@ -61,11 +61,12 @@ func TopP(v float64) error {
 	return nil
 }
 
-// TopK checks top_k: -1 or 0 (every token: vLLM takes both, datg then
-// sends none and the server's default applies) or at least 1.
+// TopK checks top_k as vLLM takes it: -1 (off) or at least 1. 0 is
+// refused: vLLM refuses it, and leaving top_k out instead would let the
+// server apply the model's generation_config (Qwen3's: 20) unrecorded.
 func TopK(k int) error {
-	if k < -1 {
-		return fmt.Errorf("%w: %d is neither -1, 0 (the server's default) nor at least 1", ErrOutOfRange, k)
+	if k < -1 || k == 0 {
+		return fmt.Errorf("%w: %d is neither -1 (off) nor at least 1 (vLLM refuses 0; Qwen3's recommendation is 20)", ErrOutOfRange, k)
 	}
 	return nil
 }

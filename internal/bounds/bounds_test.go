@@ -41,7 +41,7 @@ func TestRanges(t *testing.T) {
 		{"top_p 1.5", TopP(1.5), false},
 		{"top_p nan", TopP(nan), false},
 		{"top_k -1", TopK(-1), true},
-		{"top_k 0", TopK(0), true},
+		{"top_k 0", TopK(0), false},
 		{"top_k 20", TopK(20), true},
 		{"top_k -2", TopK(-2), false},
 		{"penalty 1", RepetitionPenalty(1), true},

@@ -21,6 +21,8 @@ const (
 	fatal              // the run is refused (401, 403, 404)
 	canceled           // the caller gave up, or the request's deadline passed
 	unsendable         // refused before any HTTP request was sent: the request's own fault, no server's
+	timedOut           // no answer within the attempt's time: retried, but not held against the endpoint
+	quota              // the account has no quota left: the run stops
 )
 
 func classify(ctx context.Context, err error, ex *exchange) outcome {
@@ -32,6 +34,12 @@ func classify(ctx context.Context, err error, ex *exchange) outcome {
 	}
 	if ex != nil && !ex.sent {
 		return unsendable
+	}
+	if errors.Is(err, errAttemptTimeout) {
+		return timedOut
+	}
+	if errors.Is(err, ErrBudgetSpentReasoning) {
+		return rejected
 	}
 	status := 0
 	var apiErr *openai.APIError
@@ -49,6 +57,8 @@ func classify(ctx context.Context, err error, ex *exchange) outcome {
 		return faulted // no HTTP answer: refused, reset, dropped, timed out
 	case status >= 200 && status < 300:
 		return faulted // answered, but not with a usable body
+	case status == http.StatusTooManyRequests && apiErr != nil && (apiErr.Code == "insufficient_quota" || apiErr.Type == "insufficient_quota"):
+		return quota
 	case status == http.StatusTooManyRequests:
 		return overloaded
 	case status == http.StatusRequestTimeout || status >= 500:

@@ -13,6 +13,17 @@ const (
 	deadlineCeiling  = 2 * time.Hour
 )
 
+// attemptTimeout is how long one attempt may wait for its answer:
+// Options.RequestTimeout when set, else as long as the request's deadline
+// (a 16k-token generation on a loaded GPU takes most of an hour, and a
+// fixed limit would cut it and start it again from zero).
+func attemptTimeout(req Request, o Options) time.Duration {
+	if o.RequestTimeout > 0 {
+		return o.RequestTimeout
+	}
+	return requestDeadline(req, o)
+}
+
 // requestDeadline is how long one request may take from its first attempt
 // to its answer, retries and pauses included.
 func requestDeadline(req Request, o Options) time.Duration {

@@ -17,6 +17,8 @@ import (
 type endpoint struct {
 	url    string // base URL ending in /v1, without credentials
 	client *openai.Client
+	doer   doer   // the HTTP client under client, for raw requests
+	key    string `json:"-"`
 
 	inflight    int
 	consecFault int
@@ -66,61 +68,40 @@ func newEndpoint(base string, o Options) *endpoint {
 	}
 	cfg := openai.DefaultConfig(o.APIKey)
 	cfg.BaseURL = base
-	cfg.HTTPClient = doer{
-		http:  &http.Client{Transport: transport, Timeout: o.RequestTimeout, CheckRedirect: checkRedirect},
+	d := doer{
+		http:  &http.Client{Transport: transport, CheckRedirect: checkRedirect}, // each attempt's context bounds it (attemptTimeout)
 		stall: o.StallTimeout, minRate: o.MinResponseRate,
 	}
-	return &endpoint{url: base, client: openai.NewClientWithConfig(cfg)}
+	cfg.HTTPClient = d
+	return &endpoint{url: base, client: openai.NewClientWithConfig(cfg), doer: d, key: o.APIKey}
 }
 
-// call sends one attempt of the request to this endpoint.
-func (e *endpoint) call(ctx context.Context, req Request) (Response, *exchange, error) {
+// call sends one attempt of the request to this endpoint. The attempt may
+// take as long as the request's deadline (attemptTimeout): a long
+// generation is not cut by a fixed per-attempt limit.
+func (e *endpoint) call(ctx context.Context, req Request, o Options) (Response, *exchange, error) {
 	ex := &exchange{extra: extraFields(req)}
+	ctx, cancel := context.WithTimeoutCause(ctx, attemptTimeout(req, o), errAttemptTimeout)
+	defer cancel()
 	ctx = context.WithValue(ctx, exchangeKey{}, ex)
 	start := time.Now()
-	var seed *int
-	if req.Seed != nil {
-		s := int(*req.Seed)
-		seed = &s
+	err := e.send(ctx, req, ex)
+	if err != nil && !ex.sent && o.Server == ServerVLLM && refusedByClient(err) {
+		// go-openai's own checks refused a model name or field that vLLM
+		// takes (a served model named like an OpenAI one): send the same
+		// request as a raw body.
+		ex = &exchange{extra: extraFields(req)}
+		err = e.sendRaw(context.WithValue(ctx, exchangeKey{}, ex), req)
 	}
 	var out Response
-	var err error
-	switch req.API {
-	case APICompletions:
-		var resp openai.CompletionResponse
-		resp, err = e.client.CreateCompletion(ctx, openai.CompletionRequest{
-			Model: req.Model, Prompt: req.Prompt, MaxTokens: req.MaxTokens,
-			Temperature: float32(req.Temperature), TopP: float32(req.TopP), Seed: seed, Stop: req.Stop,
-		})
-		if err == nil && len(resp.Choices) > 0 {
-			out.Text, out.FinishReason, out.Model = resp.Choices[0].Text, resp.Choices[0].FinishReason, resp.Model
-			if resp.Usage != nil {
-				out.PromptTokens, out.CompletionTokens = resp.Usage.PromptTokens, resp.Usage.CompletionTokens
-			}
-		}
-	case APIChat:
-		msgs := make([]openai.ChatCompletionMessage, len(req.Messages))
-		for i, m := range req.Messages {
-			msgs[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
-		}
-		var resp openai.ChatCompletionResponse
-		resp, err = e.client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
-			Model: req.Model, Messages: msgs, MaxTokens: req.MaxTokens,
-			Temperature: float32(req.Temperature), TopP: float32(req.TopP), Seed: seed, Stop: req.Stop,
-		})
-		if err == nil && len(resp.Choices) > 0 {
-			c := resp.Choices[0]
-			out.Text, out.Reasoning, out.FinishReason, out.Model = c.Message.Content, c.Message.ReasoningContent, string(c.FinishReason), resp.Model
-			out.PromptTokens, out.CompletionTokens = resp.Usage.PromptTokens, resp.Usage.CompletionTokens
-		}
-	default:
-		return out, ex, fmt.Errorf("unknown API %q", req.API)
-	}
 	if err != nil {
 		if ex.body != nil && ex.status >= 200 && ex.status < 300 {
-			// Answered in full, but go-openai could not decode the body (a
-			// count beyond int64, a string where a number belongs).
+			// Answered in full, but the body could not be decoded (a count
+			// beyond int64, a string where a number belongs).
 			err = fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		if context.Cause(ctx) == errAttemptTimeout && ctx.Err() != nil {
+			err = fmt.Errorf("%w: %w", errAttemptTimeout, err)
 		}
 		return out, ex, err
 	}
@@ -132,6 +113,11 @@ func (e *endpoint) call(ctx context.Context, req Request) (Response, *exchange, 
 		// an answer to keep.
 		return out, ex, fmt.Errorf("generation ended with finish_reason %q: %w", out.FinishReason, ErrMalformed)
 	}
+	if req.Wire == WireReasoning && out.Text == "" && out.FinishReason == "length" {
+		// A reasoning model spent the whole budget reasoning: an answer,
+		// not a fault, and the same request would spend it again.
+		return out, ex, fmt.Errorf("%w: %d of the %d completion tokens went to reasoning and none to the answer (finish_reason length)", ErrBudgetSpentReasoning, out.ReasoningTokens, req.MaxTokens)
+	}
 	if err := checkReply(req, out); err != nil {
 		return out, ex, err
 	}
@@ -141,17 +127,50 @@ func (e *endpoint) call(ctx context.Context, req Request) (Response, *exchange, 
 	return out, ex, nil
 }
 
+// send sends the request through go-openai, in the wire form it has.
+// What go-openai decodes is not used: readReply reads the raw body.
+func (e *endpoint) send(ctx context.Context, req Request, ex *exchange) error {
+	var seed *int
+	if req.Seed != nil {
+		s := int(*req.Seed)
+		seed = &s
+	}
+	var err error
+	switch req.API {
+	case APICompletions:
+		_, err = e.client.CreateCompletion(ctx, openai.CompletionRequest{
+			Model: req.Model, Prompt: req.Prompt, MaxTokens: req.MaxTokens,
+			Temperature: float32(req.Temperature), TopP: float32(req.TopP), Seed: seed, Stop: req.Stop,
+		})
+	case APIChat:
+		msgs := make([]openai.ChatCompletionMessage, len(req.Messages))
+		for i, m := range req.Messages {
+			msgs[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
+		}
+		creq := openai.ChatCompletionRequest{Model: req.Model, Messages: msgs, Seed: seed, Stop: req.Stop}
+		if req.Wire == WireReasoning {
+			creq.MaxCompletionTokens, creq.ReasoningEffort = req.MaxTokens, req.ReasoningEffort
+		} else {
+			creq.MaxTokens, creq.Temperature, creq.TopP = req.MaxTokens, float32(req.Temperature), float32(req.TopP)
+		}
+		_, err = e.client.CreateChatCompletion(ctx, creq)
+	default:
+		return fmt.Errorf("unknown API %q", req.API)
+	}
+	return err
+}
+
 // extraFields is what go-openai cannot express: the request's Extra fields
 // and a zero temperature (go-openai omits zero, and servers then default to 1).
 func extraFields(req Request) map[string]any {
-	if len(req.Extra) == 0 && req.Temperature != 0 {
+	if len(req.Extra) == 0 && (req.Temperature != 0 || req.Wire == WireReasoning) {
 		return nil
 	}
 	m := make(map[string]any, len(req.Extra)+1)
 	for k, v := range req.Extra {
 		m[k] = v
 	}
-	if req.Temperature == 0 {
+	if req.Temperature == 0 && req.Wire != WireReasoning {
 		m["temperature"] = 0
 	}
 	return m

@@ -57,3 +57,25 @@ var ErrFailedRequests = errors.New("some requests failed")
 // generated token ids (vLLM's return_token_ids, vLLM 0.10.2 and later)
 // without them.
 var ErrNoTokenIDs = errors.New("the server returned no token ids (vLLM returns them on return_token_ids from 0.10.2)")
+
+// ErrQuota means the API account has no quota or credit left (OpenAI's
+// insufficient_quota, sent as a 429): waiting does not help, so the run
+// stops. Finished calls are journaled; a rerun after topping up resumes.
+var ErrQuota = errors.New("the API account has no quota left (insufficient_quota): add credit or use another key, then run again (finished calls are kept)")
+
+// ErrBudgetSpentReasoning means an OpenAI reasoning model spent the whole
+// max_completion_tokens on reasoning and returned no answer. The request
+// is not retried (it would spend the budget again); raise --max-tokens or
+// lower --reasoning-effort.
+var ErrBudgetSpentReasoning = errors.New("the reasoning model spent its whole budget reasoning (raise --max-tokens or lower --reasoning-effort)")
+
+// errAttemptTimeout ends one attempt that found no answer within its time
+// (attemptTimeout). A long generation can outlast it on a loaded server,
+// so it is not held against the endpoint: the request is retried.
+var errAttemptTimeout = errors.New("no answer within the attempt's time limit")
+
+// ErrUntrustedTemplate means a vLLM server refused the chat template datg
+// sends with each chat request: it was not started with
+// --trust-request-chat-template (pipelines/vllm/serve.sh starts it so), or
+// use --api completions, which needs no template.
+var ErrUntrustedTemplate = errors.New("the server refuses request chat templates: start vLLM with --trust-request-chat-template (pipelines/vllm/serve.sh does), or use --api completions")

@@ -33,6 +33,15 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 		if gctx.Err() != nil {
 			return false
 		}
+		// Keyed, sent and handed to done as the server gets it.
+		req, err := c.Shape(req)
+		if err == nil {
+			err = req.Validate()
+		}
+		if err != nil {
+			g.Go(func() error { return err })
+			return false
+		}
 		key := req.Key()
 		if resp, ok, err := c.lookup(key); err != nil || ok {
 			if err == nil {

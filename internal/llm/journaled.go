@@ -75,6 +75,10 @@ func (c Journaled) freeKey(key journal.Key) journal.Key {
 // cached reports that this call sent nothing: the journal answered, or an
 // identical request in flight did.
 func (c Journaled) Do(ctx context.Context, req Request) (resp Response, cached bool, err error) {
+	req, err = c.Pool.Shape(req)
+	if err != nil {
+		return Response{}, false, err
+	}
 	if err := req.Validate(); err != nil {
 		return Response{}, false, err
 	}
@@ -84,6 +88,10 @@ func (c Journaled) Do(ctx context.Context, req Request) (resp Response, cached b
 	}
 	return c.send(ctx, req, key)
 }
+
+// Shape is the request as it will be sent and keyed (Options.Shape): a
+// stage that records what it sent records the shaped request.
+func (c Journaled) Shape(req Request) (Request, error) { return c.Pool.Shape(req) }
 
 // send asks the pool (once for identical requests in flight together) and
 // journals the response before returning it.

@@ -3,6 +3,8 @@ package llm
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/datg/datg/internal/inputerr"
@@ -26,8 +28,11 @@ type Options struct {
 	// Patience is how long every endpoint may be out of rotation before the
 	// run fails. Endpoints that have never answered are given up on at once.
 	Patience time.Duration
-	// RequestTimeout bounds one attempt (a 16k-token generation under load
-	// takes minutes).
+	// RequestTimeout bounds one attempt; zero (the default) gives each
+	// attempt as long as its request's deadline, which grows with its
+	// max_tokens (a 16k-token generation under load takes most of an
+	// hour). An attempt that times out is retried but not held against
+	// its endpoint.
 	RequestTimeout time.Duration
 	// RequestDeadline bounds one request from its first attempt to its
 	// answer, every retry and pause included. Zero derives it from the
@@ -44,6 +49,13 @@ type Options struct {
 	MinResponseRate float64
 	// ConnectTimeout bounds establishing a connection.
 	ConnectTimeout time.Duration
+	// Server is what the endpoints are (ServerVLLM or ServerOpenAI; empty
+	// resolves from the endpoints' host in NewPool): it decides how a
+	// request is put on the wire (Shape).
+	Server string
+	// ReasoningEffort is sent to OpenAI's reasoning models as
+	// reasoning_effort (empty: the model's default).
+	ReasoningEffort string
 	// APIKey is sent as a bearer token. It never appears in an error.
 	APIKey string `json:"-"`
 	// Logf, when set, is told when an endpoint leaves or rejoins rotation.
@@ -61,7 +73,6 @@ func DefaultOptions() Options {
 		CooldownBase:     time.Second,
 		CooldownMax:      30 * time.Second,
 		Patience:         2 * time.Minute,
-		RequestTimeout:   30 * time.Minute,
 		ConnectTimeout:   10 * time.Second,
 		StallTimeout:     time.Minute,
 		MinResponseRate:  64,
@@ -82,10 +93,12 @@ func (o Options) Validate() error {
 	check(o.BackoffBase > 0 && o.BackoffMax >= o.BackoffBase, "backoff %v..%v is not a range", o.BackoffBase, o.BackoffMax)
 	check(o.CooldownBase > 0 && o.CooldownMax >= o.CooldownBase, "cooldown %v..%v is not a range", o.CooldownBase, o.CooldownMax)
 	check(o.Patience > 0, "patience must be positive")
-	check(o.RequestTimeout > 0 && o.ConnectTimeout > 0, "timeouts must be positive")
+	check(o.RequestTimeout >= 0 && o.ConnectTimeout > 0, "timeouts must be positive (a request timeout of 0 grows with the budget)")
 	check(o.RequestDeadline >= 0, "request deadline must not be negative, not %v", o.RequestDeadline)
 	check(o.StallTimeout > 0, "stall timeout must be positive, not %v", o.StallTimeout)
 	check(o.MinResponseRate >= 0 && !math.IsInf(o.MinResponseRate, 0), "minimum response rate must be a non-negative number of bytes a second, not %v", o.MinResponseRate)
+	check(o.Server == "" || o.Server == ServerVLLM || o.Server == ServerOpenAI, "server %q is neither %s nor %s", o.Server, ServerVLLM, ServerOpenAI)
+	check(o.ReasoningEffort == "" || slices.Contains(ReasoningEfforts, o.ReasoningEffort), "reasoning effort %q is none of %s", o.ReasoningEffort, strings.Join(ReasoningEfforts, ", "))
 	check(headerSafe(o.APIKey), "the API key holds characters an HTTP header cannot carry (a line break?)")
 	return inputerr.Invalid(errs...)
 }

@@ -36,6 +36,7 @@ func NewPool(urls []string, opts Options) (*Pool, error) {
 	if len(urls) == 0 {
 		return nil, errors.New("no endpoints given")
 	}
+	opts.Server = ResolveServer(opts.Server, urls)
 	p := &Pool{opts: opts, wake: make(chan struct{})}
 	seen := map[string]bool{}
 	for _, raw := range urls {
@@ -51,6 +52,13 @@ func NewPool(urls []string, opts Options) (*Pool, error) {
 	}
 	return p, nil
 }
+
+// Shape is the request as the pool sends it to its kind of server (see
+// Options.Shape). Shaping twice changes nothing.
+func (p *Pool) Shape(req Request) (Request, error) { return p.opts.Shape(req) }
+
+// Server is the kind of server the pool's endpoints are.
+func (p *Pool) Server() string { return p.opts.Server }
 
 // Capacity is the number of requests the pool can have in flight.
 func (p *Pool) Capacity() int { return len(p.eps) * p.opts.SlotsPerEndpoint }
@@ -83,6 +91,10 @@ func (p *Pool) Status() []EndpointStatus {
 // (requestDeadline, counted from its first attempt). A request that cannot
 // be sent as it is fails at once with ErrBadRequestConfig.
 func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
+	req, err := p.Shape(req)
+	if err != nil {
+		return Response{}, err
+	}
 	if err := req.Validate(); err != nil {
 		return Response{}, err
 	}
@@ -119,7 +131,7 @@ func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
 				return Response{}, p.redact(err)
 			}
 		}
-		resp, ex, err := e.call(rctx, req)
+		resp, ex, err := e.call(rctx, req, p.opts)
 		out := classify(rctx, err, ex)
 		p.release(e, out, err)
 		switch out {
@@ -137,8 +149,14 @@ func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
 			return Response{}, p.redact(fmt.Errorf("%w: %s: %v", ErrBadRequestConfig, req.describe(), err))
 		case fatal:
 			return Response{}, p.redact(fmt.Errorf("%s: %w: %v", e.url, ErrFatal, err))
+		case quota:
+			return Response{}, p.redact(fmt.Errorf("%s: %w: %w: %v", e.url, ErrFatal, ErrQuota, err))
 		case rejected:
-			return Response{}, p.redact(fmt.Errorf("%s: %w: %v", e.url, ErrRejected, err))
+			if strings.Contains(err.Error(), "--trust-request-chat-template") {
+				// Every chat request carries the template: none would pass.
+				return Response{}, p.redact(fmt.Errorf("%s: %w: %w: %v", e.url, ErrFatal, ErrUntrustedTemplate, err))
+			}
+			return Response{}, p.redact(fmt.Errorf("%s: %w: %w", e.url, ErrRejected, err))
 		}
 		last = newAttemptFault(e.url, err)
 		if attempt >= p.opts.MaxAttempts {
@@ -347,6 +365,9 @@ func (p *Pool) release(e *endpoint, out outcome, err error) {
 		e.downUntil, e.downSince = time.Time{}, time.Time{}
 	case unsendable:
 		e.requests-- // nothing reached the server
+	case timedOut:
+		// A generation longer than the attempt's time says nothing about
+		// the server's health.
 	case faulted:
 		e.faults++
 		e.consecFault++

@@ -6,22 +6,33 @@ import (
 	"math"
 )
 
-// rawReply is what datg reads from a reply body itself: go-openai reads a
-// null or missing text as "", and drops vLLM's token ids and "reasoning".
+// rawReply is a reply body as datg reads it itself, whichever way the
+// request was sent: go-openai reads a null or missing text as "", and
+// drops vLLM's token ids, stop_reason and reasoning fields.
 type rawReply struct {
+	Model   string `json:"model"`
 	Choices []struct {
-		Text     *string `json:"text"` // completions
-		TokenIDs []int   `json:"token_ids"`
-		Message  *struct {
+		Text         *string         `json:"text"` // completions
+		TokenIDs     []int           `json:"token_ids"`
+		FinishReason *string         `json:"finish_reason"`
+		StopReason   json.RawMessage `json:"stop_reason"` // vLLM: null (end of sequence), the stop string, or the stop token id
+		Message      *struct {
 			Content          *string `json:"content"`
-			ReasoningContent *string `json:"reasoning_content"`
-			Reasoning        *string `json:"reasoning"` // newer vLLM's name for reasoning_content
+			ReasoningContent *string `json:"reasoning_content"` // vLLM before 0.10's rename
+			Reasoning        *string `json:"reasoning"`         // vLLM's name since
 		} `json:"message"` // chat
 	} `json:"choices"`
+	Usage *struct {
+		PromptTokens            int64 `json:"prompt_tokens"`
+		CompletionTokens        int64 `json:"completion_tokens"`
+		CompletionTokensDetails *struct {
+			ReasoningTokens int64 `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
+	} `json:"usage"`
 }
 
-// readReply checks that the reply body has a first choice with its text
-// field present, and takes from it what go-openai's types drop.
+// readReply reads the reply body into out: it checks that there is a first
+// choice with its text field present and takes everything from it.
 func readReply(body []byte, api string, out *Response) error {
 	var raw rawReply
 	if err := json.Unmarshal(body, &raw); err != nil {
@@ -36,14 +47,44 @@ func readReply(body []byte, api string, out *Response) error {
 		if c.Text == nil {
 			return fmt.Errorf("completion with its text null or missing: %w", ErrMalformed)
 		}
+		out.Text = *c.Text
 	case APIChat:
 		// vLLM's reasoning parser answers content null when nothing follows
-		// </think>: the reasoning is then the answer.
-		if c.Message == nil || (c.Message.Content == nil && c.Message.ReasoningContent == nil && c.Message.Reasoning == nil) {
+		// </think>, or when </think> never came: the reasoning is then the
+		// whole answer.
+		m := c.Message
+		if m == nil || (m.Content == nil && m.ReasoningContent == nil && m.Reasoning == nil) {
 			return fmt.Errorf("chat completion with content and reasoning null or missing: %w", ErrMalformed)
 		}
-		if out.Reasoning == "" && c.Message.Reasoning != nil {
-			out.Reasoning = *c.Message.Reasoning
+		out.Text, out.ContentNull = "", m.Content == nil
+		if m.Content != nil {
+			out.Text = *m.Content
+		}
+		out.Reasoning, out.HasReasoning = "", false
+		for _, r := range []*string{m.Reasoning, m.ReasoningContent} {
+			if r != nil {
+				out.Reasoning, out.HasReasoning = *r, true
+				break
+			}
+		}
+	}
+	out.FinishReason, out.StopReason = "", ""
+	if c.FinishReason != nil {
+		out.FinishReason = *c.FinishReason
+	}
+	if s := string(c.StopReason); s != "" && s != "null" {
+		out.StopReason = s
+	}
+	if out.Model == "" {
+		out.Model = raw.Model
+	}
+	if raw.Usage != nil {
+		if raw.Usage.PromptTokens > maxTokenCount || raw.Usage.CompletionTokens > maxTokenCount {
+			return fmt.Errorf("token counts %d/%d are out of range: %w", raw.Usage.PromptTokens, raw.Usage.CompletionTokens, ErrMalformed)
+		}
+		out.PromptTokens, out.CompletionTokens = int(raw.Usage.PromptTokens), int(raw.Usage.CompletionTokens)
+		if d := raw.Usage.CompletionTokensDetails; d != nil && d.ReasoningTokens >= 0 && d.ReasoningTokens <= maxTokenCount {
+			out.ReasoningTokens = int(d.ReasoningTokens)
 		}
 	}
 	out.TokenIDs = c.TokenIDs

@@ -38,6 +38,12 @@ type Request struct {
 	// Extra holds server-specific sampling fields sent as top-level JSON
 	// fields (vLLM: repetition_penalty, top_k, return_token_ids, ...).
 	Extra map[string]any `json:"extra,omitempty"`
+	// Wire is the form the request takes on the wire (WireSampling, or
+	// WireReasoning for an OpenAI reasoning model), and ReasoningEffort the
+	// effort it asks such a model for; Pool.Shape sets both. Empty for
+	// vLLM, so the keys of journaled vLLM calls stay what they were.
+	Wire            string `json:"wire,omitempty"`
+	ReasoningEffort string `json:"reasoning_effort,omitempty"`
 	// Sample tells apart repeated samples of an otherwise identical request;
 	// it is not sent.
 	Sample int `json:"sample"`
@@ -108,9 +114,23 @@ func (r Request) describe() string {
 
 // Response is what a server answered, plus how the pool got it.
 type Response struct {
-	Text             string `json:"text"`                // completion text, or the chat message content
-	Reasoning        string `json:"reasoning,omitempty"` // reasoning a server returned apart from the content
-	FinishReason     string `json:"finish_reason"`
+	Text      string `json:"text"`                // completion text, or the chat message content
+	Reasoning string `json:"reasoning,omitempty"` // reasoning a server returned apart from the content
+	// HasReasoning says the server returned a reasoning field that was not
+	// null (a reasoning parser split the output, possibly into an empty
+	// reasoning); ContentNull says the chat content was null (the parser
+	// found nothing after </think>, or no </think>). Together with
+	// StopReason they tell how to put the output back together.
+	HasReasoning bool   `json:"has_reasoning,omitempty"`
+	ContentNull  bool   `json:"content_null,omitempty"`
+	FinishReason string `json:"finish_reason"`
+	// StopReason is vLLM's stop_reason as JSON text: empty when the model
+	// ended the sequence (or the server does not say), else the stop string
+	// or token id that ended it.
+	StopReason string `json:"stop_reason,omitempty"`
+	// ReasoningTokens is how many of CompletionTokens a hosted reasoning
+	// model spent reasoning (usage.completion_tokens_details).
+	ReasoningTokens  int    `json:"reasoning_tokens,omitempty"`
 	PromptTokens     int    `json:"prompt_tokens"`
 	CompletionTokens int    `json:"completion_tokens"`
 	TokenIDs         []int  `json:"token_ids,omitempty"` // generated token ids, when asked for and returned

@@ -34,6 +34,12 @@ func (t Target) Validate() error {
 	if err := t.Pool.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	switch server := ResolveServer(t.Pool.Server, t.Endpoints); {
+	case server == ServerVLLM && t.Pool.ReasoningEffort != "":
+		errs = append(errs, errors.New("--reasoning-effort is for OpenAI's reasoning models, and these endpoints are vLLM (pass --server openai if they are OpenAI's)"))
+	case server == ServerOpenAI && (IsReasoningModel(t.Model) || t.Pool.ReasoningEffort != "") && t.API != APIChat:
+		errs = append(errs, fmt.Errorf("OpenAI serves %s on chat/completions only: pass --api chat", t.Model))
+	}
 	return inputerr.Invalid(errs...)
 }
 

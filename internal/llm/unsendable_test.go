@@ -25,8 +25,6 @@ func TestUnsendableRequestIsAConfigError(t *testing.T) {
 		{"temperature NaN", "temperature", func(r *llm.Request) { r.Temperature = math.NaN() }},
 		{"top_p infinite", "top_p", func(r *llm.Request) { r.TopP = math.Inf(1) }},
 		{"extra field NaN", "repetition_penalty", func(r *llm.Request) { r.Extra["repetition_penalty"] = math.NaN() }},
-		// go-openai refuses o3-mini on /v1/completions before sending.
-		{"model the client refuses", "not supported", func(r *llm.Request) { r.Model = "o3-mini" }},
 	}
 	eps := start(t, simConfig())
 	pool, err := llm.NewPool([]string{eps[0].URL}, fastOptions())

@@ -20,6 +20,9 @@ const (
 	// MetaCommit identifies the commit that wrote the file: the tables a
 	// stage wrote together share it.
 	MetaCommit = "datg.commit"
+	// MetaServers records, for tables of LLM calls, what the servers said
+	// of themselves (version, served models and context lengths), as JSON.
+	MetaServers = "datg.servers"
 )
 
 // Version is the datg version recorded in the tables it writes.
@@ -34,6 +37,7 @@ var Version = func() string {
 type Meta struct {
 	Stage      string
 	ConfigHash string
+	Servers    string // JSON of the servers' own description; written when set
 }
 
 // HashConfig is the hex SHA-256 of a configuration's JSON encoding.
@@ -48,7 +52,7 @@ func HashConfig(cfg any) string {
 }
 
 func (m Meta) options(table, commit string, now time.Time) []parquet.WriterOption {
-	return []parquet.WriterOption{
+	opts := []parquet.WriterOption{
 		parquet.KeyValueMetadata(MetaVersion, Version),
 		parquet.KeyValueMetadata(MetaStage, m.Stage),
 		parquet.KeyValueMetadata(MetaConfigHash, m.ConfigHash),
@@ -56,4 +60,8 @@ func (m Meta) options(table, commit string, now time.Time) []parquet.WriterOptio
 		parquet.KeyValueMetadata(MetaTable, table),
 		parquet.KeyValueMetadata(MetaCommit, commit),
 	}
+	if m.Servers != "" {
+		opts = append(opts, parquet.KeyValueMetadata(MetaServers, m.Servers))
+	}
+	return opts
 }

@@ -319,7 +319,7 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, b
 			return each(func(j job) bool { return yield(j, cfg.request(j, dagText[j.dag.Row.DagID])) })
 		},
 		func(j job, req llm.Request, resp llm.Response, _ bool) error {
-			r := Rows(j.trace, j.dag, cfg.Target.Model, resp.Text)
+			r := Rows(j.trace, j.dag, cfg.Target.Model, transforms.AnswerPart(resp.Text))
 			addUsage(&r.Alignment, resp)
 			r.Alignment.RequestKey = req.Key().String()
 			if r.Alignment.Status != "ok" {

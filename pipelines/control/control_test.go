@@ -40,7 +40,9 @@ func (s *sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var m map[string]any
 	json.Unmarshal(b, &m)
 	s.mu.Lock()
-	s.bodies = append(s.bodies, m)
+	if r.Method == http.MethodPost { // not the probe's GET /v1/models and /version
+		s.bodies = append(s.bodies, m)
+	}
 	edit := s.edit
 	s.mu.Unlock()
 	r.Body = io.NopCloser(bytes.NewReader(b))
@@ -176,8 +178,13 @@ func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []
 	if tr.Text != transforms.ThinkOpen+tr.Prefix+accepted.Text || tr.TextHash != transforms.TextHash(tr.Text) {
 		t.Fatalf("%s: the trace is not its prefix and accepted attempt", tr.TraceID)
 	}
-	if tr.Method != cfg.Method || tr.Source != "control" || tr.MaxTokens != int64(budget) {
-		t.Fatalf("%s: method %s source %s max tokens %d", tr.TraceID, tr.Method, tr.Source, tr.MaxTokens)
+	if tr.Method != cfg.Method || tr.Source != "control" || tr.MaxTokens == nil || *tr.MaxTokens != int64(budget) {
+		t.Fatalf("%s: method %s source %s max tokens %v", tr.TraceID, tr.Method, tr.Source, tr.MaxTokens)
+	}
+	if tr.Temperature == nil || *tr.Temperature != accepted.Temperature || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != accepted.RepetitionPenalty ||
+		tr.TopK == nil || *tr.TopK != int64(cfg.Study.TopK) || tr.ServedModel == "" {
+		t.Fatalf("%s: sampling recorded %v/%v/%v/%q, accepted attempt sampled at temperature %v, penalty %v, top_k %d", tr.TraceID,
+			tr.Temperature, tr.RepetitionPenalty, tr.TopK, tr.ServedModel, accepted.Temperature, accepted.RepetitionPenalty, cfg.Study.TopK)
 	}
 }
 
@@ -442,7 +449,7 @@ func TestChatAPIWithReasoningField(t *testing.T) {
 	texts := func(api string) map[string]string {
 		data := stagetest.DemoRun(t)
 		c := stagetest.SimConfig(t)
-		c.ReasoningField = api == "chat"
+		c.ReasoningField, c.TrustRequestChatTemplate = api == "chat", true
 		cfg := config(data, control.LoopRetry, startSim(t, data, c))
 		cfg.Study.API, cfg.Study.Levels = api, []string{"high"}
 		run(t, cfg)
@@ -529,7 +536,7 @@ func TestBase(t *testing.T) {
 	for id, tr := range traces {
 		switch tr.Method {
 		case "base":
-			if tr.Text != before[id].Text || tr.RepetitionPenalty != probe.RepetitionPenalty {
+			if tr.Text != before[id].Text || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != probe.RepetitionPenalty {
 				t.Fatalf("the probe's trace %s changed", id)
 			}
 		case control.BaseTraceMethod:
@@ -539,7 +546,7 @@ func TestBase(t *testing.T) {
 				a[0].SampleSeed != tr.Seed || a[0].Checkpoint != 0 || a[0].Checked || !a[0].Accepted || a[0].Method != control.BaseTraceMethod {
 				t.Fatalf("%s: attempts %+v", id, a)
 			}
-			if tr.RepetitionPenalty != cfg.FirstPenalty || tr.CompletionTokens != a[0].CompletionTokens {
+			if tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != cfg.FirstPenalty || tr.CompletionTokens != a[0].CompletionTokens {
 				t.Fatalf("%s: trace %+v", id, tr)
 			}
 		default:

@@ -213,6 +213,9 @@ func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (t
 func (e *example) traceRow(conv transforms.Conversation, text string, req llm.Request, resp llm.Response, accepted schema.Trial, scaffoldTokens int) schema.Trace {
 	k := e.job.Key
 	full := conv.AssistantStart() + text
+	// The accepted attempt's sampling as sent; the budget is the example's
+	// whole (a checkpointed attempt spends it over two requests).
+	sent, budget := req.Sent(), int64(e.job.Budget)
 	return schema.Trace{
 		TraceID:           transforms.TraceID(k),
 		Model:             k.Model,
@@ -230,10 +233,12 @@ func (e *example) traceRow(conv transforms.Conversation, text string, req llm.Re
 		PromptTokens:      int64(resp.PromptTokens),
 		FinishReason:      resp.FinishReason,
 		Truncated:         resp.FinishReason == "length",
-		MaxTokens:         int64(e.job.Budget),
-		Temperature:       accepted.Temperature,
-		TopP:              e.cfg.Study.TopP,
-		RepetitionPenalty: accepted.RepetitionPenalty,
+		MaxTokens:         &budget,
+		Temperature:       sent.Temperature,
+		TopP:              sent.TopP,
+		TopK:              sent.TopK,
+		RepetitionPenalty: sent.RepetitionPenalty,
+		ServedModel:       resp.Model,
 		RequestKey:        req.Key().String(),
 		Endpoint:          resp.Endpoint,
 		Source:            "control",

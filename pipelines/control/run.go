@@ -31,14 +31,21 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
-	plan, client, closeJournal, err := cfg.Start("control")
+	// A Formula-Retry attempt's prompt holds the scaffold besides the
+	// question.
+	promptTokens := generate.PromptMargin
+	if cfg.Method == FormulaRetry {
+		promptTokens += cfg.Scaffold.MaxTokens
+	}
+	session, err := cfg.Start(ctx, "control", promptTokens)
 	if err != nil {
 		return Summary{}, err
 	}
-	defer closeJournal()
+	defer session.Close()
+	plan, client := session.Plan, session.Client
 	// What decides the samples; endpoints and pool settings do not.
 	meta := store.Meta{Stage: "control", ConfigHash: store.HashConfig([]any{cfg.Method, cfg.Study, cfg.MaxTrials,
-		cfg.FirstPenalty, cfg.RetryPenalty, cfg.Scaffold})}
+		cfg.FirstPenalty, cfg.RetryPenalty, cfg.Scaffold}), Servers: session.ServersJSON()}
 	// Traces and their trials are committed together.
 	tx, err := store.Begin(cfg.Data, meta)
 	if err != nil {

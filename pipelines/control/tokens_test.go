@@ -19,8 +19,8 @@ func TestTraceRowKeepsTokenCountsPastInt32(t *testing.T) {
 		Level: "low", ProblemID: "low-0", Seed: 42, Method: FormulaRetry}, Direction: transforms.EnX, Budget: huge}}
 	var accepted schema.Trial
 	tr := e.traceRow(transforms.Conversation{}, "text", llm.Request{}, llm.Response{PromptTokens: huge}, accepted, huge)
-	if int64(tr.CompletionTokens) != huge || int64(tr.PromptTokens) != huge || int64(tr.MaxTokens) != huge {
-		t.Fatalf("completion %d, prompt %d, max %d tokens; want %d each", tr.CompletionTokens, tr.PromptTokens, tr.MaxTokens, huge)
+	if int64(tr.CompletionTokens) != huge || int64(tr.PromptTokens) != huge || tr.MaxTokens == nil || *tr.MaxTokens != huge {
+		t.Fatalf("completion %d, prompt %d, max %v tokens; want %d each", tr.CompletionTokens, tr.PromptTokens, tr.MaxTokens, huge)
 	}
 	// The example's total over its attempts, reported in the run summary.
 	out := outcome{trials: []schema.Trial{{CompletionTokens: 2_000_000_000}, {CompletionTokens: 2_000_000_000}}}

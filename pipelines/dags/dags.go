@@ -16,6 +16,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/datg"
 )
 
@@ -243,14 +244,15 @@ func (cfg Config) request(r reference) llm.Request {
 // build validates the reply to req and, when the DAG is invalid, asks once
 // for a repair quoting the problem.
 func (cfg Config) build(ctx context.Context, client llm.Journaled, r reference, req llm.Request, resp llm.Response) (schema.DAG, []schema.Node, []schema.Edge, error) {
-	row, nodes, edges, verr := Rows(r.row.ProblemID, int(r.row.RefIndex), resp.Text, cfg.Target.Model)
+	answer := transforms.AnswerPart(resp.Text) // a model without a reasoning parser returns its thinking inline
+	row, nodes, edges, verr := Rows(r.row.ProblemID, int(r.row.RefIndex), answer, cfg.Target.Model)
 	row.PromptTokens, row.CompletionTokens = int64(resp.PromptTokens), int64(resp.CompletionTokens)
 	if verr == nil {
 		return row, nodes, edges, nil
 	}
 	repair := req
 	repair.Messages = append(slices.Clip(req.Messages),
-		llm.Message{Role: "assistant", Content: resp.Text},
+		llm.Message{Role: "assistant", Content: answer},
 		llm.Message{Role: "user", Content: prompts.DAGRepairUser(prompts.DAGRepairInput{Error: verr.Error()})})
 	fixed, _, err := client.Do(ctx, repair)
 	if err != nil {
@@ -260,7 +262,7 @@ func (cfg Config) build(ctx context.Context, client llm.Journaled, r reference, 
 		}
 		return row, nodes, edges, err
 	}
-	row2, nodes2, edges2, _ := Rows(r.row.ProblemID, int(r.row.RefIndex), fixed.Text, cfg.Target.Model)
+	row2, nodes2, edges2, _ := Rows(r.row.ProblemID, int(r.row.RefIndex), transforms.AnswerPart(fixed.Text), cfg.Target.Model)
 	row2.Repaired = true
 	row2.PromptTokens = row.PromptTokens + int64(fixed.PromptTokens)
 	row2.CompletionTokens = row.CompletionTokens + int64(fixed.CompletionTokens)

@@ -26,7 +26,7 @@ type Study struct {
 	Temperature       float64        `json:"temperature"`
 	TopP              float64        `json:"top_p"`
 	RepetitionPenalty float64        `json:"repetition_penalty"`
-	TopK              int            `json:"top_k"`   // 0 leaves the server's default
+	TopK              int            `json:"top_k"`   // -1 (off) or at least 1, always sent (study.json: Qwen3's 20)
 	Budgets           map[string]int `json:"budgets"` // max completion tokens per level
 	API               string         `json:"api"`     // "completions" (raw Qwen3 prompt) or "chat"
 	SlotsPerEndpoint  int            `json:"slots_per_endpoint"`

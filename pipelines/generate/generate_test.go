@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/stagetest"
 	"github.com/datg/datg/internal/store"
@@ -67,9 +68,24 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 		if !strings.HasPrefix(r.Text, transforms.ThinkOpen+lang.Prefix) || r.Prefix != lang.Prefix {
 			t.Fatalf("trace %s does not start with the %s prefix: %q", r.TraceID, r.ReasoningLang, r.Text[:40])
 		}
-		if r.Method != "base" || r.Seed != 42 || r.RequestKey == "" || r.CompletionTokens <= 0 || r.FinishReason == "" ||
-			r.MaxTokens != int64(cfg.Study.Budgets[r.Level]) || r.Temperature != 0.6 || r.TopP != 0.95 || r.Source != "generate" {
+		if r.Method != "base" || r.Seed != 42 || r.RequestKey == "" || r.CompletionTokens <= 0 || r.FinishReason == "" || r.Source != "generate" {
 			t.Fatalf("row %+v", r)
+		}
+		// The sampling as sent, every field of it.
+		for _, f := range []struct {
+			name      string
+			got, want any
+		}{
+			{"max_tokens", deref(r.MaxTokens), int64(cfg.Study.Budgets[r.Level])},
+			{"temperature", deref(r.Temperature), 0.6},
+			{"top_p", deref(r.TopP), 0.95},
+			{"top_k", deref(r.TopK), int64(cfg.Study.TopK)},
+			{"repetition_penalty", deref(r.RepetitionPenalty), cfg.Study.RepetitionPenalty},
+			{"served_model", r.ServedModel, r.Model},
+		} {
+			if f.got != f.want {
+				t.Fatalf("trace %s: %s %v, want %v", r.TraceID, f.name, f.got, f.want)
+			}
 		}
 		if want, _ := transforms.Direction(r.InputLang, r.ReasoningLang); want != r.Direction {
 			t.Fatalf("direction %s for %s->%s", r.Direction, r.InputLang, r.ReasoningLang)
@@ -198,29 +214,66 @@ func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
 	}
 }
 
-func TestChatAPIReassemblesReasoning(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	sim := simulate.DefaultConfig()
-	sim.ReasoningField = true
-	_, urls := endpoints(t, data, sim)
-	study := smallStudy()
-	study.API = "chat"
-	study.Limit = 1
-	if _, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()}); err != nil {
-		t.Fatal(err)
+// Over the chat API through a reasoning parser (vLLM's split, under
+// either of its field names), the traces are byte-identical to the
+// completions API's: the reasoning and content are put back together as
+// the parser split them, content null included.
+func TestChatThroughAReasoningParserEqualsCompletions(t *testing.T) {
+	texts := func(api, key string) map[string]string {
+		data := stagetest.DemoRun(t)
+		sim := simulate.DefaultConfig()
+		sim.TrustRequestChatTemplate = true
+		sim.ReasoningField, sim.ReasoningKey = api == "chat", key
+		_, urls := endpoints(t, data, sim)
+		study := smallStudy()
+		study.API, study.Limit = api, 2
+		if _, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()}); err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := store.ReadAll(data, schema.Traces)
+		out := map[string]string{}
+		for _, r := range rows {
+			out[r.TraceID] = r.Text
+		}
+		return out
 	}
-	rows, _ := store.ReadAll(data, schema.Traces)
+	completions := texts("completions", "")
 	closed := 0
-	for _, r := range rows {
-		if strings.Contains(r.Text, "\n</think>\n\n") {
+	for _, text := range completions {
+		if strings.Contains(text, transforms.ThinkClose) {
 			closed++
 		}
-		if !strings.HasPrefix(r.Text, transforms.ThinkOpen) {
-			t.Fatalf("trace %q", r.Text[:30])
+	}
+	if closed == 0 || closed == len(completions) {
+		t.Fatalf("%d of %d traces close their reasoning: both kinds are needed", closed, len(completions))
+	}
+	for _, key := range []string{"reasoning", "reasoning_content"} {
+		chat := texts("chat", key)
+		if len(chat) != len(completions) {
+			t.Fatalf("%s: %d chat traces, %d completions traces", key, len(chat), len(completions))
+		}
+		for id, text := range completions {
+			if chat[id] != text {
+				t.Fatalf("%s: trace %s differs between the APIs:\nchat        %q\ncompletions %q", key, id, tail(chat[id]), tail(text))
+			}
 		}
 	}
-	if closed == 0 {
-		t.Fatal("no trace has its reasoning block closed")
+}
+
+func tail(s string) string { return s[max(0, len(s)-80):] }
+
+// A vLLM server started without --trust-request-chat-template refuses the
+// template every chat request carries: the run stops at once, saying how
+// to start the server, instead of failing request by request.
+func TestChatToAnUntrustingServerStopsWithTheFix(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	sim := simulate.DefaultConfig()
+	_, urls := endpoints(t, data, sim)
+	study := smallStudy()
+	study.API, study.Limit = "chat", 1
+	_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()})
+	if !errors.Is(err, llm.ErrUntrustedTemplate) || !errors.Is(err, llm.ErrFatal) || !strings.Contains(err.Error(), "--trust-request-chat-template") {
+		t.Fatalf("got %v", err)
 	}
 }
 
@@ -251,5 +304,42 @@ func TestStudyValidation(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("validation error %v does not mention %s", err, want)
 		}
+	}
+}
+
+// deref is *p, or nil when p is nil (a NULL column).
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// A server whose context cannot hold the plan's longest request is found
+// before anything is sent (vLLM would refuse every such request), as is
+// one that does not serve the study's model.
+func TestPlanThatCannotFitIsRefusedBeforeSending(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	sim := simulate.DefaultConfig()
+	sim.MaxModelLen = 8192 + PromptMargin - 1 // the medium budget and its margin do not fit
+	servers, urls := endpoints(t, data, sim)
+	_, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: stagetest.QuickPool()})
+	if !errors.Is(err, llm.ErrContextTooShort) || !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "--max-model-len 10240") {
+		t.Fatalf("got %v", err)
+	}
+	study := smallStudy()
+	study.Models = []string{"Qwen/Qwen3-32B"}
+	_, err = Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()})
+	if !errors.Is(err, llm.ErrModelNotServed) {
+		t.Fatalf("got %v", err)
+	}
+	if n := servers[0].Server.Stats().Requests; n != 0 {
+		t.Fatalf("%d requests sent", n)
+	}
+	// With room for the budget and the margin, the same plan runs.
+	sim.MaxModelLen = 8192 + PromptMargin
+	_, urls = endpoints(t, data, sim)
+	if _, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: stagetest.QuickPool()}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 type Sampling struct {
 	MaxTokens                            int
 	Temperature, TopP, RepetitionPenalty float64
-	TopK                                 int // 0 leaves the server's default
+	TopK                                 int // -1 (off) or at least 1; always sent
 	Seed                                 int64
 	Stop                                 []string
 	// TokenIDs asks the server for the generated token ids (vLLM's
@@ -29,12 +29,10 @@ func Query(api, model string, conv transforms.Conversation, s Sampling) llm.Requ
 		TopP:        s.TopP,
 		Seed:        &seed,
 		Stop:        s.Stop,
-		// vLLM's own sampling field; sent even at 1 so the run's setting is
-		// explicit on the wire and in the cache key.
-		Extra: map[string]any{"repetition_penalty": s.RepetitionPenalty},
-	}
-	if s.TopK > 0 {
-		req.Extra["top_k"] = s.TopK
+		// vLLM's own sampling fields, sent even at their neutral values: a
+		// field left out takes the model's generation_config default
+		// (Qwen3's top_k is 20), which nothing would record.
+		Extra: map[string]any{"repetition_penalty": s.RepetitionPenalty, "top_k": s.TopK},
 	}
 	if s.TokenIDs {
 		req.Extra["return_token_ids"] = true
@@ -59,18 +57,7 @@ func Query(api, model string, conv transforms.Conversation, s Sampling) llm.Requ
 	return req
 }
 
-// Continuation is what the model wrote after the prompt, as one text: a
-// server that returns the reasoning apart from the answer has it put back
-// together as the model wrote it.
-func Continuation(resp llm.Response) string {
-	switch {
-	case resp.Reasoning == "":
-		return resp.Text
-	case resp.Text == "":
-		// Nothing after the reasoning: the budget or a stop string cut it
-		// before the model closed it (a scaffold stops inside it).
-		return resp.Reasoning
-	default:
-		return resp.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + resp.Text
-	}
-}
+// Continuation is what the model wrote after the prompt, as one text
+// (llm.Response.Continuation: the reasoning and content a reasoning parser
+// split put back together exactly as vLLM split them).
+func Continuation(resp llm.Response) string { return resp.Continuation() }

@@ -26,8 +26,8 @@ func (p fieldProblem) field() string { return strings.Join(p.path, ".") }
 
 // rangeProblems checks each number of the study against the range a server
 // takes (internal/bounds): the sampling settings, every budget (and that it
-// is a level's), the seeds, the slots and the limit. A top_k of 0 (or -1)
-// sends none, and the server's default applies.
+// is a level's), the seeds, the slots and the limit. top_k is always sent
+// (-1 turns it off): left out, vLLM would apply the model's own default.
 func (s Study) rangeProblems() []fieldProblem {
 	var out []fieldProblem
 	add := func(err error, path ...string) {

@@ -26,15 +26,16 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
-	p, client, closeJournal, err := cfg.Start("generate")
+	session, err := cfg.Start(ctx, "generate", PromptMargin)
 	if err != nil {
 		return Result{}, err
 	}
-	defer closeJournal()
+	defer session.Close()
+	p, client := session.Plan, session.Client
 	// Traces are written as their responses arrive (or, for journaled ones,
 	// as they are enumerated), overlapping the table's encoding with the
 	// requests; the new table replaces the old one only if the run succeeds.
-	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study)})
+	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study), Servers: session.ServersJSON()})
 	if err != nil {
 		return Result{}, err
 	}
@@ -95,6 +96,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace {
 	conv := jb.Conversation()
 	text := conv.AssistantStart() + Continuation(resp)
+	sent := req.Sent()
 	return schema.Trace{
 		TraceID:           transforms.TraceID(jb.Key),
 		Model:             jb.Key.Model,
@@ -112,10 +114,12 @@ func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace 
 		PromptTokens:      int64(resp.PromptTokens),
 		FinishReason:      resp.FinishReason,
 		Truncated:         resp.FinishReason == "length" || (req.MaxTokens > 0 && resp.CompletionTokens >= req.MaxTokens),
-		MaxTokens:         int64(req.MaxTokens),
-		Temperature:       s.Temperature,
-		TopP:              s.TopP,
-		RepetitionPenalty: s.RepetitionPenalty,
+		MaxTokens:         sent.MaxTokens,
+		Temperature:       sent.Temperature,
+		TopP:              sent.TopP,
+		TopK:              sent.TopK,
+		RepetitionPenalty: sent.RepetitionPenalty,
+		ServedModel:       resp.Model,
 		RequestKey:        req.Key().String(),
 		Endpoint:          resp.Endpoint,
 		Source:            "generate",

@@ -79,6 +79,7 @@ type traceRecord struct {
 	PromptTokens      *float64 `json:"prompt_tokens"`
 	FinishReason      *string  `json:"finish_reason"`
 	MaxTokens         *float64 `json:"max_tokens"`
+	TopK              *float64 `json:"top_k"`
 	Temperature       *float64 `json:"temperature"`
 	TopP              *float64 `json:"top_p"`
 	RepetitionPenalty *float64 `json:"repetition_penalty"`
@@ -235,19 +236,21 @@ func (r traceRecord) trace() (schema.Trace, error) {
 		}
 	}
 	if r.MaxTokens != nil {
-		if t.MaxTokens, err = budget(*r.MaxTokens); err != nil {
+		b, err := budget(*r.MaxTokens)
+		if err != nil {
 			return t, bad("max_tokens", "%w", err)
 		}
+		t.MaxTokens = &b
 	}
-	if t.MaxTokens > 0 && t.CompletionTokens >= t.MaxTokens {
+	if t.MaxTokens != nil && *t.MaxTokens > 0 && t.CompletionTokens >= *t.MaxTokens {
 		t.Truncated = true
 	}
-	// The sampling settings are optional; given, they must be ones a server
-	// takes (0 stays "not given", as before).
+	// The sampling settings are optional (NULL when not given); given, they
+	// must be ones a server takes.
 	sampling := []struct {
 		name  string
 		v     *float64
-		dst   *float64
+		dst   **float64
 		check func(float64) error
 	}{{"temperature", r.Temperature, &t.Temperature, bounds.Temperature}, {"top_p", r.TopP, &t.TopP, bounds.TopP},
 		{"repetition_penalty", r.RepetitionPenalty, &t.RepetitionPenalty, bounds.RepetitionPenalty}}
@@ -258,7 +261,15 @@ func (r traceRecord) trace() (schema.Trace, error) {
 		if err := f.check(*f.v); err != nil {
 			return t, bad(f.name, "%w", err)
 		}
-		*f.dst = *f.v
+		v := *f.v
+		*f.dst = &v
+	}
+	if r.TopK != nil {
+		k, ok := integer(*r.TopK)
+		if !ok || bounds.TopK(int(k)) != nil {
+			return t, bad("top_k", "%v is neither -1 (off) nor a whole number of at least 1", *r.TopK)
+		}
+		t.TopK = &k
 	}
 	t.TraceID = traceids.KeyOf(&t)
 	if r.TraceID != nil {

@@ -131,8 +131,28 @@ func TestImportTakesSamplingAtTheEdgesOfTheRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ := store.ReadAll(dir, schema.Traces)
-	if len(rows) != 1 || rows[0].Temperature != 2 || rows[0].TopP != 1 || rows[0].RepetitionPenalty != 1.13 || rows[0].MaxTokens != 1<<20 {
+	if len(rows) != 1 || *rows[0].Temperature != 2 || *rows[0].TopP != 1 || *rows[0].RepetitionPenalty != 1.13 || *rows[0].MaxTokens != 1<<20 || rows[0].TopK != nil {
 		t.Fatalf("%+v", rows)
+	}
+}
+
+// A trace that does not say how it was sampled records NULLs, not zeros:
+// a temperature of 0 would claim greedy decoding.
+func TestImportRecordsUnsaidSamplingAsNull(t *testing.T) {
+	dir := runDir(t)
+	base := strings.SplitN(good, "\n", 2)[0]
+	if _, err := Run(context.Background(), Config{Kind: "traces", In: write(t, base+"\n"), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := store.ReadAll(dir, schema.Traces)
+	r := rows[0]
+	if r.Temperature != nil || r.TopP != nil || r.TopK != nil || r.RepetitionPenalty != nil || r.MaxTokens != nil {
+		t.Fatalf("unsaid sampling recorded as values: %+v", r)
+	}
+	line := strings.Replace(base, `"seed": 42`, `"seed": 42, "top_k": 0`, 1)
+	_, err := Run(context.Background(), Config{Kind: "traces", In: write(t, line+"\n"), Data: dir})
+	if err == nil || !strings.Contains(err.Error(), "top_k") {
+		t.Fatalf("top_k 0 (which vLLM refuses) was imported: %v", err)
 	}
 }
 

@@ -236,14 +236,18 @@ func request(cfg Config, a attempt) llm.Request {
 
 // result is one graded attempt.
 type result struct {
-	row  schema.Reference
-	text string // the whole derivation as a trace text
+	row    schema.Reference
+	text   string           // the whole derivation as a trace text
+	sent   llm.SentSampling // the sampling the request sent
+	served string           // the model id the server answered with
 }
 
 func grade(a attempt, req llm.Request, resp llm.Response) result {
-	text := resp.Text
-	if resp.Reasoning != "" {
-		text = transforms.ThinkOpen + resp.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + resp.Text
+	// The model opened its own <think> (the chat template does not), and a
+	// reasoning parser dropped that tag with the one that closed it.
+	text := resp.Continuation()
+	if resp.Split() {
+		text = transforms.ThinkOpen + text
 	}
 	v := a.p.gold.Grade(text, resp.FinishReason == "length")
 	return result{
@@ -253,7 +257,7 @@ func grade(a attempt, req llm.Request, resp llm.Response) result {
 			FinishReason: resp.FinishReason, PromptTokens: int64(resp.PromptTokens), CompletionTokens: int64(resp.CompletionTokens),
 			RequestKey: req.Key().String(),
 		},
-		text: text,
+		text: text, sent: req.Sent(), served: resp.Model,
 	}
 }
 
@@ -316,7 +320,8 @@ func (o *output) write(cfg Config, problems []*problem, results []result, sum *S
 				Direction: transforms.EnEn, Level: p.Level, ProblemID: p.ProblemID, Seed: int64(ref), Method: "reference",
 				Text: r.text, TextHash: transforms.TextHash(r.text), CompletionTokens: r.row.CompletionTokens,
 				PromptTokens: r.row.PromptTokens, FinishReason: r.row.FinishReason, Truncated: r.row.FinishReason == "length",
-				MaxTokens: int64(cfg.MaxTokens), Temperature: cfg.Temperature, TopP: cfg.TopP, RepetitionPenalty: 1,
+				MaxTokens: r.sent.MaxTokens, Temperature: r.sent.Temperature, TopP: r.sent.TopP, TopK: r.sent.TopK,
+				RepetitionPenalty: r.sent.RepetitionPenalty, ServedModel: r.served,
 				RequestKey: r.row.RequestKey, Source: "references", CreatedAt: now,
 			})
 			if err != nil {

@@ -485,3 +485,36 @@ func TestReferencesHoldTheTracesTable(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The paper's reference model is one of OpenAI's reasoning models: against
+// a server that refuses what OpenAI refuses (max_tokens, temperature and
+// top_p for those models), every request is answered, and the traces
+// record what was sent (no temperature or top_p) and the snapshot served.
+func TestReferencesFromAnOpenAIReasoningModel(t *testing.T) {
+	data := stagetest.DemoRun(t)
+	c := stagetest.SimConfig(t)
+	c.Dialect = simulate.DialectOpenAI
+	sim := stagetest.StartSim(t, data, c)
+	target := stagetest.Target("gpt-5.4", sim.URL)
+	target.Pool.Server, target.Pool.ReasoningEffort = llm.ServerOpenAI, "medium"
+	cfg := config(data, target)
+	cfg.PerProblem, cfg.MaxAttempts, cfg.Levels = 2, 4, []string{"low"}
+	sum, err := references.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := sim.Server.Stats(); st.Requests == 0 || st.Errors != 0 || st.Requests != st.Served {
+		t.Fatalf("server stats %+v: some requests were refused", st)
+	}
+	if sum.Accepted == 0 {
+		t.Fatalf("no derivation accepted: %+v", sum)
+	}
+	for id, tr := range referenceTraces(t, data) {
+		if tr.Temperature != nil || tr.TopP != nil || tr.TopK != nil || tr.RepetitionPenalty != nil || tr.MaxTokens == nil || *tr.MaxTokens != int64(cfg.MaxTokens) {
+			t.Fatalf("%s records sampling it did not send: %v %v %v %v %v", id, tr.Temperature, tr.TopP, tr.TopK, tr.RepetitionPenalty, tr.MaxTokens)
+		}
+		if tr.ServedModel != "gpt-5.4-2026-01-01" || tr.Model != "gpt-5.4" {
+			t.Fatalf("%s: model %q served as %q", id, tr.Model, tr.ServedModel)
+		}
+	}
+}

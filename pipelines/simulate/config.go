@@ -45,6 +45,22 @@ type Config struct {
 	// ReasoningKey names that field: "reasoning_content" (the default) or
 	// "reasoning" (newer vLLM's name).
 	ReasoningKey string
+	// TrustRequestChatTemplate accepts a chat_template in a request, as
+	// vLLM started with --trust-request-chat-template does; without it such
+	// a request gets vLLM's 400.
+	TrustRequestChatTemplate bool
+	// MaxModelLen is the context length /v1/models reports (vLLM's
+	// max_model_len); a request whose prompt and max_tokens exceed it gets
+	// vLLM's 400. Default 40960 (Qwen3's).
+	MaxModelLen int
+	// Version is what /version reports (vLLM's server version).
+	Version string
+	// Dialect is the API the simulator speaks: "vllm" (the default) or
+	// "openai": OpenAI's chat API, which refuses fields it does not know
+	// (vLLM's sampling fields among them) and, for its reasoning models
+	// (o-series, GPT-5), max_tokens and any temperature or top_p but the
+	// default, and hides the reasoning (counted in reasoning_tokens).
+	Dialect string
 	// RequireKey, when set, is the only API key accepted; a wrong key gets a
 	// 401 that echoes it back (as careless servers do), to test redaction.
 	RequireKey string
@@ -65,6 +81,8 @@ type Faults struct {
 	DropRate      float64 // drop the connection halfway through the response
 	MalformedRate float64 // answer 200 with a body that is not valid JSON
 	Dead          bool    // drop every connection at once
+	// NoQuota answers every request with OpenAI's 429 insufficient_quota.
+	NoQuota bool
 	// EmptyRate answers 200 with valid JSON but no text, as EmptyForm says.
 	EmptyRate float64
 	// EmptyForm is one of EmptyForms: "null" (the default: the text, or the
@@ -101,15 +119,24 @@ type ContentFaults struct {
 	ScaffoldLeak float64
 }
 
+// Dialects the simulator speaks (Config.Dialect).
+const (
+	DialectVLLM   = "vllm"
+	DialectOpenAI = "openai"
+)
+
 // DefaultConfig is one healthy endpoint on a free loopback port.
 func DefaultConfig() Config {
 	return Config{
-		Listen:  "127.0.0.1:0",
-		Count:   1,
-		Profile: DefaultProfile(),
-		MaxSeqs: 16,
-		Seed:    1,
-		Models:  []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"},
+		Listen:      "127.0.0.1:0",
+		Count:       1,
+		Profile:     DefaultProfile(),
+		MaxSeqs:     16,
+		Seed:        1,
+		MaxModelLen: 40960,
+		Version:     "0.11.0+datg.simulator",
+		Dialect:     DialectVLLM,
+		Models:      []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"},
 	}
 }
 
@@ -154,6 +181,12 @@ func (c Config) Validate() error {
 	}
 	if c.ReasoningKey != "" && c.ReasoningKey != "reasoning_content" && c.ReasoningKey != "reasoning" {
 		errs = append(errs, fmt.Errorf("reasoning key %q is neither reasoning_content nor reasoning", c.ReasoningKey))
+	}
+	if c.Dialect != DialectVLLM && c.Dialect != DialectOpenAI {
+		errs = append(errs, fmt.Errorf("dialect %q is neither %s nor %s", c.Dialect, DialectVLLM, DialectOpenAI))
+	}
+	if c.MaxModelLen < 1 {
+		errs = append(errs, fmt.Errorf("max model len must be at least 1, not %d", c.MaxModelLen))
 	}
 	if c.Latency < 0 || c.TokenLatency < 0 {
 		errs = append(errs, errors.New("latencies must not be negative"))

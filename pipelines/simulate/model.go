@@ -71,6 +71,7 @@ type generation struct {
 	Answer                          string   // visible answer after </think> (may be empty)
 	Tokens                          []string // the continuation split into tokens (concatenation = Reasoning + Answer)
 	FinishReason                    string
+	StopReason                      string // the stop string that ended it (vLLM's stop_reason; empty: end of sequence or budget)
 	Outcome                         string
 	Correct                         bool // the boxed answer is the gold one
 	ReasoningLang, InputLang, Level string
@@ -79,10 +80,22 @@ type generation struct {
 // Text is the whole continuation.
 func (g generation) Text() string { return g.Reasoning + g.Answer }
 
-// split is the continuation as a server with a reasoning parser returns it:
-// the reasoning without the closing tag, and the visible answer.
-func (g generation) split() (reasoning, content string) {
-	return strings.TrimSuffix(g.Reasoning, "\n"+transforms.ThinkClose), strings.TrimPrefix(g.Answer, "\n\n")
+// split is the continuation as vLLM's Qwen3 reasoning parser returns it
+// (thinking on, <think> in the prompt): a <think> in the output is dropped
+// with everything before it; the output is cut at the first </think>,
+// which is dropped, into the reasoning before and the content after (every
+// newline kept), the content null (nil) when nothing follows; without
+// </think> all of it is reasoning and the content is null.
+func (g generation) split() (reasoning string, content *string) {
+	out := g.Text()
+	if _, after, ok := strings.Cut(out, transforms.ThinkOpen); ok {
+		out = after
+	}
+	r, c, ok := strings.Cut(out, transforms.ThinkClose)
+	if !ok || c == "" {
+		return r, nil
+	}
+	return r, &c
 }
 
 // model is the simulated reasoning model.

@@ -81,16 +81,16 @@ func (g generation) stopAt(stops []string) generation {
 		return g
 	}
 	text := g.Text()
-	cut := -1
+	cut, stop := -1, ""
 	for _, st := range stops {
 		if i := strings.Index(text, st); st != "" && i >= 0 && (cut < 0 || i < cut) {
-			cut = i
+			cut, stop = i, st
 		}
 	}
 	if cut < 0 {
 		return g
 	}
-	g.FinishReason = "stop"
+	g.FinishReason, g.StopReason = "stop", stop
 	if cut <= len(g.Reasoning) {
 		g.Reasoning, g.Answer = g.Reasoning[:cut], ""
 	} else {

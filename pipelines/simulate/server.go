@@ -164,12 +164,17 @@ type request struct {
 		Role    string `json:"role"`
 		Content string `json:"content"`
 	} `json:"messages"`
-	MaxTokens     *int     `json:"max_tokens"`
-	Temperature   *float64 `json:"temperature"`
-	TopP          *float64 `json:"top_p"`
-	Seed          *int64   `json:"seed"`
-	Stream        bool     `json:"stream"`
-	StreamOptions *struct {
+	MaxTokens *int `json:"max_tokens"`
+	// MaxCompletionTokens is OpenAI's name of the budget (its reasoning
+	// models take only this one).
+	MaxCompletionTokens *int     `json:"max_completion_tokens"`
+	Temperature         *float64 `json:"temperature"`
+	TopK                *int     `json:"top_k"`
+	ChatTemplate        *string  `json:"chat_template"`
+	TopP                *float64 `json:"top_p"`
+	Seed                *int64   `json:"seed"`
+	Stream              bool     `json:"stream"`
+	StreamOptions       *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
 	RepetitionPenalty    *float64        `json:"repetition_penalty"`
@@ -189,9 +194,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
 		var data []map[string]any
 		for _, m := range s.cfg.Models {
-			data = append(data, map[string]any{"id": m, "object": "model", "owned_by": "datg-simulator"})
+			model := map[string]any{"id": m, "object": "model", "owned_by": "datg-simulator"}
+			if s.cfg.Dialect == DialectVLLM {
+				model["root"], model["max_model_len"] = m, s.cfg.MaxModelLen
+			}
+			data = append(data, model)
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+	case r.URL.Path == "/version" && r.Method == http.MethodGet && s.cfg.Dialect == DialectVLLM:
+		writeJSON(w, http.StatusOK, map[string]any{"version": s.cfg.Version})
 	case r.URL.Path == "/v1/completions" && r.Method == http.MethodPost:
 		s.complete(w, r, false)
 	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
@@ -218,12 +229,32 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		return
 	}
 	system, user, assistant, history, err := req.turns(chat)
+	if s.cfg.Faults.NoQuota {
+		writeJSON(w, http.StatusTooManyRequests, map[string]any{"error": map[string]any{"type": "insufficient_quota", "code": "insufficient_quota", "param": nil,
+			"message": "You exceeded your current quota, please check your plan and billing details."}})
+		return
+	}
+	if s.cfg.Dialect == DialectOpenAI {
+		if no := openAIRefusal(body, req, chat); no != nil {
+			writeError(w, no.status, no.typ, no.message)
+			return
+		}
+		if req.MaxCompletionTokens != nil {
+			req.MaxTokens = req.MaxCompletionTokens
+		}
+	}
 	if err == nil && req.MaxTokens != nil && *req.MaxTokens < 1 {
 		err = fmt.Errorf("max_tokens must be at least 1, got %d", *req.MaxTokens)
 	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "BadRequestError", err.Error())
 		return
+	}
+	if s.cfg.Dialect == DialectVLLM {
+		if no := s.vllmRefusal(req, chat, countTokens(system+user+assistant)); no != nil {
+			writeError(w, no.status, no.typ, no.message)
+			return
+		}
 	}
 	fault := s.drawFault()
 	s.count(func(st *Stats) { st.Requests++ })
@@ -266,6 +297,9 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	switch system {
 	case prompts.ReferenceSystem:
 		g = s.model.reference(user, samp)
+		if s.cfg.Dialect == DialectOpenAI && isReasoningModel(req.Model) {
+			g = g.writtenOut() // a hosted reasoning model shows its derivation
+		}
 	case prompts.DAGSystem:
 		g = s.model.dag(history, strings.Contains(history, "<<<DERIVATION") && len(req.Messages) > 2, samp, s.cfg.Content)
 	case prompts.AlignSystem:
@@ -365,29 +399,58 @@ func (s *Server) response(req request, g generation, chat bool, promptTokens int
 	usage := map[string]any{"prompt_tokens": promptTokens, "completion_tokens": len(g.Tokens), "total_tokens": promptTokens + len(g.Tokens)}
 	now := time.Now().Unix()
 	if !chat {
-		choice := map[string]any{"index": 0, "text": g.Text(), "finish_reason": g.FinishReason, "logprobs": nil}
+		choice := map[string]any{"index": 0, "text": g.Text(), "finish_reason": g.FinishReason, "logprobs": nil, "stop_reason": stopReason(g)}
 		if req.ReturnTokenIDs {
 			choice["token_ids"] = tokenIDs(g.Tokens)
 		}
 		return map[string]any{"id": "cmpl-sim", "object": "text_completion", "created": now, "model": req.Model,
 			"choices": []any{choice}, "usage": usage}
 	}
+	if s.cfg.Dialect == DialectOpenAI {
+		return s.openAIResponse(req, g, usage, now)
+	}
 	msg := map[string]any{"role": "assistant"}
 	if s.cfg.ReasoningField {
 		reasoning, content := g.split()
 		msg[s.cfg.ReasoningKey], msg["content"] = reasoning, content
-		if content == "" {
-			msg["content"] = nil // as vLLM's reasoning parser answers when nothing follows </think>
-		}
 	} else {
 		msg["content"] = g.Text()
 	}
-	choice := map[string]any{"index": 0, "message": msg, "finish_reason": g.FinishReason}
+	choice := map[string]any{"index": 0, "message": msg, "finish_reason": g.FinishReason, "stop_reason": stopReason(g)}
 	if req.ReturnTokenIDs {
 		choice["token_ids"] = tokenIDs(g.Tokens)
 	}
 	return map[string]any{"id": "chatcmpl-sim", "object": "chat.completion", "created": now, "model": req.Model,
 		"choices": []any{choice}, "usage": usage}
+}
+
+// stopReason is vLLM's stop_reason: the stop string that ended the
+// generation, or null.
+func stopReason(g generation) any {
+	if g.StopReason == "" {
+		return nil
+	}
+	return g.StopReason
+}
+
+// openAIResponse is a chat completion in OpenAI's shape. A reasoning model
+// keeps its reasoning to itself: the content is what followed it, and the
+// reasoning counts in completion_tokens_details.reasoning_tokens; when the
+// budget ends inside the reasoning the content is empty.
+func (s *Server) openAIResponse(req request, g generation, usage map[string]any, now int64) map[string]any {
+	content, reasoningTokens := g.Text(), 0
+	if isReasoningModel(req.Model) {
+		reasoning, answer := g.split()
+		content, reasoningTokens = "", len(tokenize(reasoning))
+		if answer != nil {
+			content = strings.TrimLeft(*answer, "\n")
+		}
+	}
+	usage["completion_tokens_details"] = map[string]any{"reasoning_tokens": reasoningTokens, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}
+	msg := map[string]any{"role": "assistant", "content": content, "refusal": nil, "annotations": []any{}}
+	choice := map[string]any{"index": 0, "message": msg, "finish_reason": g.FinishReason, "logprobs": nil}
+	return map[string]any{"id": "chatcmpl-sim", "object": "chat.completion", "created": now, "model": req.Model + "-2026-01-01",
+		"choices": []any{choice}, "usage": usage, "service_tier": "default", "system_fingerprint": "fp_sim"}
 }
 
 // stream writes the generation as server-sent events, a few tokens a chunk.
@@ -420,8 +483,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req request, g g
 		for _, t := range tokenize(reasoning) {
 			pieces = append(pieces, piece{s.cfg.ReasoningKey, t})
 		}
-		for _, t := range tokenize(content) {
-			pieces = append(pieces, piece{"content", t})
+		if content != nil {
+			for _, t := range tokenize(*content) {
+				pieces = append(pieces, piece{"content", t})
+			}
 		}
 	} else {
 		for _, t := range g.Tokens {

@@ -124,6 +124,14 @@ func reply(reasoning, content string) generation {
 	return g
 }
 
+// writtenOut is a reply whose reasoning is written out in the answer, as a
+// hosted reasoning model that hides its reasoning writes a derivation it
+// is asked for; what it reasoned privately is a short plan.
+func (g generation) writtenOut() generation {
+	body := strings.TrimSuffix(strings.TrimPrefix(g.Reasoning, "<think>\n"), "\n</think>")
+	return reply("Plan the derivation.", body+"\n\n"+strings.TrimPrefix(g.Answer, "\n\n"))
+}
+
 // jsonReply is a generation that is only a JSON object (or, under faults,
 // the object fenced, or cut off).
 func jsonReply(obj string, rng *rand.Rand, f ContentFaults) generation {

@@ -9,6 +9,22 @@
 # Settings are the paper's (appendix G): max_num_seqs 16,
 # max_num_batched_tokens 8192, gpu_memory_utilization 0.82. Servers run in
 # the background with logs in $LOG_DIR; stop them with `kill $(cat $LOG_DIR/pids)`.
+#
+# --max-model-len is the study's largest budget (MAX_BUDGET, default the
+# paper's 16384; pass 32768 for a 32k study) plus PROMPT_MARGIN (2048, the
+# margin datg checks against) plus SCAFFOLD_BUDGET (4096, the Formula-Retry
+# scaffold a controlled prompt holds); datg reads max_model_len back from
+# /v1/models and refuses a plan that does not fit before it sends anything.
+#
+# --trust-request-chat-template: `datg generate --api chat` sends its own
+# chat template with each request (the Qwen3 ChatML rendering that lets the
+# model continue an assistant turn that opened <think>; Qwen3's own template
+# would close thinking). vLLM refuses request templates (400) unless started
+# with this flag. datg sends the template rather than relying on a
+# server-side --chat-template so that the rendering is part of each request
+# (and its journal key), whatever the server was started with; keep the
+# servers on loopback or behind VLLM_API_KEY, as any client may send one.
+# The completions API (the default) needs no template at all.
 # With VLLM_API_KEY set, the servers require that key (give datg the same
 # key through OPENAI_API_KEY or --api-key-env VLLM_API_KEY).
 set -euo pipefail
@@ -19,7 +35,10 @@ BASE_PORT=${BASE_PORT:-8000}
 HOST=${HOST:-127.0.0.1}
 LOG_DIR=${LOG_DIR:-vllm-logs}
 TIMEOUT=${TIMEOUT:-1200}          # seconds to wait for all servers
-MAX_MODEL_LEN=${MAX_MODEL_LEN:-20480}  # prompt + the 16384-token high-level budget
+MAX_BUDGET=${MAX_BUDGET:-16384}        # the study's largest budget (study.json budgets)
+PROMPT_MARGIN=${PROMPT_MARGIN:-2048}    # room for the prompt (datg generate.PromptMargin)
+SCAFFOLD_BUDGET=${SCAFFOLD_BUDGET:-4096} # a Formula-Retry scaffold in the prompt
+MAX_MODEL_LEN=${MAX_MODEL_LEN:-$((MAX_BUDGET + PROMPT_MARGIN + SCAFFOLD_BUDGET))}
 
 command -v vllm >/dev/null || { echo "serve.sh: vllm is not installed (pip install vllm)" >&2; exit 1; }
 mkdir -p "$LOG_DIR"
@@ -37,6 +56,7 @@ for ((i = 0; i < GPUS; i++)); do
     --gpu-memory-utilization 0.82 \
     --max-model-len "$MAX_MODEL_LEN" \
     --enable-prefix-caching \
+    --trust-request-chat-template \
     "${key_args[@]}" \
     >"$LOG_DIR/vllm-gpu$i.log" 2>&1 &
   echo $! >>"$LOG_DIR/pids"

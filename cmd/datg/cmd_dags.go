@@ -39,6 +39,11 @@ func runDAGs(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg.Data, cfg.ReferenceModel, cfg.MaxTokens, cfg.Stderr = *dagsData, *dagsRefModel, *dagsMaxTok, stderr
+	set, err := dagsLLM.promptSet()
+	if err != nil {
+		return err
+	}
+	cfg.Prompts = set
 	sum, err := dags.Run(ctx, cfg)
 	if err != nil {
 		return err

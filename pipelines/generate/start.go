@@ -15,6 +15,7 @@ func (c Config) Start(stage string) (*Plan, llm.Journaled, func() error, error) 
 	if err != nil {
 		return nil, llm.Journaled{}, nil, err
 	}
+	p.prompts = c.Prompts
 	if p.Size() == 0 {
 		return nil, llm.Journaled{}, nil, inputerr.Invalid(fmt.Errorf("nothing to %s: directions %v over languages %v give no query", stage, c.Study.Directions, c.Study.Langs))
 	}

@@ -19,15 +19,29 @@ import (
 // only {{.Field}} substitutions, {{if .Field}} ... {{else}} ... {{end}}
 // conditions and comments, naming fields of the input only, and using
 // every required field. A set so checked cannot fail when rendered.
-func checkTemplate(path, text string, f File) (*template.Template, error) {
+//
+// The file's leading and trailing white space is not part of the template
+// (so a file may end in a newline); lines are still counted in the file.
+func checkTemplate(path, raw string, f File) (*template.Template, error) {
+	text := strings.TrimSpace(raw)
+	skipped := strings.Count(raw[:strings.Index(raw, text)], "\n")
+	at := func(line int, err error) error {
+		if line > 0 {
+			line += skipped
+		}
+		return inputerr.At(path, line, err)
+	}
 	t, err := template.New(f.Name).Option("missingkey=error").Parse(text)
 	if err != nil {
-		return nil, inputerr.At(path, templateLine(err), fmt.Errorf("%w: %s", ErrBadTemplate, templateMessage(err)))
+		return nil, at(templateLine(err), fmt.Errorf("%w: %s", ErrBadTemplate, templateMessage(err)))
 	}
-	if t.Tree == nil || len(t.Templates()) > 1 {
+	if t.Tree == nil {
+		return nil, at(0, fmt.Errorf("%w: the template is empty", ErrBadTemplate))
+	}
+	if len(t.Templates()) > 1 {
 		return nil, inputerr.At(path, 0, fmt.Errorf("%w: define and block are not supported; write one template", ErrBadTemplate))
 	}
-	c := checker{tree: t.Tree, input: f.Input, path: path}
+	c := checker{tree: t.Tree, input: f.Input, at: at}
 	c.walk(t.Tree.Root)
 	if c.err != nil {
 		return nil, c.err
@@ -45,11 +59,11 @@ func checkTemplate(path, text string, f File) (*template.Template, error) {
 	}
 	var out bytes.Buffer
 	if err := t.Execute(&out, sample.Interface()); err != nil {
-		return nil, inputerr.At(path, templateLine(err), fmt.Errorf("%w: %s", ErrBadTemplate, templateMessage(err)))
+		return nil, at(templateLine(err), fmt.Errorf("%w: %s", ErrBadTemplate, templateMessage(err)))
 	}
 	for _, name := range f.Required {
 		if !strings.Contains(out.String(), marker(name)) {
-			return nil, inputerr.At(path, 0, fmt.Errorf("%w: {{.%s}} (%s)", ErrUnusedVariable, name, fieldDoc(f.Input, name)))
+			return nil, at(0, fmt.Errorf("%w: {{.%s}} (%s)", ErrUnusedVariable, name, fieldDoc(f.Input, name)))
 		}
 	}
 	return t, nil
@@ -75,7 +89,7 @@ func Variables(t reflect.Type) []string {
 type checker struct {
 	tree  *parse.Tree
 	input reflect.Type
-	path  string
+	at    func(line int, err error) error
 	err   error
 }
 
@@ -84,7 +98,7 @@ func (c *checker) fail(n parse.Node, sentinel error, format string, args ...any)
 		return
 	}
 	loc, _ := c.tree.ErrorContext(n)
-	c.err = inputerr.At(c.path, locLine(loc), fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...)))
+	c.err = c.at(locLine(loc), fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...)))
 }
 
 func (c *checker) walk(n parse.Node) {

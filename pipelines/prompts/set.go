@@ -86,7 +86,7 @@ func load(fsys fs.FS, dir string) (*Set, error) {
 			}
 			continue
 		}
-		t, err := checkTemplate(s.path(f.Name), text(f.Name), f)
+		t, err := checkTemplate(s.path(f.Name), string(raw[f.Name]), f)
 		if err != nil {
 			errs = append(errs, err)
 			continue

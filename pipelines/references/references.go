@@ -33,7 +33,7 @@ type Config struct {
 	MaxTokens   int
 	Seed        int64 // attempt a is sampled with seed Seed + a
 	Levels      []string
-	Limit       int // first N problems of each level; 0 = all
+	Limit       int          // first N problems of each level; 0 = all
 	Prompts     *prompts.Set // --prompts DIR; nil sends the builtin set
 	Stderr      io.Writer
 }

@@ -94,11 +94,17 @@ func TestLoadRefusesBadSets(t *testing.T) {
 			ErrUnknownVariable, "dag_repair.tmpl:3", "{{.error}}"},
 		{"does not parse", func(t *testing.T, dir string) { write(t, dir, "scaffold_system.tmpl", "in {{.Language}}\n{{.Language") },
 			ErrBadTemplate, "scaffold_system.tmpl:2", "prompt template is broken"},
-		{"function call", func(t *testing.T, dir string) { write(t, dir, "reference_user.tmpl", "{{.Question}} {{printf \"%s\" .Question}}") },
+		{"function call", func(t *testing.T, dir string) {
+			write(t, dir, "reference_user.tmpl", "{{.Question}} {{printf \"%s\" .Question}}")
+		},
 			ErrBadTemplate, "reference_user.tmpl:1", "only a single {{.Variable}}"},
-		{"range", func(t *testing.T, dir string) { write(t, dir, "reference_user.tmpl", "{{.Question}} {{range .Question}}{{end}}") },
+		{"range", func(t *testing.T, dir string) {
+			write(t, dir, "reference_user.tmpl", "{{.Question}} {{range .Question}}{{end}}")
+		},
 			ErrBadTemplate, "reference_user.tmpl:1", "only {{.Variable}}"},
-		{"define", func(t *testing.T, dir string) { write(t, dir, "reference_user.tmpl", "{{.Question}}{{define \"x\"}}y{{end}}") },
+		{"define", func(t *testing.T, dir string) {
+			write(t, dir, "reference_user.tmpl", "{{.Question}}{{define \"x\"}}y{{end}}")
+		},
 			ErrBadTemplate, "reference_user.tmpl", "define and block"},
 		{"trace left out", func(t *testing.T, dir string) { write(t, dir, "align_user.tmpl", "{{.Language}} {{.DAG}}") },
 			ErrUnusedVariable, "align_user.tmpl", "{{.Trace}}"},
@@ -127,7 +133,9 @@ func TestLoadRefusesBadSets(t *testing.T) {
 			b, _ = json.Marshal(f)
 			write(t, dir, "languages.json", string(b))
 		}, ErrBadLanguages, "languages.json", "sw: prefix is empty"},
-		{"languages: resource group", func(t *testing.T, dir string) { editIn(t, dir, "languages.json", `"resource": "LRL"`, `"resource": "HRL"`) },
+		{"languages: resource group", func(t *testing.T, dir string) {
+			editIn(t, dir, "languages.json", `"resource": "LRL"`, `"resource": "HRL"`)
+		},
 			ErrBadLanguages, "languages.json", "resource group is the study's"},
 	}
 	for _, c := range cases {

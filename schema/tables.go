@@ -49,6 +49,7 @@ type Trace struct {
 	RequestKey        string    `parquet:"request_key" doc:"content hash of the LLM request that produced the text (empty for imported traces)"`
 	Endpoint          string    `parquet:"endpoint" doc:"base URL of the server that answered"`
 	Source            string    `parquet:"source" doc:"generate, control or import:<file>"`
+	PromptSet         string    `parquet:"prompt_set" since:"v0.2.0" doc:"SHA-256 of the prompt set the request was rendered from (datg prompts export; --prompts DIR): the builtin set's hash unless --prompts was given; empty for imported traces"`
 	CreatedAt         time.Time `parquet:"created_at,timestamp(millisecond)" doc:"when the response was received or imported"`
 }
 
@@ -122,6 +123,7 @@ type Reference struct {
 	PromptTokens     int64  `parquet:"prompt_tokens" doc:"prompt tokens of the call"`
 	CompletionTokens int64  `parquet:"completion_tokens" doc:"completion tokens of the call"`
 	RequestKey       string `parquet:"request_key" doc:"content hash of the LLM request"`
+	PromptSet        string `parquet:"prompt_set" since:"v0.2.0" doc:"SHA-256 of the prompt set the request was rendered from (datg prompts export; --prompts DIR): the builtin set's hash unless --prompts was given; empty for rows written before v0.2.0"`
 }
 
 // DAG is one reference DAG of a problem.
@@ -140,6 +142,7 @@ type DAG struct {
 	PromptTokens     int64  `parquet:"prompt_tokens" doc:"prompt tokens of the calls (repair included)"`
 	CompletionTokens int64  `parquet:"completion_tokens" doc:"completion tokens of the calls (repair included)"`
 	ContentHash      string `parquet:"content_hash" since:"v0.2.0" doc:"SHA-256 prefix of the DAG as the nodes and edges tables hold it; alignments record it to tell when a DAG changed"`
+	PromptSet        string `parquet:"prompt_set" since:"v0.2.0" doc:"SHA-256 of the prompt set the request was rendered from (datg prompts export; --prompts DIR): the builtin set's hash unless --prompts was given; empty for symbolic and imported DAGs"`
 }
 
 // Node is one anchor of a reference DAG.
@@ -175,6 +178,7 @@ type Alignment struct {
 	RequestKey       string    `parquet:"request_key" doc:"content hash of the LLM request (empty for symbolic and imported)"`
 	TextHash         string    `parquet:"text_hash" doc:"text_hash of the trace as aligned"`
 	DagHash          string    `parquet:"dag_hash" since:"v0.2.0" doc:"content_hash of the DAG as aligned; an alignment of a DAG that changed since is stale"`
+	PromptSet        string    `parquet:"prompt_set" since:"v0.2.0" doc:"SHA-256 of the prompt set the request was rendered from (datg prompts export; --prompts DIR): the builtin set's hash unless --prompts was given; empty for symbolic and imported alignments"`
 	CreatedAt        time.Time `parquet:"created_at,timestamp(millisecond)" doc:"when the alignment was made or imported"`
 }
 

@@ -60,6 +60,11 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 	cfg.Data, cfg.Directions, cfg.Models, cfg.Levels, cfg.Langs = *alignData, alignDirections, alignModels, alignLevels, alignLangs
 	cfg.Limit, cfg.References, cfg.MaxTokens, cfg.Stderr = *alignLimit, *alignRefs, *alignMaxTok, stderr
 	cfg.Methods = alignMethods
+	set, err := alignLLM.promptSet()
+	if err != nil {
+		return err
+	}
+	cfg.Prompts = set
 	sum, err := align.Run(ctx, cfg)
 	if err != nil {
 		return err

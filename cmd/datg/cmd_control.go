@@ -73,6 +73,9 @@ func runControl(ctx context.Context, cmd *Command, args []string) error {
 	cfg.Endpoints, cfg.APIKey, cfg.Pool = ctlLLM.endpoints, ctlLLM.apiKey(), ctlLLM.options()
 	cfg.Pool.SlotsPerEndpoint = study.SlotsPerEndpoint
 	cfg.KeepGoing, cfg.Stderr = *ctlKeepGoing, stderr
+	if cfg.Prompts, err = ctlLLM.promptSet(); err != nil {
+		return err
+	}
 	start := time.Now()
 	sum, err := control.Run(ctx, cfg)
 	if err != nil {

@@ -48,9 +48,13 @@ func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	set, err := genLLM.promptSet()
+	if err != nil {
+		return err
+	}
 	cfg := generate.Config{
 		Data: *genData, Study: study, Endpoints: genLLM.endpoints, APIKey: genLLM.apiKey(),
-		Pool: genLLM.options(), KeepGoing: *genKeepGoing, Stderr: stderr,
+		Pool: genLLM.options(), KeepGoing: *genKeepGoing, Prompts: set, Stderr: stderr,
 	}
 	cfg.Pool.SlotsPerEndpoint = study.SlotsPerEndpoint
 	start := time.Now()

@@ -46,6 +46,11 @@ func runReferences(ctx context.Context, cmd *Command, args []string) error {
 	cfg.Data, cfg.Target, cfg.Stderr = *refData, refLLM.target(), stderr
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Temperature, cfg.MaxTokens = *refPer, *refTries, *refTemp, *refMaxTok
 	cfg.Levels, cfg.Limit, cfg.Seed = refLevels, *refLimit, *refBaseSeed
+	set, err := refLLM.promptSet()
+	if err != nil {
+		return err
+	}
+	cfg.Prompts = set
 	sum, err := references.Run(ctx, cfg)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/pipelines/prompts"
 )
 
 // llmFlags are the flags of every stage that calls an LLM.
@@ -23,6 +24,7 @@ type llmFlags struct {
 	server    *string
 	effort    *string
 	apiKey    func() string
+	prompts   *string
 }
 
 // addLLMFlags adds the LLM flags to a command; withModel adds --model.
@@ -39,6 +41,7 @@ func addLLMFlags(fs *flag.FlagSet, defaultAPI string, defaultSlots int, withMode
 		server:   fs.String("server", "", "what the endpoints are: vllm or openai (default: openai for api.openai.com, else vllm); decides how requests are put on the wire"),
 		effort:   fs.String("reasoning-effort", "", "reasoning_effort for OpenAI's reasoning models ("+strings.Join(llm.ReasoningEfforts, ", ")+"; default: the model's own)"),
 		apiKey:   apiKeyFlag(fs),
+		prompts:  fs.String("prompts", "", "read every prompt template from this directory instead of the built-in ones (datg prompts export writes them)"),
 	}
 	fs.Var(&f.endpoints, "endpoints", "base URLs of the servers (http://host:8000/v1,...)")
 	fs.Var(&f.endpoints, "base-url", "alias of --endpoints")
@@ -46,6 +49,15 @@ func addLLMFlags(fs *flag.FlagSet, defaultAPI string, defaultSlots int, withMode
 		f.model = fs.String("model", "", "model name as the server knows it")
 	}
 	return f
+}
+
+// promptSet is the prompt set --prompts names: nil (the built-in set) when
+// not given; a missing file or bad template is a usage error naming it.
+func (f *llmFlags) promptSet() (*prompts.Set, error) {
+	if *f.prompts == "" {
+		return nil, nil
+	}
+	return prompts.Load(*f.prompts)
 }
 
 // options are the pool settings the flags give.

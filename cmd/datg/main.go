@@ -33,6 +33,7 @@ var commands = []*Command{
 	cmdAlign,
 	cmdScore,
 	cmdControl,
+	cmdPrompts,
 	cmdLoop,
 	cmdAnswers,
 	cmdTables,

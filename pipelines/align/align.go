@@ -40,6 +40,8 @@ type Config struct {
 	// reference in References mode); controlled traces are loop-retry and
 	// formula-retry.
 	Methods []string
+	// Prompts is the prompt set (--prompts DIR); nil sends the builtin one.
+	Prompts *prompts.Set
 	Stderr  io.Writer
 }
 
@@ -272,12 +274,12 @@ func runSymbolic(ctx context.Context, each func(func(job) bool) error, add func(
 // DAG as the prompt shows it.
 func (cfg Config) request(j job, dagText string) llm.Request {
 	lang := j.trace.ReasoningLang
-	if l, err := prompts.Lookup(lang); err == nil {
+	if l, err := cfg.Prompts.Language(lang); err == nil {
 		lang = l.Name
 	}
-	user := prompts.AlignUser(prompts.AlignInput{Language: lang, DAG: dagText, Trace: j.trace.Text})
+	user := cfg.Prompts.AlignUser(prompts.AlignInput{Language: lang, DAG: dagText, Trace: j.trace.Text})
 	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens, TopP: 1,
-		Messages: []llm.Message{{Role: "system", Content: prompts.AlignSystem}, {Role: "user", Content: user}}}
+		Messages: []llm.Message{{Role: "system", Content: cfg.Prompts.AlignSystem()}, {Role: "user", Content: user}}}
 }
 
 // retryOf is the second request for a reply that held no alignment. Sample
@@ -322,6 +324,7 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, b
 			r := Rows(j.trace, j.dag, cfg.Target.Model, transforms.AnswerPart(resp.Text))
 			addUsage(&r.Alignment, resp)
 			r.Alignment.RequestKey = req.Key().String()
+			r.Alignment.PromptSet = cfg.Prompts.Hash()
 			if r.Alignment.Status != "ok" {
 				retry := retryOf(req)
 				again, _, err := client.Do(ctx, retry)
@@ -330,6 +333,7 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, b
 					r2.Alignment.PromptTokens, r2.Alignment.CompletionTokens = r.Alignment.PromptTokens, r.Alignment.CompletionTokens
 					addUsage(&r2.Alignment, again)
 					r2.Alignment.RequestKey = retry.Key().String()
+					r2.Alignment.PromptSet = r.Alignment.PromptSet
 					r = r2
 				} else if !llm.RequestFailed(err) {
 					return err

@@ -179,12 +179,13 @@ func setStats(row *schema.Trial, st loop.Stats) {
 // that phase 2 continues: the sanitized execution state, then the
 // target-language starter.
 func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (transforms.Conversation, int, error) {
-	lang, err := prompts.Lookup(e.job.Key.ReasoningLang)
+	set := e.job.Prompts()
+	lang, err := set.Language(e.job.Key.ReasoningLang)
 	if err != nil {
 		return conv, 0, err
 	}
 	starter := conv.Prefix
-	conv.System = prompts.ScaffoldSystem(prompts.ScaffoldInput{Language: lang.Name})
+	conv.System = set.ScaffoldSystem(prompts.ScaffoldInput{Language: lang.Name})
 	conv.Prefix = scaffold.Open
 	s := e.cfg.Scaffold
 	row := e.trialRow("scaffold", 0)
@@ -242,6 +243,7 @@ func (e *example) traceRow(conv transforms.Conversation, text string, req llm.Re
 		RequestKey:        req.Key().String(),
 		Endpoint:          resp.Endpoint,
 		Source:            "control",
+		PromptSet:         e.job.Prompts().Hash(),
 		CreatedAt:         accepted.CreatedAt,
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -20,9 +21,14 @@ import (
 	"github.com/datg/datg/transforms/datg"
 )
 
-// Budget is the size guidance given to the DAG builder.
+// Budget is the size guidance of one level's DAGs, the paper's
+// target_max_* placeholders. It is written into the DAG prompt as guidance
+// ("aim for about"); no reply is ever checked against it (the only limits
+// are transforms/datg's safety caps: 200 nodes, 32 parents).
 type Budget struct {
-	MaxNodes, MaxDescChars, MaxParents int
+	Nodes     int `json:"nodes"`      // about how many nodes to aim for
+	DescChars int `json:"desc_chars"` // about how long a node description should be
+	Parents   int `json:"parents"`    // about how many parents a node should have at most
 }
 
 // Config is one dags run.
@@ -34,6 +40,7 @@ type Config struct {
 	MaxTokens      int
 	Budgets        map[string]Budget // by level
 	ReferenceModel string            // whose references to use, when several models wrote some
+	Prompts        *prompts.Set      // --prompts DIR; nil sends the builtin set
 	Stderr         io.Writer
 }
 
@@ -51,6 +58,16 @@ func DefaultConfig() Config {
 // Validate checks the run.
 func (c Config) Validate() error {
 	var errs []error
+	for _, level := range slices.Sorted(maps.Keys(c.Budgets)) {
+		b := c.Budgets[level]
+		if !transforms.ValidLevel(level) {
+			errs = append(errs, fmt.Errorf("budget of unknown level %q (known: %v)", level, transforms.Levels))
+		}
+		if b.Nodes < 1 || b.DescChars < 1 || b.Parents < 1 || b.Nodes > datg.MaxNodes || b.Parents > datg.MaxParents || b.DescChars > 100_000 {
+			errs = append(errs, fmt.Errorf("budget of %s: %d nodes, %d description characters, %d parents: each must be at least 1 (and at most %d nodes, %d parents, 100000 characters, the DAG caps)",
+				level, b.Nodes, b.DescChars, b.Parents, datg.MaxNodes, datg.MaxParents))
+		}
+	}
 	if !c.Symbolic {
 		if err := c.Target.Validate(); err != nil {
 			errs = append(errs, err)
@@ -232,9 +249,9 @@ func (cfg Config) messages(r reference) []llm.Message {
 		tail = string(rs[len(rs)-tailChars:])
 	}
 	b := cfg.budget(r.level)
-	user := prompts.DAGUser(prompts.DAGInput{Derivation: d, Tail: tail, Final: r.row.Response,
-		MaxNodes: b.MaxNodes, MaxDescChars: b.MaxDescChars, MaxParents: b.MaxParents})
-	return []llm.Message{{Role: "system", Content: prompts.DAGSystem}, {Role: "user", Content: user}}
+	user := cfg.Prompts.DAGUser(prompts.DAGInput{Derivation: d, Tail: tail, Final: r.row.Response,
+		TargetMaxNodes: b.Nodes, TargetMaxDescChars: b.DescChars, TargetMaxParents: b.Parents})
+	return []llm.Message{{Role: "system", Content: cfg.Prompts.DAGSystem()}, {Role: "user", Content: user}}
 }
 
 func (cfg Config) request(r reference) llm.Request {
@@ -247,13 +264,14 @@ func (cfg Config) build(ctx context.Context, client llm.Journaled, r reference, 
 	answer := transforms.AnswerPart(resp.Text) // a model without a reasoning parser returns its thinking inline
 	row, nodes, edges, verr := Rows(r.row.ProblemID, int(r.row.RefIndex), answer, cfg.Target.Model)
 	row.PromptTokens, row.CompletionTokens = int64(resp.PromptTokens), int64(resp.CompletionTokens)
+	row.PromptSet = cfg.Prompts.Hash()
 	if verr == nil {
 		return row, nodes, edges, nil
 	}
 	repair := req
 	repair.Messages = append(slices.Clip(req.Messages),
 		llm.Message{Role: "assistant", Content: answer},
-		llm.Message{Role: "user", Content: prompts.DAGRepairUser(prompts.DAGRepairInput{Error: verr.Error()})})
+		llm.Message{Role: "user", Content: cfg.Prompts.DAGRepairUser(prompts.DAGRepairInput{Error: verr.Error()})})
 	fixed, _, err := client.Do(ctx, repair)
 	if err != nil {
 		if llm.RequestFailed(err) {
@@ -264,6 +282,7 @@ func (cfg Config) build(ctx context.Context, client llm.Journaled, r reference, 
 	}
 	row2, nodes2, edges2, _ := Rows(r.row.ProblemID, int(r.row.RefIndex), transforms.AnswerPart(fixed.Text), cfg.Target.Model)
 	row2.Repaired = true
+	row2.PromptSet = row.PromptSet
 	row2.PromptTokens = row.PromptTokens + int64(fixed.PromptTokens)
 	row2.CompletionTokens = row.CompletionTokens + int64(fixed.CompletionTokens)
 	if !row2.Valid {

@@ -129,7 +129,9 @@ type Config struct {
 	// KeepGoing writes the traces that finished even when some requests
 	// failed for good (the run still reports the failures).
 	KeepGoing bool
-	Stderr    io.Writer
+	// Prompts is the prompt set (--prompts DIR); nil sends the builtin one.
+	Prompts *prompts.Set
+	Stderr  io.Writer
 }
 
 // Validate checks the run.

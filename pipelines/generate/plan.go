@@ -20,6 +20,7 @@ type Job struct {
 	Direction string
 	Question  string // in the input language
 	Budget    int    // the level's token budget
+	prompts   *prompts.Set
 }
 
 // Plan is the set of jobs of a run.
@@ -29,6 +30,7 @@ type Plan struct {
 	levelKs    map[string][]int  // level -> problem indexes in use
 	pairs      [][2]string       // (input, reasoning) language pairs, in direction order
 	directions []string
+	prompts    *prompts.Set // the run's prompt set (nil: the builtin one)
 }
 
 // NewPlan checks that every question the study needs is ingested.
@@ -114,6 +116,7 @@ func (p *Plan) Each(yield func(Job) bool) {
 							Direction: p.directions[i],
 							Question:  p.problems[pair[0]+"\x00"+id],
 							Budget:    p.study.Budgets[level],
+							prompts:   p.prompts,
 						}
 						if !yield(j) {
 							return
@@ -137,13 +140,22 @@ func (p *Plan) Keys(method string) iter.Seq[transforms.TraceKey] {
 }
 
 // Conversation is the job's query: system message and prefix in the
-// reasoning language, the problem in the input language.
+// reasoning language (from the run's prompt set), the problem in the input
+// language.
 func (j Job) Conversation() transforms.Conversation {
-	lang, err := prompts.Lookup(j.Key.ReasoningLang)
+	lang, err := j.prompts.Language(j.Key.ReasoningLang)
 	if err != nil {
 		panic(err) // languages were validated with the study
 	}
 	return transforms.Conversation{System: lang.System, User: j.Question, Prefix: lang.Prefix}
+}
+
+// Prompts is the job's prompt set (never nil).
+func (j Job) Prompts() *prompts.Set {
+	if j.prompts == nil {
+		return prompts.Builtin()
+	}
+	return j.prompts
 }
 
 // request is the job's LLM call.

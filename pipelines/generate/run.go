@@ -123,6 +123,7 @@ func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace 
 		RequestKey:        req.Key().String(),
 		Endpoint:          resp.Endpoint,
 		Source:            "generate",
+		PromptSet:         jb.Prompts().Hash(),
 		CreatedAt:         time.UnixMilli(resp.ReceivedAt).UTC(),
 	}
 }

@@ -39,6 +39,7 @@ func (c Config) Start(ctx context.Context, stage string, promptTokens int) (Sess
 	if err != nil {
 		return Session{}, err
 	}
+	p.prompts = c.Prompts
 	if p.Size() == 0 {
 		return Session{}, inputerr.Invalid(fmt.Errorf("nothing to %s: directions %v over languages %v give no query", stage, c.Study.Directions, c.Study.Langs))
 	}

@@ -30,10 +30,21 @@ var languages = func() []Language {
 	return f.Languages
 }()
 
-// Languages returns the study's languages in the paper's order.
+// Languages returns the study's languages in the paper's order, with the
+// builtin set's prompts. Stages that send a prompt take theirs from their
+// *Set (Set.Language), which --prompts may replace; this list is for what
+// the study is: its codes, names and resource groups.
 func Languages() []Language { return append([]Language(nil), languages...) }
 
-// Lookup returns the language with the given code.
+func studyLanguages() []Language { return languages }
+
+func studyLanguage(code string) (Language, bool) {
+	l, err := Lookup(code)
+	return l, err == nil
+}
+
+// Lookup returns the study's language with the given code (with the
+// builtin set's prompts; see Languages).
 func Lookup(code string) (Language, error) {
 	for _, l := range languages {
 		if l.Code == code {

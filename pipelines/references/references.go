@@ -33,7 +33,8 @@ type Config struct {
 	MaxTokens   int
 	Seed        int64 // attempt a is sampled with seed Seed + a
 	Levels      []string
-	Limit       int // first N problems of each level; 0 = all
+	Limit       int          // first N problems of each level; 0 = all
+	Prompts     *prompts.Set // --prompts DIR; nil sends the builtin set
 	Stderr      io.Writer
 }
 
@@ -160,6 +161,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			},
 			func(a attempt, req llm.Request, resp llm.Response, _ bool) error {
 				r := grade(a, req, resp)
+				r.row.PromptSet = cfg.Prompts.Hash()
 				mu.Lock()
 				defer mu.Unlock()
 				results = append(results, r)
@@ -225,11 +227,11 @@ func request(cfg Config, a attempt) llm.Request {
 		API: cfg.Target.API, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens,
 		Temperature: cfg.Temperature, TopP: cfg.TopP, Seed: &seed, Sample: a.n,
 	}
-	user := prompts.ReferenceUser(prompts.ReferenceInput{Question: a.p.Question})
+	user := cfg.Prompts.ReferenceUser(prompts.ReferenceInput{Question: a.p.Question})
 	if req.API == llm.APIChat {
-		req.Messages = []llm.Message{{Role: "system", Content: prompts.ReferenceSystem}, {Role: "user", Content: user}}
+		req.Messages = []llm.Message{{Role: "system", Content: cfg.Prompts.ReferenceSystem()}, {Role: "user", Content: user}}
 	} else {
-		req.Prompt = transforms.RenderChatML(prompts.ReferenceSystem, user)
+		req.Prompt = transforms.RenderChatML(cfg.Prompts.ReferenceSystem(), user)
 	}
 	return req
 }
@@ -322,7 +324,7 @@ func (o *output) write(cfg Config, problems []*problem, results []result, sum *S
 				PromptTokens: r.row.PromptTokens, FinishReason: r.row.FinishReason, Truncated: r.row.FinishReason == "length",
 				MaxTokens: r.sent.MaxTokens, Temperature: r.sent.Temperature, TopP: r.sent.TopP, TopK: r.sent.TopK,
 				RepetitionPenalty: r.sent.RepetitionPenalty, ServedModel: r.served,
-				RequestKey: r.row.RequestKey, Source: "references", CreatedAt: now,
+				RequestKey: r.row.RequestKey, PromptSet: r.row.PromptSet, Source: "references", CreatedAt: now,
 			})
 			if err != nil {
 				return err

@@ -157,7 +157,7 @@ func (m *model) dag(history string, repair bool, s sampling, f ContentFaults) ge
 	if box, ok := answer.LastBoxed(final); ok {
 		ans = box
 	}
-	d := datg.SymbolicDAG(derivation, ans)
+	d := followGuidance(datg.SymbolicDAG(derivation, ans), history)
 	if !repair && len(d.Nodes) > 1 && rng.Float64() < f.Cycle {
 		d.Nodes[0].Parents = append(d.Nodes[0].Parents, d.Nodes[len(d.Nodes)-1].NodeID)
 	}

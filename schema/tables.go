@@ -291,9 +291,18 @@ type Annotation struct {
 	TraceID   string   `parquet:"trace_id" doc:"the audited trace"`
 	DagID     string   `parquet:"dag_id" doc:"the reference DAG it was audited against"`
 	Annotator string   `parquet:"annotator" doc:"who judged"`
-	Layer     string   `parquet:"layer" doc:"node (DAG node validity), edge (DAG edge validity), status (the node's status in the human alignment), harmful (an automatic harmful-action candidate confirmed or not), car or pmf (scores of the human alignment)"`
+	Layer     string   `parquet:"layer" doc:"node (DAG node validity), edge (DAG edge validity), status (the node's status in the human alignment), harmful (an automatic harmful-action candidate confirmed or not), car or pmf (scores of the human alignment typed in; the scores computed from the statuses win when the statuses are complete)"`
 	Item      string   `parquet:"item" doc:"node id, parent>child, or the candidate's evidence_span; empty for car and pmf"`
 	Label     string   `parquet:"label" doc:"valid/invalid, COMMIT/ATTEMPT/ERROR/MISSING, harmful/not-harmful; empty for car and pmf"`
 	Value     *float64 `parquet:"value,optional" doc:"the score, for car and pmf (null pmf: a DAG without edges)"`
 	Source    string   `parquet:"source" doc:"the file it was imported from"`
+	// Where the human alignment's evidence lies in the trace, located by the
+	// code that locates an aligner's spans, so the human statuses are scored
+	// by the SQL that scores alignments (commit positions for PMF, one-to-one
+	// matching of harmful actions and events for HAR).
+	EvidenceSpan string `parquet:"evidence_span" since:"v0.2.0" doc:"status: the trace text the annotator quotes for the node (empty when none); harmful: the candidate's span (as item)"`
+	StartChar    *int32 `parquet:"start_char,optional" since:"v0.2.0" doc:"status and harmful: character offset of the located span in the trace (null when not located or not given)"`
+	EndChar      *int32 `parquet:"end_char,optional" since:"v0.2.0" doc:"end offset (exclusive) of the located span"`
+	BlockID      *int32 `parquet:"block_id,optional" since:"v0.2.0" doc:"0-based paragraph (blocks split on blank lines) holding the span's start"`
+	MatchedNode  string `parquet:"matched_node" since:"v0.2.0" doc:"harmful rows the annotator confirmed: the node whose status event (COMMIT, ATTEMPT or ERROR) the action is matched to, one to one as for an aligner's; empty when none"`
 }

@@ -39,30 +39,17 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 		}
 	}
 	type pair struct{ trace, dag string }
-	human := map[pair]map[string][]float64{} // instance -> car/pmf values
-	for _, a := range anns {
-		p := pair{a.TraceID, a.DagID}
-		if human[p] == nil {
-			human[p] = map[string][]float64{}
-		}
-		if a.Value != nil {
-			human[p][a.Layer] = append(human[p][a.Layer], *a.Value)
-		}
-	}
-	mean := func(v []float64) (float64, bool) {
-		if len(v) == 0 {
-			return 0, false
-		}
-		s := 0.0
-		for _, x := range v {
-			s += x
-		}
-		return s / float64(len(v)), true
+	// The human alignment's scores, from the statuses by the contract's
+	// definitions (human_scores_test.go).
+	human := map[pair]humanScore{}
+	for p, h := range fixtureHumanScores(t) {
+		human[pair{p[0], p[1]}] = h
 	}
 	type cell struct {
 		n                  int
 		carA, carH         []float64
 		pmfA, pmfH         []float64
+		harA, harH         []float64
 		nodeOK, node       int
 		edgeOK, edge       int
 		cands, judged, yes int
@@ -83,6 +70,7 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 			Aligner string   `json:"aligner"`
 			CAR     float64  `json:"car"`
 			PMF     *float64 `json:"pmf"`
+			HAR     float64  `json:"har"`
 		}
 		mustUnmarshal(t, l, &s)
 		p := pair{s.TraceID, s.DagID}
@@ -94,11 +82,14 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 			c := get(s.Aligner, lang)
 			c.n++
 			c.instances[p] = true
-			if car, ok := mean(h["car"]); ok {
-				c.carA, c.carH = append(c.carA, s.CAR), append(c.carH, car)
+			if h.car != nil {
+				c.carA, c.carH = append(c.carA, s.CAR), append(c.carH, *h.car)
 			}
-			if pmf, ok := mean(h["pmf"]); ok && s.PMF != nil {
-				c.pmfA, c.pmfH = append(c.pmfA, *s.PMF), append(c.pmfH, pmf)
+			if h.pmf != nil && s.PMF != nil {
+				c.pmfA, c.pmfH = append(c.pmfA, *s.PMF), append(c.pmfH, *h.pmf)
+			}
+			if h.har != nil {
+				c.harA, c.harH = append(c.harA, s.HAR), append(c.harH, *h.har)
 			}
 		}
 	}
@@ -172,6 +163,7 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 			"edge_valid":     100 * float64(c.edgeOK) / float64(c.edge),
 			"car_mae":        mae(c.carA, c.carH),
 			"pmf_mae":        mae(c.pmfA, c.pmfH),
+			"har_mae":        mae(c.harA, c.harH),
 			"pmf_pearson":    pearson(c.pmfA, c.pmfH),
 			"pmf_spearman":   pearson(averageRanks(c.pmfA), averageRanks(c.pmfH)),
 			"car_pearson":    pearson(c.carA, c.carH),

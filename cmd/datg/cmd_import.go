@@ -34,14 +34,19 @@ in the trace; unknown node ids and bad statuses go to alignment_errors.
 Recorded under --aligner (default import:<file>).
 
 import annotations: the human audit of DATG, one annotator's judgments of one
-(trace, reference DAG) instance a line: {"annotator", "trace_id",
+(trace, reference DAG) instance a line (datg annotations sample writes the
+paper's audit in this format, judgments null): {"annotator", "trace_id",
 "ref_index", "nodes": {node_id: valid?}, "edges": {"parent>child": valid?},
-"statuses": {node_id: COMMIT|ATTEMPT|ERROR|MISSING}, "car", "pmf" (the
-human alignment's scores; pmf null for a DAG without edges), "harmful":
-{evidence_span of an automatic candidate: confirmed?}}; every part but the
-first three is optional. Node and edge ids are checked against the DAG.
-Merged into annotations; a re-imported (annotator, trace, DAG) replaces its
-rows. datg tables then writes human_eval and human_agreement.
+"statuses": {node_id: {"status": COMMIT|ATTEMPT|ERROR|MISSING,
+"evidence_span": the trace text that shows it}} (or node_id: "COMMIT"),
+"harmful": {evidence_span of an automatic candidate: confirmed?}, "car",
+"pmf" (typed-in scores of older files; the scores computed from complete
+statuses win), "context" (not read)}; every part but the first three is
+optional. Node and edge ids are checked against the DAG; evidence spans are
+located in the trace (one not found is refused); a null judgment is refused
+as not made yet. Merged into annotations; a re-imported (annotator, trace,
+DAG) replaces its rows. datg tables then writes human_eval and
+human_agreement.
 
 A malformed line is an error naming the file, line and field; nothing is
 written then.`,

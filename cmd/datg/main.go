@@ -32,6 +32,7 @@ var commands = []*Command{
 	cmdDAGs,
 	cmdAlign,
 	cmdScore,
+	cmdAnnotations,
 	cmdControl,
 	cmdPrompts,
 	cmdLoop,
@@ -75,7 +76,7 @@ func run(ctx context.Context, args []string) int {
 	cmd.Flag.SetOutput(io.Discard)
 	rest := args[1:]
 	var err error
-	if cmd.Name() != "import" && cmd.Name() != "ingest" && cmd.Name() != "answers" {
+	if cmd.Name() != "import" && cmd.Name() != "ingest" && cmd.Name() != "answers" && cmd.Name() != "annotations" {
 		if err = parseFlags(cmd, rest); err == nil {
 			rest = cmd.Flag.Args()
 		}

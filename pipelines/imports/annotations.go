@@ -1,9 +1,12 @@
 package imports
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,17 +21,50 @@ import (
 )
 
 // annotationRecord is one line of an annotations import: one annotator's
-// audit of one (trace, reference DAG) instance.
+// audit of one (trace, reference DAG) instance. A judgment written as null
+// is one not made yet (datg annotations sample writes them so): the line is
+// refused, naming it. Context is for the annotator (datg annotations sample
+// fills it) and is not read.
 type annotationRecord struct {
-	Annotator *string           `json:"annotator"`
-	TraceID   *string           `json:"trace_id"`
-	RefIndex  *float64          `json:"ref_index"`
-	Nodes     map[string]bool   `json:"nodes"`
-	Edges     map[string]bool   `json:"edges"`
-	Statuses  map[string]string `json:"statuses"`
-	CAR       *float64          `json:"car"`
-	PMF       *float64          `json:"pmf"`
-	Harmful   map[string]bool   `json:"harmful"`
+	Annotator *string                    `json:"annotator"`
+	TraceID   *string                    `json:"trace_id"`
+	RefIndex  *float64                   `json:"ref_index"`
+	Nodes     map[string]*bool           `json:"nodes"`
+	Edges     map[string]*bool           `json:"edges"`
+	Statuses  map[string]*statusJudgment `json:"statuses"`
+	CAR       *float64                   `json:"car"`
+	PMF       *float64                   `json:"pmf"`
+	Harmful   map[string]*bool           `json:"harmful"`
+	Context   json.RawMessage            `json:"context"`
+}
+
+// statusJudgment is a node's status in the human alignment: a plain string
+// ("COMMIT"), or {"status": "COMMIT", "evidence_span": "trace text"} with
+// the text that shows it, located in the trace as an aligner's span is.
+type statusJudgment struct {
+	Status       *string `json:"status"`
+	EvidenceSpan *string `json:"evidence_span"`
+}
+
+// UnmarshalJSON reads either form; the object form refuses unknown keys.
+func (s *statusJudgment) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '"' {
+		var st string
+		if err := json.Unmarshal(t, &st); err != nil {
+			return err
+		}
+		s.Status, s.EvidenceSpan = &st, nil
+		return nil
+	}
+	type plain statusJudgment
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		return fmt.Errorf("a status is a string or {\"status\", \"evidence_span\"}: %w", err)
+	}
+	*s = statusJudgment(p)
+	return nil
 }
 
 // statuses a human alignment gives a node.
@@ -47,7 +83,16 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	problemOf, err := traceProblems(cfg.Data)
+	// Only the audited traces' texts are read: a run's texts may not fit in
+	// memory, the audit's 240 do.
+	wanted, err := auditedTraces(cfg.In, f)
+	if err != nil {
+		return Summary{}, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return Summary{}, err
+	}
+	problemOf, texts, err := traceProblems(cfg.Data, wanted)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -60,6 +105,7 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 	m.Group = func(a *schema.Annotation) string { return instance(a.Annotator, a.TraceID, a.DagID) }
 	source := "import:" + filepath.Base(cfg.In)
 	seen := map[string]int{}
+	located := map[string]*datg.Trace{}
 	var sum Summary
 	err = eachRecord(ctx, cfg.In, f, func(line int, rec *annotationRecord) error {
 		bad := func(field, format string, args ...any) error {
@@ -67,7 +113,7 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		switch {
 		case rec.Annotator == nil || strings.TrimSpace(*rec.Annotator) == "":
-			return bad("annotator", "missing")
+			return bad("annotator", "missing (write who judged this instance)")
 		case rec.TraceID == nil:
 			return bad("trace_id", "missing")
 		case rec.RefIndex == nil:
@@ -91,7 +137,12 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 			return inputerr.At(cfg.In, line, fmt.Errorf("%w: annotator %s already audited trace %s with DAG %s on line %d", ErrDuplicate, *rec.Annotator, *rec.TraceID, id, first))
 		}
 		seen[key] = line
-		rows, err := rec.rows(d.DAG, bad)
+		t := located[*rec.TraceID]
+		if t == nil {
+			t = datg.NewTrace(texts[*rec.TraceID])
+			located[*rec.TraceID] = t
+		}
+		rows, err := rec.rows(d.DAG, t, bad)
 		if err != nil {
 			return err
 		}
@@ -117,9 +168,9 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, nil
 }
 
-// rows are a record's judgments, checked against the DAG; bad makes the
-// error of a field.
-func (r annotationRecord) rows(d datg.DAG, bad func(field, format string, args ...any) error) ([]schema.Annotation, error) {
+// rows are a record's judgments, checked against the DAG, with the human
+// alignment's spans located in the trace t; bad makes the error of a field.
+func (r annotationRecord) rows(d datg.DAG, t *datg.Trace, bad func(field, format string, args ...any) error) ([]schema.Annotation, error) {
 	nodes := map[string]bool{}
 	for _, n := range d.Nodes {
 		nodes[n.NodeID] = true
@@ -135,28 +186,32 @@ func (r annotationRecord) rows(d datg.DAG, bad func(field, format string, args .
 		}
 		return no
 	}
+	unfilled := func(field, key, what string) error {
+		return bad(field+"."+key, "not judged yet (null): write %s, or remove the key to leave it unjudged", what)
+	}
 	for _, id := range slices.Sorted(maps.Keys(r.Nodes)) {
-		if !nodes[id] {
-			return nil, bad("nodes", "the DAG has no node %q", id)
-		}
-		out = append(out, schema.Annotation{Layer: "node", Item: id, Label: label(r.Nodes[id], "valid", "invalid")})
-	}
-	for _, e := range slices.Sorted(maps.Keys(r.Edges)) {
-		if !edges[e] {
-			return nil, bad("edges", "the DAG has no edge %q (write parent>child)", e)
-		}
-		out = append(out, schema.Annotation{Layer: "edge", Item: e, Label: label(r.Edges[e], "valid", "invalid")})
-	}
-	for _, id := range slices.Sorted(maps.Keys(r.Statuses)) {
-		st := strings.ToUpper(strings.TrimSpace(r.Statuses[id]))
 		switch {
 		case !nodes[id]:
-			return nil, bad("statuses", "the DAG has no node %q", id)
-		case !slices.Contains(humanStatuses, st):
-			return nil, bad("statuses", "%q is not one of %v", r.Statuses[id], humanStatuses)
+			return nil, bad("nodes", "the DAG has no node %q", id)
+		case r.Nodes[id] == nil:
+			return nil, unfilled("nodes", id, "true (valid) or false")
 		}
-		out = append(out, schema.Annotation{Layer: "status", Item: id, Label: st})
+		out = append(out, schema.Annotation{Layer: "node", Item: id, Label: label(*r.Nodes[id], "valid", "invalid")})
 	}
+	for _, e := range slices.Sorted(maps.Keys(r.Edges)) {
+		switch {
+		case !edges[e]:
+			return nil, bad("edges", "the DAG has no edge %q (write parent>child)", e)
+		case r.Edges[e] == nil:
+			return nil, unfilled("edges", e, "true (valid) or false")
+		}
+		out = append(out, schema.Annotation{Layer: "edge", Item: e, Label: label(*r.Edges[e], "valid", "invalid")})
+	}
+	statuses, err := r.statusRows(nodes, t, bad, unfilled)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, statuses...)
 	for _, s := range []struct {
 		name string
 		v    *float64
@@ -170,28 +225,144 @@ func (r annotationRecord) rows(d datg.DAG, bad func(field, format string, args .
 		v := *s.v
 		out = append(out, schema.Annotation{Layer: s.name, Value: &v})
 	}
+	var harmful []schema.Annotation
 	for _, span := range slices.Sorted(maps.Keys(r.Harmful)) {
-		if strings.TrimSpace(span) == "" {
+		switch {
+		case strings.TrimSpace(span) == "":
 			return nil, bad("harmful", "an empty evidence span")
+		case r.Harmful[span] == nil:
+			return nil, unfilled("harmful", span, "true (a harmful action) or false")
 		}
-		out = append(out, schema.Annotation{Layer: "harmful", Item: span, Label: label(r.Harmful[span], "harmful", "not-harmful")})
+		row := schema.Annotation{Layer: "harmful", Item: span, Label: label(*r.Harmful[span], "harmful", "not-harmful"), EvidenceSpan: span}
+		// A candidate's span is the aligner's quote: it may not be found,
+		// and then it is judgeable on its own, as the aligner's is.
+		if loc := t.Locate(span); loc.Found() {
+			start, end, block := int32(loc.Start), int32(loc.End), int32(t.Block(loc.Start))
+			row.StartChar, row.EndChar, row.BlockID = &start, &end, &block
+		}
+		harmful = append(harmful, row)
+	}
+	matchHumanActions(d, statuses, harmful)
+	return append(out, harmful...), nil
+}
+
+// statusRows are the human alignment's node statuses, each with its
+// evidence span located in the trace as an aligner's event is. A span given
+// but not found in the trace is refused: the annotator copies it from the
+// trace, so it is a slip to fix, not a claim to keep.
+func (r annotationRecord) statusRows(nodes map[string]bool, t *datg.Trace, bad func(field, format string, args ...any) error,
+	unfilled func(field, key, what string) error) ([]schema.Annotation, error) {
+	var out []schema.Annotation
+	for _, id := range slices.Sorted(maps.Keys(r.Statuses)) {
+		j := r.Statuses[id]
+		if !nodes[id] {
+			return nil, bad("statuses", "the DAG has no node %q", id)
+		}
+		if j == nil || j.Status == nil {
+			return nil, unfilled("statuses", id, fmt.Sprintf("one of %v", humanStatuses))
+		}
+		st := strings.ToUpper(strings.TrimSpace(*j.Status))
+		if !slices.Contains(humanStatuses, st) {
+			return nil, bad("statuses", "%q is not one of %v", *j.Status, humanStatuses)
+		}
+		row := schema.Annotation{Layer: "status", Item: id, Label: st}
+		if j.EvidenceSpan != nil && strings.TrimSpace(*j.EvidenceSpan) != "" {
+			if st == datg.Missing {
+				return nil, bad("statuses."+id+".evidence_span", "a MISSING node has no evidence in the trace")
+			}
+			loc := t.Locate(*j.EvidenceSpan)
+			if !loc.Found() {
+				return nil, bad("statuses."+id+".evidence_span", "%q is not in the trace text (copy it from the trace)", truncate(*j.EvidenceSpan, 80))
+			}
+			start, end, block := int32(loc.Start), int32(loc.End), int32(t.Block(loc.Start))
+			row.EvidenceSpan, row.StartChar, row.EndChar, row.BlockID = *j.EvidenceSpan, &start, &end, &block
+		}
+		out = append(out, row)
 	}
 	return out, nil
 }
 
-// traceProblems maps every trace to its problem.
-func traceProblems(dir string) (map[string]string, error) {
-	out := map[string]string{}
+// matchHumanActions records, on each harmful action the annotator
+// confirmed, the node whose status event it is matched to, by the matching
+// an aligner's alignment gets (datg.MatchActions): the events are the
+// statuses other than MISSING in DAG node order (one per node), the actions
+// the confirmed candidates in span order.
+func matchHumanActions(d datg.DAG, statuses, harmful []schema.Annotation) {
+	byNode := map[string]schema.Annotation{}
+	for _, s := range statuses {
+		byNode[s.Item] = s
+	}
+	span := func(a schema.Annotation) datg.Span {
+		s := datg.Span{Text: a.EvidenceSpan}
+		if a.StartChar != nil && a.EndChar != nil {
+			s.Start, s.End, s.Located = int(*a.StartChar), int(*a.EndChar), true
+		}
+		return s
+	}
+	var events []datg.Span
+	var eventNode []string
+	for _, n := range d.Nodes {
+		if s, ok := byNode[n.NodeID]; ok && s.Label != datg.Missing {
+			events, eventNode = append(events, span(s)), append(eventNode, n.NodeID)
+		}
+	}
+	var actions []datg.Span
+	var actionRow []int
+	for i, h := range harmful {
+		if h.Label == "harmful" {
+			actions, actionRow = append(actions, span(h)), append(actionRow, i)
+		}
+	}
+	for i, j := range datg.MatchActions(events, actions) {
+		if j >= 0 {
+			harmful[actionRow[i]].MatchedNode = eventNode[j]
+		}
+	}
+}
+
+// auditedTraces are the trace ids the file names. Lines that do not parse
+// are skipped here: the import's own pass reports them.
+func auditedTraces(path string, r io.Reader) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := eachLine(path, r, func(_ int, b []byte) error {
+		var rec struct {
+			TraceID string `json:"trace_id"`
+		}
+		if json.Unmarshal(b, &rec) == nil {
+			out[rec.TraceID] = true
+		}
+		return nil
+	})
+	return out, err
+}
+
+// traceProblems maps every trace to its problem, and gives the texts of the
+// wanted traces.
+func traceProblems(dir string, wanted map[string]bool) (map[string]string, map[string]string, error) {
+	problems, texts := map[string]string{}, map[string]string{}
 	type cols struct {
 		TraceID   string `parquet:"trace_id"`
 		ProblemID string `parquet:"problem_id"`
+		Text      string `parquet:"text"`
 	}
 	err := store.ScanProjection(dir, schema.Traces.Table, func(r *cols) error {
-		out[r.TraceID] = r.ProblemID
+		problems[r.TraceID] = r.ProblemID
+		if wanted[r.TraceID] {
+			texts[r.TraceID] = r.Text
+		}
 		return nil
 	})
 	if errors.Is(err, store.ErrNoTable) {
-		return nil, fmt.Errorf("no traces in %s: the audited traces must be in the run", dir)
+		return nil, nil, fmt.Errorf("no traces in %s: the audited traces must be in the run", dir)
 	}
-	return out, err
+	return problems, texts, err
+}
+
+// truncate shortens s to at most n characters for an error message.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }

@@ -99,3 +99,74 @@ func TestImportAnnotationErrors(t *testing.T) {
 		t.Fatal("a refused import wrote the table")
 	}
 }
+
+// A status may carry the trace text that shows it: located as an aligner's
+// span is (position, block), and a confirmed harmful action is matched to
+// the event it overlaps. The context an annotator reads is accepted and not
+// stored.
+func TestImportAnnotationStatusSpans(t *testing.T) {
+	dir, id := annotatedRun(t)
+	in := `{"annotator": "A", "trace_id": "` + id + `", "ref_index": 0, "context": {"trace": "...", "dag": {"nodes": []}},` +
+		` "statuses": {"n1": {"status": "commit", "evidence_span": "Kwanza"}, "n2": {"status": "MISSING", "evidence_span": null}},` +
+		` "harmful": {"Kwanza": true, "boxed": false}}` + "\n"
+	if _, err := Run(context.Background(), Config{Kind: "annotations", In: write(t, in), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := store.ReadAll(dir, schema.Annotations)
+	if len(rows) != 4 {
+		t.Fatalf("%d rows: %+v", len(rows), rows)
+	}
+	want := int32(strings.Index("<think>\nKwanza\n</think> \\boxed{1}", "Kwanza"))
+	for _, r := range rows {
+		switch {
+		case r.Layer == "status" && r.Item == "n1":
+			if r.Label != "COMMIT" || r.EvidenceSpan != "Kwanza" || r.StartChar == nil || *r.StartChar != want || *r.EndChar != want+6 || *r.BlockID != 0 {
+				t.Errorf("n1: %+v", r)
+			}
+		case r.Layer == "status" && r.Item == "n2":
+			if r.Label != "MISSING" || r.StartChar != nil {
+				t.Errorf("n2: %+v", r)
+			}
+		case r.Layer == "harmful" && r.Item == "Kwanza":
+			if r.MatchedNode != "n1" || r.StartChar == nil || *r.StartChar != want {
+				t.Errorf("the confirmed action quotes n1's event: %+v", r)
+			}
+		case r.Layer == "harmful":
+			if r.MatchedNode != "" {
+				t.Errorf("an action not confirmed is matched to nothing: %+v", r)
+			}
+		}
+	}
+}
+
+// A judgment written as null (as datg annotations sample leaves it) is not
+// made yet: refused, naming the line and the key; so is a span that is not
+// in the trace, or a MISSING node with evidence.
+func TestImportAnnotationRefusesUnfilledJudgments(t *testing.T) {
+	dir, id := annotatedRun(t)
+	head := `{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, `
+	ok := `{"annotator": "A", "trace_id": "` + id + `", "ref_index": 0, "nodes": {"n1": true}}`
+	cases := map[string]struct{ line, field string }{
+		"node":            {head + `"nodes": {"n1": true, "n2": null}}`, "nodes.n2"},
+		"edge":            {head + `"edges": {"n1>n2": null}}`, "edges.n1>n2"},
+		"status":          {head + `"statuses": {"n1": null}}`, "statuses.n1"},
+		"status object":   {head + `"statuses": {"n1": {"status": null, "evidence_span": null}}}`, "statuses.n1"},
+		"harmful":         {head + `"harmful": {"a loop": null}}`, "harmful.a loop"},
+		"span not found":  {head + `"statuses": {"n1": {"status": "COMMIT", "evidence_span": "nowhere in it"}}}`, "statuses.n1.evidence_span"},
+		"missing with it": {head + `"statuses": {"n2": {"status": "MISSING", "evidence_span": "Kwanza"}}}`, "statuses.n2.evidence_span"},
+	}
+	for name, c := range cases {
+		_, err := Run(context.Background(), Config{Kind: "annotations", In: write(t, ok+"\n"+c.line+"\n"), Data: dir})
+		var ie *inputerr.Error
+		if !errors.As(err, &ie) || ie.Line != 2 || ie.Field != c.field || !errors.Is(err, ErrBadRecord) {
+			t.Errorf("%s: got %v, want line 2 field %s", name, err, c.field)
+		}
+	}
+	bad := head + `"statuses": {"n1": {"status": "COMMIT", "span": "Kwanza"}}}`
+	if _, err := Run(context.Background(), Config{Kind: "annotations", In: write(t, bad+"\n"), Data: dir}); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "span") {
+		t.Errorf("an unknown key in a status: %v", err)
+	}
+	if store.Exists(dir, schema.Annotations.Table) {
+		t.Fatal("a refused import wrote the table")
+	}
+}

@@ -1,95 +1,12 @@
--- scores: CAR, PMF and HAR of every alignment (trace, DAG, aligner), as
--- CONTRACT.md defines them, and each trace's best DAG per aligner.
---   node status: COMMIT if any event is COMMIT, else ERROR if any is ERROR,
---     else ATTEMPT if any is ATTEMPT, else MISSING; a node's commit position
---     is the located start_char of its earliest COMMIT event.
---   CAR = committed nodes / all nodes of the DAG.
---   PMF = ordered edges / all edges (NULL for a DAG without edges); an edge
---     is ordered when both ends are COMMIT with located positions and the
---     parent's is no later than the child's, or both lie in the same block.
---   HAR = harmful / max(1, judgeable); harmful = the harmful actions kept
---     (the first 2 contradictory, 2 harmful-loop and 1 degenerate steps:
---     the paper's caps, applied when the alignment was read); judgeable =
---     node events + harmful actions matched to no event. Actions and events
---     are matched one to one when the alignment is read (same quote, or
---     overlapping located ranges; harmful_actions.matched_seq), so HAR is
---     at most 1.
+-- scores: CAR, PMF and HAR of every aligner's alignment (trace, DAG,
+-- aligner), as CONTRACT.md defines them, and each trace's best DAG per
+-- aligner. The scores themselves come from stg_alignment_scores (the query
+-- that scores the human alignments of the audit too), over the scorable
+-- alignments only (stg_alignment_lineage: they parsed, their DAG is valid,
+-- and they were made on the trace's current text and the DAG's current
+-- content).
 --   best: highest CAR, then highest PMF, then lowest HAR, then lowest
 --     ref_index.
--- Only scorable alignments (stg_alignment_lineage: they parsed, their DAG
--- is valid, and they were made on the trace's current text and the DAG's
--- current content) are scored.
-WITH aligned AS (
-    SELECT trace_id, dag_id, aligner, ref_index, text_hash, dag_hash, alignment_hash
-    FROM stg_alignment_lineage
-    WHERE scorable
-),
-node_status AS (
-    SELECT al.trace_id, al.dag_id, al.aligner, n.node_id,
-        CASE
-            WHEN bool_or(e.status = 'COMMIT') THEN 'COMMIT'
-            WHEN bool_or(e.status = 'ERROR') THEN 'ERROR'
-            WHEN bool_or(e.status = 'ATTEMPT') THEN 'ATTEMPT'
-            ELSE 'MISSING'
-        END AS status,
-        min(e.start_char) FILTER (WHERE e.status = 'COMMIT') AS commit_pos,
-        arg_min(e.block_id, e.start_char) FILTER (WHERE e.status = 'COMMIT' AND e.start_char IS NOT NULL) AS commit_block
-    FROM aligned al
-    JOIN nodes n USING (dag_id)
-    LEFT JOIN alignment_events e
-        ON e.trace_id = al.trace_id AND e.dag_id = al.dag_id AND e.aligner = al.aligner AND e.node_id = n.node_id
-    GROUP BY al.trace_id, al.dag_id, al.aligner, n.node_id
-),
-node_counts AS (
-    SELECT trace_id, dag_id, aligner,
-        count(*) AS n_nodes,
-        count(*) FILTER (WHERE status = 'COMMIT') AS n_commit
-    FROM node_status
-    GROUP BY trace_id, dag_id, aligner
-),
-edge_counts AS (
-    SELECT al.trace_id, al.dag_id, al.aligner,
-        count(ed.child_id) AS n_edges,
-        count(ed.child_id) FILTER (
-            WHERE p.status = 'COMMIT' AND c.status = 'COMMIT'
-              AND p.commit_pos IS NOT NULL AND c.commit_pos IS NOT NULL
-              AND (p.commit_pos <= c.commit_pos OR p.commit_block = c.commit_block)
-        ) AS n_ordered
-    FROM aligned al
-    LEFT JOIN edges ed USING (dag_id)
-    LEFT JOIN node_status p
-        ON p.trace_id = al.trace_id AND p.dag_id = al.dag_id AND p.aligner = al.aligner AND p.node_id = ed.parent_id
-    LEFT JOIN node_status c
-        ON c.trace_id = al.trace_id AND c.dag_id = al.dag_id AND c.aligner = al.aligner AND c.node_id = ed.child_id
-    GROUP BY al.trace_id, al.dag_id, al.aligner
-),
-event_counts AS (
-    SELECT trace_id, dag_id, aligner, count(*) AS n_events
-    FROM alignment_events
-    GROUP BY trace_id, dag_id, aligner
-),
-harm_counts AS (
-    SELECT trace_id, dag_id, aligner,
-        count(*) AS n_harmful,
-        count(*) FILTER (WHERE matched_seq IS NULL) AS n_unmatched
-    FROM harmful_actions
-    GROUP BY trace_id, dag_id, aligner
-),
-scored AS (
-    SELECT al.trace_id, al.dag_id, al.aligner, al.ref_index, al.text_hash, al.dag_hash, al.alignment_hash,
-        nc.n_commit::DOUBLE / nc.n_nodes AS car,
-        CASE WHEN ec.n_edges > 0 THEN ec.n_ordered::DOUBLE / ec.n_edges END AS pmf,
-        coalesce(hc.n_harmful, 0)::DOUBLE
-            / greatest(1, coalesce(evc.n_events, 0) + coalesce(hc.n_unmatched, 0)) AS har,
-        nc.n_nodes, nc.n_commit, ec.n_edges, ec.n_ordered,
-        coalesce(hc.n_harmful, 0) AS n_harmful,
-        coalesce(evc.n_events, 0) + coalesce(hc.n_unmatched, 0) AS n_judgeable
-    FROM aligned al
-    JOIN node_counts nc USING (trace_id, dag_id, aligner)
-    JOIN edge_counts ec USING (trace_id, dag_id, aligner)
-    LEFT JOIN event_counts evc USING (trace_id, dag_id, aligner)
-    LEFT JOIN harm_counts hc USING (trace_id, dag_id, aligner)
-)
 SELECT trace_id, dag_id, aligner, ref_index, car, pmf, har,
     row_number() OVER (
         PARTITION BY trace_id, aligner
@@ -97,5 +14,6 @@ SELECT trace_id, dag_id, aligner, ref_index, car, pmf, har,
     ) = 1 AS best,
     n_nodes, n_commit, n_edges, n_ordered, n_harmful, n_judgeable,
     text_hash, dag_hash, alignment_hash
-FROM scored
+FROM stg_alignment_scores
+WHERE NOT human
 ORDER BY trace_id, aligner, ref_index, dag_id;

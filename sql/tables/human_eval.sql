@@ -3,7 +3,10 @@
 -- (lang 'all'): n audited (trace, DAG) instances; DAG node and edge
 -- validity (% of the annotators' judgments that say valid); CAR and PMF of
 -- the aligner against the human alignments (MAE, Pearson, and Spearman as
--- Pearson over average ranks; PMF over pairs where both are defined); HAR
+-- Pearson over average ranks; PMF over pairs where both are defined); the
+-- human CAR, PMF and HAR scored from the annotators' node statuses by the
+-- aligners' scoring query (stg_human_pairs says when typed-in values stand
+-- in); HAR MAE of the aligner against the human HAR; HAR
 -- precision (% of the aligner's harmful-action candidates on the audited
 -- instances that every annotator who judged them confirmed, over those
 -- judged). Read from the annotations table (datg import annotations).
@@ -27,7 +30,8 @@ scores_vs_human AS (
         round(defined(corr(rc, rc_h) FILTER (WHERE has_car)), 3)          AS car_spearman,
         round(avg(abs(pmf - pmf_h)) FILTER (WHERE has_pmf), 3)   AS pmf_mae,
         round(defined(corr(pmf, pmf_h) FILTER (WHERE has_pmf)), 3)        AS pmf_pearson,
-        round(defined(corr(rp, rp_h) FILTER (WHERE has_pmf)), 3)          AS pmf_spearman
+        round(defined(corr(rp, rp_h) FILTER (WHERE has_pmf)), 3)          AS pmf_spearman,
+        round(avg(abs(har - har_h)) FILTER (WHERE has_har), 3)   AS har_mae
     FROM ranked
     GROUP BY aligner, lang
 ),
@@ -63,7 +67,8 @@ precision AS (
 )
 SELECT s.aligner, s.lang, s.n, v.node_valid, v.edge_valid,
     s.car_mae, s.car_pearson, s.car_spearman, s.pmf_mae, s.pmf_pearson, s.pmf_spearman,
-    coalesce(p.har_candidates, 0) AS har_candidates, coalesce(p.har_judged, 0) AS har_judged, p.har_precision
+    coalesce(p.har_candidates, 0) AS har_candidates, coalesce(p.har_judged, 0) AS har_judged, p.har_precision,
+    s.har_mae
 FROM scores_vs_human s
 LEFT JOIN validity v USING (aligner, lang)
 LEFT JOIN precision p USING (aligner, lang)

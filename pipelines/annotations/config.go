@@ -1,0 +1,85 @@
+package annotations
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/transforms"
+)
+
+// Config is one draw of the audit.
+type Config struct {
+	Data     string
+	Out      string   // the JSONL file written
+	Langs    []string // audited languages (reasoning languages of en-x traces)
+	Levels   []string // difficulty levels, each a cell per language
+	PerLevel int      // instances per (language, level)
+	Seed     int64
+	Aligner  string   // whose scores pick the best DAG and whose candidates are listed; empty: the run's only one
+	Models   []string // empty: every model of the run
+	Force    bool     // replace Out when it exists
+}
+
+// The paper's audit: four languages, 20 instances per level.
+var (
+	DefaultLangs    = []string{"fr", "sw", "bn", "te"}
+	DefaultLevels   = []string{"low", "medium", "high"}
+	DefaultPerLevel = 20
+	DefaultSeed     = int64(42)
+)
+
+// DefaultConfig is the paper's design.
+func DefaultConfig() Config {
+	return Config{Data: "data/run", Langs: slices.Clone(DefaultLangs), Levels: slices.Clone(DefaultLevels),
+		PerLevel: DefaultPerLevel, Seed: DefaultSeed}
+}
+
+// Validate reports every problem of the configuration at once.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Out == "" {
+		errs = append(errs, errors.New("--out FILE is required"))
+	}
+	if len(c.Langs) == 0 {
+		errs = append(errs, errors.New("no languages to sample"))
+	}
+	for _, l := range c.Langs {
+		if l == "" || l == "en" {
+			errs = append(errs, fmt.Errorf("language %q: the audit samples en-x traces of a non-English language", l))
+		}
+	}
+	if len(c.Levels) == 0 {
+		errs = append(errs, errors.New("no levels to sample"))
+	}
+	for _, l := range c.Levels {
+		if !transforms.ValidLevel(l) {
+			errs = append(errs, fmt.Errorf("level %q is not one of %v", l, transforms.Levels))
+		}
+	}
+	if dup := duplicate(c.Langs); dup != "" {
+		errs = append(errs, fmt.Errorf("language %q given twice", dup))
+	}
+	if dup := duplicate(c.Levels); dup != "" {
+		errs = append(errs, fmt.Errorf("level %q given twice", dup))
+	}
+	if c.PerLevel < 1 {
+		errs = append(errs, fmt.Errorf("--per-level %d: at least 1", c.PerLevel))
+	}
+	if len(errs) > 0 {
+		return inputerr.Invalid(errs...)
+	}
+	return nil
+}
+
+func duplicate(xs []string) string {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if seen[x] {
+			return x
+		}
+		seen[x] = true
+	}
+	return ""
+}

@@ -1,0 +1,384 @@
+package annotations
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/imports"
+	"github.com/datg/datg/pipelines/score"
+	"github.com/datg/datg/schema"
+)
+
+// The audit world: problems 0-4 of each level; en-x traces of models M1 and
+// M2 in fr, sw, bn and te (10 candidates a cell) but only M1's first two
+// high problems in Telugu (a cell short of candidates); decoys that must
+// never be drawn: x-en, en-en, loop-retry and Japanese traces, all scored.
+// Every problem has two DAGs; aligner A commits more of the second on odd
+// problems, so the best DAG varies; aligner B aligns too.
+const traceText = "First we find x = 1 from the data.\n\nThen y = 2 follows.\n\nSo x + y = 3, the answer is 3."
+
+func importLines(t *testing.T, dir, kind, aligner string, lines []string) {
+	t.Helper()
+	in := filepath.Join(t.TempDir(), kind+".jsonl")
+	if err := os.WriteFile(in, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := imports.Run(context.Background(), imports.Config{Kind: kind, In: in, Data: dir, Aligner: aligner}); err != nil {
+		t.Fatalf("import %s: %v", kind, err)
+	}
+}
+
+type traceSpec struct {
+	model, input, reasoning, level, method string
+	k                                      int
+}
+
+func auditWorld(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	levels := []string{"low", "medium", "high"}
+	var ps []schema.Problem
+	for _, level := range levels {
+		for k := range 5 {
+			ps = append(ps, schema.Problem{ProblemID: fmt.Sprintf("%s-%d", level, k), Level: level, Lang: "en", K: int32(k),
+				Question: fmt.Sprintf("Problem %s-%d: what is x + y?", level, k), Answer: "3"})
+		}
+	}
+	if err := store.WriteAll(dir, schema.Problems, store.Meta{}, ps); err != nil {
+		t.Fatal(err)
+	}
+	var specs []traceSpec
+	for _, level := range levels {
+		for k := range 5 {
+			for _, model := range []string{"M1", "M2"} {
+				for _, lang := range []string{"fr", "sw", "bn", "te"} {
+					if lang == "te" && level == "high" && (model == "M2" || k >= 2) {
+						continue
+					}
+					specs = append(specs, traceSpec{model, "en", lang, level, "base", k})
+				}
+				specs = append(specs,
+					traceSpec{model, "fr", "en", level, "base", k},       // x-en
+					traceSpec{model, "en", "en", level, "base", k},       // en-en
+					traceSpec{model, "en", "fr", level, "loop-retry", k}, // not base
+					traceSpec{model, "en", "ja", level, "base", k})       // not audited
+			}
+		}
+	}
+	var traces, dagLines []string
+	for _, s := range specs {
+		b, _ := json.Marshal(map[string]any{"model": s.model, "input_lang": s.input, "reasoning_lang": s.reasoning, "level": s.level,
+			"problem_id": fmt.Sprintf("%s-%d", s.level, s.k), "seed": 42, "method": s.method, "text": traceText, "completion_tokens": 30})
+		traces = append(traces, string(b))
+	}
+	for _, p := range ps {
+		for ref := range 2 {
+			dagLines = append(dagLines, fmt.Sprintf(`{"problem_id": %q, "ref_index": %d, "dag": {"final_node_id": "n3", "nodes": [`+
+				`{"node_id": "n1", "anchor": "x = 1", "description": "x", "parents": []}, `+
+				`{"node_id": "n2", "anchor": "y = 2", "description": "y", "parents": ["n1"]}, `+
+				`{"node_id": "n3", "anchor": "x + y = 3", "description": "<b>sum</b>", "parents": ["n1", "n2"]}]}}`, p.ProblemID, ref))
+		}
+	}
+	importLines(t, dir, "traces", "", traces)
+	importLines(t, dir, "dags", "", dagLines)
+	all, err := store.ReadAll(dir, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, aligner := range []string{"A", "B"} {
+		var lines []string
+		for _, tr := range all {
+			k := tr.ProblemID[strings.LastIndexByte(tr.ProblemID, '-')+1:]
+			for ref := range 2 {
+				n3 := `[]`
+				if (ref == 1) == (k == "1" || k == "3") {
+					n3 = `[{"status": "COMMIT", "evidence": "x + y = 3", "evidence_span": "x + y = 3"}]`
+				}
+				lines = append(lines, fmt.Sprintf(`{"trace_id": %q, "problem_id": %q, "ref_index": %d, "alignment": {"audit_results": {`+
+					`"n1": [{"status": "COMMIT", "evidence": "x = 1", "evidence_span": "x = 1"}], `+
+					`"n2": [{"status": "ATTEMPT", "evidence": "y = 2", "evidence_span": "y = 2"}], "n3": %s}, `+
+					`"contradictory_steps": [], "harmful_loop_steps": [{"evidence": "loop", "evidence_span": "Then y = 2 follows."}], "degenerate_steps": []}}`,
+					tr.TraceID, tr.ProblemID, ref, n3))
+			}
+		}
+		importLines(t, dir, "alignments", aligner, lines)
+	}
+	if _, err := score.Run(context.Background(), score.Config{Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func sampleConfig(dir, out string, seed int64) Config {
+	cfg := DefaultConfig()
+	cfg.Data, cfg.Out, cfg.Seed, cfg.PerLevel, cfg.Aligner = dir, out, seed, 3, "A"
+	return cfg
+}
+
+type line struct {
+	TraceID  string                    `json:"trace_id"`
+	RefIndex int                       `json:"ref_index"`
+	Nodes    map[string]any            `json:"nodes"`
+	Edges    map[string]any            `json:"edges"`
+	Statuses map[string]map[string]any `json:"statuses"`
+	Harmful  map[string]any            `json:"harmful"`
+	Context  struct {
+		Lang, Level, Question, Trace string
+		DagID                        string `json:"dag_id"`
+	} `json:"context"`
+}
+
+func readSample(t *testing.T, path string) ([]line, []map[string]any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var typed []line
+	var raw []map[string]any
+	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var x line
+		var r map[string]any
+		if err := json.Unmarshal(l, &x); err != nil {
+			t.Fatal(err)
+		}
+		json.Unmarshal(l, &r)
+		typed, raw = append(typed, x), append(raw, r)
+	}
+	return typed, raw
+}
+
+// The sample is the paper's design: per language and level PerLevel base
+// en-x traces (all of a short cell), each with its best DAG under the
+// aligner, every judgment null; seeded and deterministic.
+func TestSampleIsTheAuditDesign(t *testing.T) {
+	dir := auditWorld(t)
+	out := filepath.Join(t.TempDir(), "audit.jsonl")
+	sum, err := Run(context.Background(), sampleConfig(dir, out, 42))
+	if err != nil {
+		t.Fatal(err)
+	}
+	traces, _ := store.ReadAll(dir, schema.Traces)
+	byID := map[string]schema.Trace{}
+	for _, tr := range traces {
+		byID[tr.TraceID] = tr
+	}
+	scores, _ := store.ReadAll(dir, schema.Scores)
+	best := map[string]int32{}
+	for _, s := range scores {
+		if s.Aligner == "A" && s.Best {
+			best[s.TraceID] = s.RefIndex
+		}
+	}
+	lines, raw := readSample(t, out)
+	counts := map[[2]string]int{}
+	seen := map[string]bool{}
+	for i, l := range lines {
+		tr, ok := byID[l.TraceID]
+		switch {
+		case !ok:
+			t.Fatalf("line %d: trace %s not in the run", i+1, l.TraceID)
+		case tr.Method != "base" || tr.Direction != "en-x" || !slices.Contains(DefaultLangs, tr.ReasoningLang):
+			t.Errorf("line %d: drew a %s %s %s trace", i+1, tr.Method, tr.Direction, tr.ReasoningLang)
+		case seen[l.TraceID]:
+			t.Errorf("line %d: trace %s drawn twice", i+1, l.TraceID)
+		case int32(l.RefIndex) != best[l.TraceID]:
+			t.Errorf("line %d: ref_index %d, the best DAG under A is %d", i+1, l.RefIndex, best[l.TraceID])
+		case l.Context.Lang != tr.ReasoningLang || l.Context.Level != tr.Level || l.Context.Trace != tr.Text || !strings.Contains(l.Context.Question, tr.ProblemID):
+			t.Errorf("line %d: context %+v does not describe the trace", i+1, l.Context)
+		}
+		seen[l.TraceID] = true
+		counts[[2]string{tr.ReasoningLang, tr.Level}]++
+		if raw[i]["annotator"] != nil || len(l.Nodes) != 3 || len(l.Edges) != 3 || len(l.Statuses) != 3 || len(l.Harmful) != 1 {
+			t.Errorf("line %d: judgments to fill %v", i+1, raw[i])
+		}
+		for _, m := range []map[string]any{l.Nodes, l.Edges, l.Harmful} {
+			for k, v := range m {
+				if v != nil {
+					t.Errorf("line %d: %s = %v, want null", i+1, k, v)
+				}
+			}
+		}
+		for id, st := range l.Statuses {
+			if st["status"] != nil || st["evidence_span"] != nil || len(st) != 2 {
+				t.Errorf("line %d: status of %s = %v, want status and evidence_span null", i+1, id, st)
+			}
+		}
+	}
+	var short []Cell
+	for _, lang := range DefaultLangs {
+		for _, level := range DefaultLevels {
+			want := 3
+			if lang == "te" && level == "high" {
+				want = 2
+			}
+			if got := counts[[2]string{lang, level}]; got != want {
+				t.Errorf("%s %s: %d instances, want %d", lang, level, got, want)
+			}
+		}
+	}
+	for _, c := range sum.Cells {
+		if c.Short(3) {
+			short = append(short, c)
+		}
+	}
+	if sum.Instances != 35 || len(sum.Cells) != 12 || len(short) != 1 || short[0] != (Cell{"te", "high", 2, 2}) || sum.Aligner != "A" {
+		t.Errorf("summary %+v, short %+v", sum, short)
+	}
+
+	// Same seed: byte-identical; another seed: another draw.
+	again := filepath.Join(t.TempDir(), "again.jsonl")
+	if _, err := Run(context.Background(), sampleConfig(dir, again, 42)); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(out)
+	b, _ := os.ReadFile(again)
+	if !bytes.Equal(a, b) {
+		t.Error("the same seed gave another file")
+	}
+	other := filepath.Join(t.TempDir(), "other.jsonl")
+	if _, err := Run(context.Background(), sampleConfig(dir, other, 7)); err != nil {
+		t.Fatal(err)
+	}
+	otherLines, _ := readSample(t, other)
+	if len(otherLines) != len(lines) {
+		t.Fatalf("seed 7 drew %d, seed 42 %d", len(otherLines), len(lines))
+	}
+	differ := 0
+	for i := range lines {
+		if lines[i].TraceID != otherLines[i].TraceID {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("another seed drew the same instances")
+	}
+}
+
+// The draw of a cell depends on the seed and the candidate set only.
+func TestDrawIgnoresCandidateOrder(t *testing.T) {
+	var cell []candidate
+	for i := range 30 {
+		cell = append(cell, candidate{traceID: fmt.Sprintf("t%02d", i)})
+	}
+	rev := slices.Clone(cell)
+	slices.Reverse(rev)
+	a, b := draw(cell, 5, 10), draw(rev, 5, 10)
+	if !slices.Equal(a, b) || len(a) != 10 {
+		t.Fatalf("%v vs %v", a, b)
+	}
+	if all := draw(cell, 5, 50); len(all) != 30 {
+		t.Fatalf("a short cell gave %d of 30", len(all))
+	}
+}
+
+func TestSampleRefusesToOverwrite(t *testing.T) {
+	dir := auditWorld(t)
+	out := filepath.Join(t.TempDir(), "audit.jsonl")
+	os.WriteFile(out, []byte("filled-in work\n"), 0o644)
+	if _, err := Run(context.Background(), sampleConfig(dir, out, 42)); !errors.Is(err, ErrOutputExists) {
+		t.Fatalf("got %v, want ErrOutputExists", err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "filled-in work\n" {
+		t.Fatal("the file was changed")
+	}
+	cfg := sampleConfig(dir, out, 42)
+	cfg.Force = true
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Force, cfg.Aligner = false, ""
+	cfg.Out = filepath.Join(t.TempDir(), "x.jsonl")
+	if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrAmbiguousAligner) {
+		t.Fatalf("two aligners, none chosen: %v", err)
+	}
+	bad := DefaultConfig()
+	bad.Data, bad.PerLevel, bad.Levels = dir, 0, []string{"easy"}
+	if _, err := Run(context.Background(), bad); !errors.Is(err, inputerr.ErrInvalidConfig) ||
+		!strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "easy") || !strings.Contains(err.Error(), "per-level") {
+		t.Fatalf("bad config: %v", err)
+	}
+}
+
+// sample -> fill -> import: the unfilled file is refused naming the line
+// and field, the filled one imports.
+func TestSampleFillImport(t *testing.T) {
+	dir := auditWorld(t)
+	out := filepath.Join(t.TempDir(), "audit.jsonl")
+	if _, err := Run(context.Background(), sampleConfig(dir, out, 42)); err != nil {
+		t.Fatal(err)
+	}
+	imp := func(path string) error {
+		_, err := imports.Run(context.Background(), imports.Config{Kind: "annotations", In: path, Data: dir})
+		return err
+	}
+	var ie *inputerr.Error
+	if err := imp(out); !errors.As(err, &ie) || ie.Line != 1 || ie.Field != "annotator" || !errors.Is(err, imports.ErrBadRecord) {
+		t.Fatalf("unfilled sample: %v", err)
+	}
+	_, raw := readSample(t, out)
+	write := func(lines []map[string]any) string {
+		var buf bytes.Buffer
+		for _, l := range lines {
+			b, _ := json.Marshal(l)
+			buf.Write(append(b, '\n'))
+		}
+		p := filepath.Join(t.TempDir(), "filled.jsonl")
+		os.WriteFile(p, buf.Bytes(), 0o644)
+		return p
+	}
+	for _, l := range raw {
+		l["annotator"] = "ann"
+	}
+	if err := imp(write(raw)); !errors.As(err, &ie) || ie.Line != 1 || ie.Field != "nodes.n1" || !strings.Contains(err.Error(), "not judged yet") {
+		t.Fatalf("judgments unfilled: %v", err)
+	}
+	spans := map[string]any{"n1": "x = 1", "n2": "y = 2", "n3": nil}
+	status := map[string]any{"n1": "COMMIT", "n2": "ATTEMPT", "n3": "MISSING"}
+	for _, l := range raw {
+		for _, part := range []string{"nodes", "edges", "harmful"} {
+			for k := range l[part].(map[string]any) {
+				l[part].(map[string]any)[k] = true
+			}
+		}
+		for k := range l["statuses"].(map[string]any) {
+			l["statuses"].(map[string]any)[k] = map[string]any{"status": status[k], "evidence_span": spans[k]}
+		}
+	}
+	// The last line leaves one status unfilled: refused, naming it.
+	last := raw[len(raw)-1]["statuses"].(map[string]any)
+	last["n2"] = map[string]any{"status": nil, "evidence_span": nil}
+	if err := imp(write(raw)); !errors.As(err, &ie) || ie.Line != len(raw) || ie.Field != "statuses.n2" {
+		t.Fatalf("a status unfilled: %v", err)
+	}
+	last["n2"] = map[string]any{"status": "ATTEMPT", "evidence_span": "y = 2"}
+	if err := imp(write(raw)); err != nil {
+		t.Fatalf("filled sample: %v", err)
+	}
+	rows, err := store.ReadAll(dir, schema.Annotations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per instance: 3 nodes, 3 edges, 3 statuses, 1 harmful.
+	if len(rows) != 10*len(raw) {
+		t.Fatalf("%d rows for %d instances", len(rows), len(raw))
+	}
+	for _, r := range rows {
+		if r.Layer == "status" && r.Item == "n1" && (r.StartChar == nil || *r.StartChar != int32(strings.Index(traceText, "x = 1")) || *r.BlockID != 0) {
+			t.Fatalf("n1's span not located: %+v", r)
+		}
+		if r.Layer == "harmful" && r.MatchedNode != "n2" {
+			t.Fatalf("the confirmed loop quotes n2's paragraph, matched to %q", r.MatchedNode)
+		}
+	}
+}

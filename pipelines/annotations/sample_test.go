@@ -299,7 +299,7 @@ func TestSampleRefusesToOverwrite(t *testing.T) {
 	}
 	cfg.Force, cfg.Aligner = false, ""
 	cfg.Out = filepath.Join(t.TempDir(), "x.jsonl")
-	if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrAmbiguousAligner) {
+	if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrAmbiguousAligner) || !errors.Is(err, inputerr.ErrInvalidConfig) {
 		t.Fatalf("two aligners, none chosen: %v", err)
 	}
 	bad := DefaultConfig()

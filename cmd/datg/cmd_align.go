@@ -66,6 +66,9 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg.Prompts = set
 	sum, err := align.Run(ctx, cfg)
+	if done, err := alignLLM.finish("align", stdout, err); done {
+		return err
+	}
 	if err != nil {
 		return err
 	}

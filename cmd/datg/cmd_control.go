@@ -78,6 +78,9 @@ func runControl(ctx context.Context, cmd *Command, args []string) error {
 	}
 	start := time.Now()
 	sum, err := control.Run(ctx, cfg)
+	if done, err := ctlLLM.finish("control", stdout, err); done {
+		return err
+	}
 	if err != nil {
 		return err
 	}

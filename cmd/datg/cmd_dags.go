@@ -60,6 +60,9 @@ func runDAGs(ctx context.Context, cmd *Command, args []string) error {
 		cfg.Budgets[level] = b
 	}
 	sum, err := dags.Run(ctx, cfg)
+	if done, err := dagsLLM.finish("dags", stdout, err); done {
+		return err
+	}
 	if err != nil {
 		return err
 	}

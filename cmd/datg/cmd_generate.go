@@ -59,6 +59,9 @@ func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 	cfg.Pool.SlotsPerEndpoint = study.SlotsPerEndpoint
 	start := time.Now()
 	res, err := generate.Run(ctx, cfg)
+	if done, err := genLLM.finish("generate", stdout, err); done {
+		return err
+	}
 	if err != nil {
 		return err
 	}

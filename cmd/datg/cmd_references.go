@@ -52,6 +52,9 @@ func runReferences(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg.Prompts = set
 	sum, err := references.Run(ctx, cfg)
+	if done, err := refLLM.finish("references", stdout, err); done {
+		return err
+	}
 	if err != nil {
 		return err
 	}

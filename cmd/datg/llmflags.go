@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -23,6 +25,10 @@ type llmFlags struct {
 	backoff   *time.Duration
 	server    *string
 	effort    *string
+	dryRun    *bool
+	priceIn   *float64
+	priceOut  *float64
+	dry       *llm.DryRun // set by options() when --dry-run
 	apiKey    func() string
 	prompts   *string
 }
@@ -40,6 +46,9 @@ func addLLMFlags(fs *flag.FlagSet, defaultAPI string, defaultSlots int, withMode
 		backoff:  fs.Duration("backoff", d.BackoffBase, "first pause before a retry (doubles per attempt)"),
 		server:   fs.String("server", "", "what the endpoints are: vllm or openai (default: openai for api.openai.com, else vllm); decides how requests are put on the wire"),
 		effort:   fs.String("reasoning-effort", "", "reasoning_effort for OpenAI's reasoning models ("+strings.Join(llm.ReasoningEfforts, ", ")+"; default: the model's own)"),
+		dryRun:   fs.Bool("dry-run", false, "count the requests left to send and estimate their tokens (and cost, given prices); send and write nothing"),
+		priceIn:  fs.Float64("price-input", 0, "with --dry-run: price per million prompt tokens"),
+		priceOut: fs.Float64("price-output", 0, "with --dry-run: price per million completion tokens"),
 		apiKey:   apiKeyFlag(fs),
 		prompts:  fs.String("prompts", "", "read every prompt template from this directory instead of the built-in ones (datg prompts export writes them)"),
 	}
@@ -67,6 +76,12 @@ func (f *llmFlags) options() llm.Options {
 	o.BackoffBase = *f.backoff
 	o.RequestDeadline = *f.deadline
 	o.Server, o.ReasoningEffort = *f.server, *f.effort
+	if *f.dryRun {
+		if f.dry == nil {
+			f.dry = &llm.DryRun{PriceInput: *f.priceIn, PriceOutput: *f.priceOut}
+		}
+		o.DryRun = f.dry
+	}
 	o.BackoffMax = max(o.BackoffMax, o.BackoffBase)
 	return o
 }
@@ -98,4 +113,17 @@ func (f *llmFlags) targetOrSymbolic(cmd *Command, flag, v string, symbolic *bool
 		return usageError{cmd, fmt.Sprintf("--%s %q is neither llm nor symbolic", flag, v)}
 	}
 	return nil
+}
+
+// finish ends a stage run: with --dry-run, the plan goes to stdout and the
+// run's "nothing was sent" ending is success.
+func (f *llmFlags) finish(stage string, stdout io.Writer, err error) (done bool, _ error) {
+	if f.dry == nil {
+		return false, err
+	}
+	if err != nil && !errors.Is(err, llm.ErrDryRun) && !errors.Is(err, llm.ErrFailedRequests) && !strings.Contains(err.Error(), llm.ErrDryRun.Error()) {
+		return true, err
+	}
+	f.dry.Report(stdout, stage)
+	return true, nil
 }

@@ -161,6 +161,17 @@ func (j *Journal) Len() int {
 	return len(j.index)
 }
 
+// Keys is a snapshot of the journaled keys, in no particular order.
+func (j *Journal) Keys() []Key {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make([]Key, 0, len(j.index))
+	for k := range j.index {
+		out = append(out, k)
+	}
+	return out
+}
+
 // Has reports whether the key has a record.
 func (j *Journal) Has(k Key) bool {
 	j.mu.Lock()

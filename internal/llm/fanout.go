@@ -51,7 +51,14 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 				g.Go(func() error { return err })
 				return false
 			}
+			if c.dry != nil {
+				c.dry.count(c.Journal, req, true)
+			}
 			prog.Skip(1)
+			return true
+		}
+		if c.dry != nil {
+			c.dry.count(c.Journal, req, false)
 			return true
 		}
 		g.Go(func() error {
@@ -79,6 +86,9 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if eachErr == nil && c.dry != nil {
+		return ErrDryRun
+	}
 	return eachErr
 }
 
@@ -101,7 +111,7 @@ func FanoutLogged[J any](ctx context.Context, c Journaled, prog *progress.Progre
 // RequestFailed reports whether err fails one request only (rejected by the
 // server, or failed on every attempt) rather than the whole run.
 func RequestFailed(err error) bool {
-	return errors.Is(err, ErrRejected) || errors.Is(err, ErrGaveUp)
+	return errors.Is(err, ErrRejected) || errors.Is(err, ErrGaveUp) || errors.Is(err, ErrDryRun)
 }
 
 // FailureLog keeps the first few failures of a fan-out for its error message.

@@ -23,11 +23,12 @@ type Journaled struct {
 	Pool    *Pool
 	Journal *journal.Journal
 	flight  *singleflight.Group
+	dry     *DryRun // counts instead of sending
 }
 
 // NewJournaled answers requests through pool, journaled in j.
 func NewJournaled(pool *Pool, j *journal.Journal) Journaled {
-	return Journaled{Pool: pool, Journal: j, flight: &singleflight.Group{}}
+	return Journaled{Pool: pool, Journal: j, flight: &singleflight.Group{}, dry: pool.opts.DryRun}
 }
 
 // lookup returns the journaled response under key, if any. A record no
@@ -85,6 +86,10 @@ func (c Journaled) Do(ctx context.Context, req Request) (resp Response, cached b
 	key := req.Key()
 	if resp, ok, err := c.lookup(key); ok || err != nil {
 		return resp, ok, err
+	}
+	if c.dry != nil {
+		c.dry.count(c.Journal, req, false)
+		return Response{}, false, ErrDryRun
 	}
 	return c.send(ctx, req, key)
 }

@@ -56,6 +56,9 @@ type Options struct {
 	// ReasoningEffort is sent to OpenAI's reasoning models as
 	// reasoning_effort (empty: the model's default).
 	ReasoningEffort string
+	// DryRun, when set, counts and estimates the requests instead of
+	// sending them (see DryRun).
+	DryRun *DryRun `json:"-"`
 	// APIKey is sent as a bearer token. It never appears in an error.
 	APIKey string `json:"-"`
 	// Logf, when set, is told when an endpoint leaves or rejoins rotation.

@@ -91,6 +91,9 @@ func (p *Pool) Status() []EndpointStatus {
 // (requestDeadline, counted from its first attempt). A request that cannot
 // be sent as it is fails at once with ErrBadRequestConfig.
 func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
+	if p.opts.DryRun != nil {
+		return Response{}, ErrDryRun // never sent, whatever path asked
+	}
 	req, err := p.Shape(req)
 	if err != nil {
 		return Response{}, err

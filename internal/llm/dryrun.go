@@ -1,0 +1,145 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/datg/datg/internal/journal"
+)
+
+// ErrDryRun ends a stage run with DryRun set: its requests were counted,
+// none was sent, and nothing was written. It counts as a failed request
+// (RequestFailed) where a stage meets it mid-way.
+var ErrDryRun = errors.New("dry run: nothing was sent or written")
+
+// DryRun, set in Options, makes the journaled client count the requests a
+// stage would send instead of sending them, and estimate their tokens:
+// from the means observed in the run's journal for the same model and
+// budget when there are any, from the budget (an upper bound) otherwise.
+// Prices, when set, turn the tokens into a cost, online and through the
+// Batch API (half price).
+type DryRun struct {
+	// PriceInput and PriceOutput are prices per million prompt and
+	// completion tokens (0: no cost shown).
+	PriceInput, PriceOutput float64
+
+	mu        sync.Mutex
+	loaded    bool
+	observed  map[string]*tokenMean // model + "\x00" + max_tokens -> completion tokens seen
+	byteRatio map[string]*tokenMean // model -> prompt tokens per prompt byte seen
+	toSend    map[string]*planLine  // model -> what is left to send
+	journaled int
+}
+
+type tokenMean struct {
+	sum float64
+	n   int
+}
+
+func (m *tokenMean) add(v float64) { m.sum += v; m.n++ }
+func (m *tokenMean) mean() float64 { return m.sum / float64(m.n) }
+
+// planLine is what is left to send for one model.
+type planLine struct {
+	requests               int
+	prompt, completion     float64
+	fromJournal, fromLimit int // how the completion tokens were estimated
+}
+
+// journalSample bounds the records read to learn the means: enough for
+// stable means, few enough that a plan of a large run starts at once.
+const journalSample = 4000
+
+// learn reads the means from (a sample of) the journal, once.
+func (d *DryRun) learn(j *journal.Journal) {
+	if d.loaded {
+		return
+	}
+	d.loaded = true
+	d.observed, d.byteRatio, d.toSend = map[string]*tokenMean{}, map[string]*tokenMean{}, map[string]*planLine{}
+	keys := j.Keys()
+	sort.Slice(keys, func(a, b int) bool { return keys[a].String() < keys[b].String() })
+	for _, k := range keys[:min(len(keys), journalSample)] {
+		var rec Record
+		if ok, err := j.Get(k, &rec); !ok || err != nil || checkReply(rec.Request, rec.Response) != nil {
+			continue
+		}
+		key := fmt.Sprint(rec.Request.Model, "\x00", rec.Request.MaxTokens)
+		if d.observed[key] == nil {
+			d.observed[key] = &tokenMean{}
+		}
+		d.observed[key].add(float64(rec.Response.CompletionTokens))
+		if b := promptBytes(rec.Request); b > 0 && rec.Response.PromptTokens > 0 {
+			if d.byteRatio[rec.Request.Model] == nil {
+				d.byteRatio[rec.Request.Model] = &tokenMean{}
+			}
+			d.byteRatio[rec.Request.Model].add(float64(rec.Response.PromptTokens) / float64(b))
+		}
+	}
+}
+
+// bytesPerTokenGuess is how many prompt bytes a token is taken to cover
+// when the journal has seen none of the model's prompts: a low guess
+// (tokenizers average three to four bytes a token on English, fewer on
+// other scripts), so the estimate errs high.
+const bytesPerTokenGuess = 2.5
+
+// count records a request the stage would send (journaled: would not).
+func (d *DryRun) count(j *journal.Journal, req Request, journaled bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.learn(j)
+	if journaled {
+		d.journaled++
+		return
+	}
+	line := d.toSend[req.Model]
+	if line == nil {
+		line = &planLine{}
+		d.toSend[req.Model] = line
+	}
+	line.requests++
+	if m := d.observed[fmt.Sprint(req.Model, "\x00", req.MaxTokens)]; m != nil {
+		line.completion += m.mean()
+		line.fromJournal++
+	} else {
+		line.completion += float64(req.MaxTokens)
+		line.fromLimit++
+	}
+	if r := d.byteRatio[req.Model]; r != nil {
+		line.prompt += r.mean() * float64(promptBytes(req))
+	} else {
+		line.prompt += float64(promptBytes(req)) / bytesPerTokenGuess
+	}
+}
+
+// Report writes what is left to send, per model, with the estimate's basis
+// and, given prices, the cost online and through the Batch API.
+func (d *DryRun) Report(w io.Writer, stage string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	models := make([]string, 0, len(d.toSend))
+	for m := range d.toSend {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	fmt.Fprintf(w, "%s: dry run (nothing sent, nothing written): %d request(s) already journaled\n", stage, d.journaled)
+	var total float64
+	for _, m := range models {
+		l := d.toSend[m]
+		basis := fmt.Sprintf("completion tokens: %d from journal means, %d at the budget", l.fromJournal, l.fromLimit)
+		fmt.Fprintf(w, "  %-28s %8d requests to send  ~%.0f prompt + ~%.0f completion tokens  (%s)\n", m, l.requests, l.prompt, l.completion, basis)
+		total += l.prompt/1e6*d.PriceInput + l.completion/1e6*d.PriceOutput
+	}
+	if len(models) == 0 {
+		fmt.Fprintln(w, "  nothing left to send")
+	}
+	if d.PriceInput > 0 || d.PriceOutput > 0 {
+		fmt.Fprintf(w, "  cost at %.4g/%.4g per million prompt/completion tokens: %.2f online, %.2f through OpenAI's Batch API (half price)\n",
+			d.PriceInput, d.PriceOutput, total, total/2)
+	}
+	fmt.Fprintln(w, "  (a first pass only: requests that depend on replies, such as DAG repairs, alignment retries, further reference rounds and Loop-Retry's later trials, are not counted)")
+}

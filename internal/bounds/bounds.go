@@ -61,14 +61,24 @@ func TopP(v float64) error {
 	return nil
 }
 
-// TopK checks top_k as vLLM takes it: -1 (off) or at least 1. 0 is
-// refused: vLLM refuses it, and leaving top_k out instead would let the
-// server apply the model's generation_config (Qwen3's: 20) unrecorded.
+// TopK checks a top_k datg sends: -1 (off) or at least 1. 0 is refused:
+// current vLLM reads it as off, but earlier releases refuse it, and
+// leaving top_k out would let the server apply the model's
+// generation_config (Qwen3's: 20) unrecorded.
 func TopK(k int) error {
 	if k < -1 || k == 0 {
-		return fmt.Errorf("%w: %d is neither -1 (off) nor at least 1 (vLLM refuses 0; Qwen3's recommendation is 20)", ErrOutOfRange, k)
+		return fmt.Errorf("%w: %d is neither -1 (off) nor at least 1 (0 means off only to newer vLLM; Qwen3's recommendation is 20)", ErrOutOfRange, k)
 	}
 	return nil
+}
+
+// RecordedTopK checks a top_k a trace says it was sampled with: also 0,
+// vLLM's own default (off).
+func RecordedTopK(k int) error {
+	if k == 0 {
+		return nil
+	}
+	return TopK(k)
 }
 
 // RepetitionPenalty checks vLLM's repetition_penalty: finite and > 0 (1 is

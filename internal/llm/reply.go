@@ -18,8 +18,8 @@ type rawReply struct {
 		StopReason   json.RawMessage `json:"stop_reason"` // vLLM: null (end of sequence), the stop string, or the stop token id
 		Message      *struct {
 			Content          *string `json:"content"`
-			ReasoningContent *string `json:"reasoning_content"` // vLLM before 0.10's rename
-			Reasoning        *string `json:"reasoning"`         // vLLM's name since
+			ReasoningContent *string `json:"reasoning_content"` // vLLM's name until late 2025
+			Reasoning        *string `json:"reasoning"`         // vLLM's name since (vllm#27752)
 		} `json:"message"` // chat
 	} `json:"choices"`
 	Usage *struct {
@@ -104,6 +104,9 @@ const maxStopTokens = 16
 // or journaled by an older datg: no text where the model did not stop at
 // once, or token counts out of range.
 func checkReply(req Request, resp Response) error {
+	if staleSplit(resp) {
+		return fmt.Errorf("reply split by a reasoning parser, journaled without how: %w", ErrMalformed)
+	}
 	text := len(resp.Text) + len(resp.Reasoning)
 	if text == 0 && (resp.FinishReason != "stop" || resp.CompletionTokens < 1 || resp.CompletionTokens > maxStopTokens) {
 		// A model that stopped at once (its first token the end of the

@@ -35,7 +35,7 @@ const (
 )
 
 // ReasoningEfforts are the values of --reasoning-effort OpenAI documents.
-var ReasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
+var ReasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
 
 // openAIHosts are the hosts whose endpoints are OpenAI's API unless
 // --server says otherwise.

@@ -64,6 +64,11 @@ func TestReplyShapesOfTheServers(t *testing.T) {
 		// The thinking closed and the model ended its turn: the parser
 		// dropped the tag and answered content null.
 		{"vllm-chat-closed-then-eos.json", llm.APIChat, llm.ServerVLLM, "Qwen/Qwen3-4B", "\nThe sum is 7.\n</think>", "Qwen/Qwen3-4B"},
+		// Ended by Qwen3's other end-of-sequence id, which vLLM reports as
+		// the stop token; and a budget that ended on the tag itself, which
+		// only the token ids show.
+		{"vllm-chat-closed-then-endoftext.json", llm.APIChat, llm.ServerVLLM, "Qwen/Qwen3-4B", "\nThe sum is 7.\n</think>", "Qwen/Qwen3-4B"},
+		{"vllm-chat-budget-ends-on-tag.json", llm.APIChat, llm.ServerVLLM, "Qwen/Qwen3-4B", "\nThe sum is 7.\n</think>", "Qwen/Qwen3-4B"},
 		// Cut inside the thinking, by the budget or by a stop string: no tag.
 		{"vllm-chat-cut-by-budget.json", llm.APIChat, llm.ServerVLLM, "Qwen/Qwen3-4B", "\nLet me try again. Let me try again. Let me", "Qwen/Qwen3-4B"},
 		{"vllm-chat-cut-by-stop-string.json", llm.APIChat, llm.ServerVLLM, "Qwen/Qwen3-4B", "known: x = 3\n", "Qwen/Qwen3-4B"},
@@ -237,5 +242,22 @@ func TestQuotaAndSpentBudgetAreNotRetried(t *testing.T) {
 		if st := pool.Status()[0]; st.Faults != 0 {
 			t.Fatalf("%s: held against the endpoint: %+v", c.file, st)
 		}
+	}
+}
+
+// A continuation past </think> (a Loop-Retry tail after a head that
+// closed its thinking) has no tag in its output: the parser returns it all
+// as reasoning, and nothing is added. An empty output stays empty.
+func TestContinuationPastTheTagAddsNothing(t *testing.T) {
+	tail := llm.Response{Reasoning: "\n\nThe answer is 7.", HasReasoning: true, ContentNull: true, FinishReason: "stop", CompletionTokens: 8, Model: "Qwen/Qwen3-4B"}
+	if got := tail.ContinuationAfter(true); got != tail.Reasoning {
+		t.Errorf("tail past the tag: %q", got)
+	}
+	if got := tail.ContinuationAfter(false); got != tail.Reasoning+"</think>" {
+		t.Errorf("the same reply with the thinking open: %q", got)
+	}
+	empty := llm.Response{HasReasoning: true, ContentNull: true, FinishReason: "stop", CompletionTokens: 1}
+	if got := empty.Continuation(); got != "" {
+		t.Errorf("empty output: %q", got)
 	}
 }

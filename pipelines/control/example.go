@@ -129,7 +129,9 @@ func (e *example) run(ctx context.Context) error {
 				if err != nil {
 					return fmt.Errorf("trial %d after the checkpoint: %w", t, err)
 				}
-				text += generate.Continuation(tail)
+				// The head may have closed its thinking: the parser, seeing only
+				// the tail, then returns it all as reasoning.
+				text += tail.ContinuationAfter(strings.Contains(text, transforms.ThinkClose))
 				row.CompletionTokens += int64(decoded(tail))
 				resp = tail
 			}

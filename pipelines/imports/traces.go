@@ -266,8 +266,8 @@ func (r traceRecord) trace() (schema.Trace, error) {
 	}
 	if r.TopK != nil {
 		k, ok := integer(*r.TopK)
-		if !ok || bounds.TopK(int(k)) != nil {
-			return t, bad("top_k", "%v is neither -1 (off) nor a whole number of at least 1", *r.TopK)
+		if !ok || bounds.RecordedTopK(int(k)) != nil {
+			return t, bad("top_k", "%v is neither -1 or 0 (off) nor a whole number of at least 1", *r.TopK)
 		}
 		t.TopK = &k
 	}

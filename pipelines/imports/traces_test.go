@@ -149,10 +149,19 @@ func TestImportRecordsUnsaidSamplingAsNull(t *testing.T) {
 	if r.Temperature != nil || r.TopP != nil || r.TopK != nil || r.RepetitionPenalty != nil || r.MaxTokens != nil {
 		t.Fatalf("unsaid sampling recorded as values: %+v", r)
 	}
-	line := strings.Replace(base, `"seed": 42`, `"seed": 42, "top_k": 0`, 1)
+	line := strings.Replace(base, `"seed": 42`, `"seed": 42, "top_k": -2`, 1)
 	_, err := Run(context.Background(), Config{Kind: "traces", In: write(t, line+"\n"), Data: dir})
 	if err == nil || !strings.Contains(err.Error(), "top_k") {
-		t.Fatalf("top_k 0 (which vLLM refuses) was imported: %v", err)
+		t.Fatalf("top_k -2 (no server takes it) was imported: %v", err)
+	}
+	// 0 is vLLM's own default (off): a trace may say it was sampled so.
+	line = strings.Replace(base, `"seed": 42`, `"seed": 42, "top_k": 0`, 1)
+	if _, err := Run(context.Background(), Config{Kind: "traces", In: write(t, line+"\n"), Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ = store.ReadAll(dir, schema.Traces)
+	if rows[0].TopK == nil || *rows[0].TopK != 0 {
+		t.Fatalf("top_k 0 recorded as %v", rows[0].TopK)
 	}
 }
 

@@ -439,7 +439,7 @@ func stopReason(g generation) any {
 // budget ends inside the reasoning the content is empty.
 func (s *Server) openAIResponse(req request, g generation, usage map[string]any, now int64) map[string]any {
 	content, reasoningTokens := g.Text(), 0
-	if isReasoningModel(req.Model) {
+	if isReasoningModel(req.Model) && g.Reasoning != "" {
 		reasoning, answer := g.split()
 		content, reasoningTokens = "", len(tokenize(reasoning))
 		if answer != nil {

@@ -23,6 +23,9 @@ type Journaled struct {
 	Pool    *Pool
 	Journal *journal.Journal
 	flight  *singleflight.Group
+	// batch, when set (--batch), answers a fan-out's requests through the
+	// Batch API before its online pass (fanoutBatched).
+	batch *batcher
 }
 
 // NewJournaled answers requests through pool, journaled in j.

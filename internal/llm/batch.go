@@ -48,7 +48,8 @@ func (o BatchOptions) Validate() error {
 }
 
 // batchHook, when set (by tests), is called at each step of a
-// submission: "uploaded", "logged upload", "created", "logged batch".
+// submission ("uploaded", "logged upload", "created", "logged batch")
+// and after each retrieval of a running batch ("polled").
 var batchHook func(step string)
 
 func hook(step string) {
@@ -394,6 +395,7 @@ func (b *batcher) await(ctx context.Context, c Journaled, open []*submission, st
 				prog.Fail()
 			}
 			seen[s.BatchID] = now
+			hook("polled")
 			mu.Lock()
 			changed := status[s.BatchID] != batch.Status
 			status[s.BatchID] = batch.Status
@@ -456,18 +458,28 @@ func (b *batcher) harvest(ctx context.Context, c Journaled, s *submission, batch
 		if id == nil || *id == "" {
 			continue
 		}
-		var raw openai.RawResponse
-		err := b.call(ctx, "downloading file "+*id+" of batch "+s.BatchID, func(ctx context.Context) (err error) {
-			raw, err = b.client.GetFileContent(ctx, *id)
-			return err
+		// The file is read as it downloads (it can be gigabytes), within
+		// the call's context; a download cut off is retried, and lines
+		// already journaled are skipped the second time.
+		var readErr error
+		err := b.call(ctx, "downloading file "+*id+" of batch "+s.BatchID, func(ctx context.Context) error {
+			raw, err := b.client.GetFileContent(ctx, *id)
+			if err != nil {
+				return err
+			}
+			defer raw.Close()
+			readErr = b.readResults(c, s, raw, st)
+			var cut *downloadError
+			if errors.As(readErr, &cut) {
+				return cut.err // the connection, not the content: retried
+			}
+			return nil
 		})
 		if err != nil {
 			return err
 		}
-		err = b.readResults(c, s, raw, st)
-		raw.Close()
-		if err != nil {
-			return fmt.Errorf("batch %s file %s: %w", s.BatchID, *id, err)
+		if readErr != nil {
+			return fmt.Errorf("batch %s file %s: %w", s.BatchID, *id, readErr)
 		}
 	}
 	// Journaled before the log says the batch ended: an answer is never
@@ -488,10 +500,17 @@ func (b *batcher) readResults(c Journaled, s *submission, r io.Reader, st *batch
 			return nil
 		}
 		if err != nil {
-			return err
+			return &downloadError{err}
 		}
 	}
 }
+
+// downloadError is a file download cut off, as opposed to a line that
+// cannot be read.
+type downloadError struct{ err error }
+
+func (e *downloadError) Error() string { return e.err.Error() }
+func (e *downloadError) Unwrap() error { return e.err }
 
 func (b *batcher) readResult(c Journaled, s *submission, line []byte, st *batchRun) error {
 	var r batchResult

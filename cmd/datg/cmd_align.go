@@ -27,7 +27,7 @@ the other DAGs of its problem instead (reference diversity).`,
 
 var (
 	alignData       = dataFlag(&cmdAlign.Flag)
-	alignLLM        = addLLMFlags(&cmdAlign.Flag, "chat", 8, true)
+	alignLLM        = addLLMFlags(&cmdAlign.Flag, "chat", 8, true).withBatch(&cmdAlign.Flag)
 	alignAligner    = cmdAlign.Flag.String("aligner", "llm", "llm (the --model) or symbolic (no LLM)")
 	alignDirections = listFlag(align.DefaultConfig().Directions)
 	alignModels     listFlag

@@ -22,7 +22,7 @@ of references are listed. Calls are journaled and resumable.`,
 
 var (
 	refData     = dataFlag(&cmdReferences.Flag)
-	refLLM      = addLLMFlags(&cmdReferences.Flag, "chat", 8, true)
+	refLLM      = addLLMFlags(&cmdReferences.Flag, "chat", 8, true).withBatch(&cmdReferences.Flag)
 	refCfg      = references.DefaultConfig()
 	refLevels   = listFlag(refCfg.Levels)
 	refPer      = cmdReferences.Flag.Int("per-problem", refCfg.PerProblem, "accepted references wanted per problem")

@@ -8,7 +8,7 @@ import (
 )
 
 var cmdDAGs = &Command{
-	UsageLine: "dags (--model M --base-url URL | --builder symbolic) [--reference-model M] [--budget LEVEL=NODES/CHARS/PARENTS,..] [--prompts DIR]",
+	UsageLine: "dags (--model M --base-url URL [--batch] | --builder symbolic) [--reference-model M] [--budget LEVEL=NODES/CHARS/PARENTS,..] [--prompts DIR]",
 	Short:     "turn each accepted reference derivation into a reference DAG",
 	Long: `DAGs converts every accepted reference derivation into a DAG of mathematical
 anchors with datg's DAG-construction prompt (pipelines/prompts/dag_*, or

@@ -9,7 +9,7 @@ import (
 )
 
 var cmdReferences = &Command{
-	UsageLine: "references --model M --base-url URL [--per-problem 5] [--attempts 12] [--levels ..] [--limit N]",
+	UsageLine: "references --model M --base-url URL [--batch] [--per-problem 5] [--attempts 12] [--levels ..] [--limit N]",
 	Short:     "sample English reference derivations, keeping those the grader accepts",
 	Long: `References asks a strong model (the paper: Qwen3.6-Plus) for English worked
 solutions of each problem and keeps those whose final answer the grader

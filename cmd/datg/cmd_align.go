@@ -8,7 +8,7 @@ import (
 )
 
 var cmdAlign = &Command{
-	UsageLine: "align (--model M --base-url URL | --aligner symbolic) [--directions en-en,en-x] [--models ..] [--levels ..] [--langs ..] [--limit N] [--methods ..] [--references]",
+	UsageLine: "align (--model M --base-url URL [--batch] | --aligner symbolic) [--directions en-en,en-x] [--models ..] [--levels ..] [--langs ..] [--limit N] [--methods ..] [--references]",
 	Short:     "align traces to the reference DAGs of their problem (closed set)",
 	Long: `Align maps each selected trace to every valid DAG of its problem with datg's
 closed-set alignment prompt (pipelines/prompts/align_*.txt), one call per
@@ -27,7 +27,7 @@ the other DAGs of its problem instead (reference diversity).`,
 
 var (
 	alignData       = dataFlag(&cmdAlign.Flag)
-	alignLLM        = addLLMFlags(&cmdAlign.Flag, "chat", 8, true)
+	alignLLM        = addLLMFlags(&cmdAlign.Flag, "chat", 8, true).withBatch(&cmdAlign.Flag)
 	alignAligner    = cmdAlign.Flag.String("aligner", "llm", "llm (the --model) or symbolic (no LLM)")
 	alignDirections = listFlag(align.DefaultConfig().Directions)
 	alignModels     listFlag

@@ -8,7 +8,7 @@ import (
 )
 
 var cmdDAGs = &Command{
-	UsageLine: "dags (--model M --base-url URL | --builder symbolic) [--reference-model M] [--budget LEVEL=NODES/CHARS/PARENTS,..] [--prompts DIR]",
+	UsageLine: "dags (--model M --base-url URL [--batch] | --builder symbolic) [--reference-model M] [--budget LEVEL=NODES/CHARS/PARENTS,..] [--prompts DIR]",
 	Short:     "turn each accepted reference derivation into a reference DAG",
 	Long: `DAGs converts every accepted reference derivation into a DAG of mathematical
 anchors with datg's DAG-construction prompt (pipelines/prompts/dag_*, or
@@ -29,7 +29,7 @@ valid DAG (200 nodes, 32 parents per node).`,
 
 var (
 	dagsData     = dataFlag(&cmdDAGs.Flag)
-	dagsLLM      = addLLMFlags(&cmdDAGs.Flag, "chat", 8, true)
+	dagsLLM      = addLLMFlags(&cmdDAGs.Flag, "chat", 8, true).withBatch(&cmdDAGs.Flag)
 	dagsBuilder  = cmdDAGs.Flag.String("builder", "llm", "llm (the --model) or symbolic (no LLM)")
 	dagsRefModel = cmdDAGs.Flag.String("reference-model", "", "use the references of this model (needed when several wrote some)")
 	dagsMaxTok   = cmdDAGs.Flag.Int("max-tokens", dags.DefaultConfig().MaxTokens, "token budget of a reply")

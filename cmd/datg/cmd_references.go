@@ -9,7 +9,7 @@ import (
 )
 
 var cmdReferences = &Command{
-	UsageLine: "references --model M --base-url URL [--per-problem 5] [--attempts 12] [--levels ..] [--limit N]",
+	UsageLine: "references --model M --base-url URL [--batch] [--per-problem 5] [--attempts 12] [--levels ..] [--limit N]",
 	Short:     "sample English reference derivations, keeping those the grader accepts",
 	Long: `References asks a strong model (the paper: Qwen3.6-Plus) for English worked
 solutions of each problem and keeps those whose final answer the grader
@@ -22,7 +22,7 @@ of references are listed. Calls are journaled and resumable.`,
 
 var (
 	refData     = dataFlag(&cmdReferences.Flag)
-	refLLM      = addLLMFlags(&cmdReferences.Flag, "chat", 8, true)
+	refLLM      = addLLMFlags(&cmdReferences.Flag, "chat", 8, true).withBatch(&cmdReferences.Flag)
 	refCfg      = references.DefaultConfig()
 	refLevels   = listFlag(refCfg.Levels)
 	refPer      = cmdReferences.Flag.Int("per-problem", refCfg.PerProblem, "accepted references wanted per problem")

@@ -31,6 +31,20 @@ type llmFlags struct {
 	dry       *llm.DryRun // set by options() when --dry-run
 	apiKey    func() string
 	prompts   *string
+	// batch, batchPoll and batchRounds are set on the stages that can send
+	// their requests through OpenAI's Batch API (withBatch).
+	batch       *bool
+	batchPoll   *time.Duration
+	batchRounds *int
+}
+
+// withBatch adds --batch and its settings: for the stages whose requests
+// are all known before any answer (references, dags, align).
+func (f *llmFlags) withBatch(fs *flag.FlagSet) *llmFlags {
+	f.batch = fs.Bool("batch", false, "send the requests through OpenAI's Batch API (half price, answers within 24h; needs --server openai); a rerun resumes the batches already created")
+	f.batchPoll = fs.Duration("batch-poll", 30*time.Second, "pause between two checks of a running batch")
+	f.batchRounds = fs.Int("batch-rounds", 3, "batches a request may be submitted in (failed and expired requests are submitted again)")
+	return f
 }
 
 // addLLMFlags adds the LLM flags to a command; withModel adds --model.
@@ -95,6 +109,9 @@ func (f *llmFlags) target() llm.Target {
 		api = *f.api // rejected by Validate with the value shown
 	}
 	t := llm.Target{Endpoints: f.endpoints, API: api, APIKey: f.apiKey(), Pool: f.options()}
+	if f.batch != nil && *f.batch {
+		t.Batch = llm.BatchOptions{Enabled: true, Poll: *f.batchPoll, Rounds: *f.batchRounds}
+	}
 	if f.model != nil {
 		t.Model = *f.model
 	}
@@ -106,6 +123,9 @@ func (f *llmFlags) target() llm.Target {
 func (f *llmFlags) targetOrSymbolic(cmd *Command, flag, v string, symbolic *bool, t *llm.Target) error {
 	switch v {
 	case "symbolic":
+		if f.batch != nil && *f.batch {
+			return usageError{cmd, fmt.Sprintf("--batch sends LLM requests, and --%s symbolic makes none", flag)}
+		}
 		*symbolic = true
 	case "llm":
 		*t = f.target()

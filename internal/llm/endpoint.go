@@ -105,20 +105,7 @@ func (e *endpoint) call(ctx context.Context, req Request, o Options) (Response, 
 		}
 		return out, ex, err
 	}
-	if err := readReply(ex.body, req.API, &out); err != nil {
-		return out, ex, err
-	}
-	if out.FinishReason == "abort" || out.FinishReason == "error" {
-		// vLLM aborted the sequence (preempted, server shutting down): not
-		// an answer to keep.
-		return out, ex, fmt.Errorf("generation ended with finish_reason %q: %w", out.FinishReason, ErrMalformed)
-	}
-	if req.Wire == WireReasoning && out.Text == "" && out.FinishReason == "length" {
-		// A reasoning model spent the whole budget reasoning: an answer,
-		// not a fault, and the same request would spend it again.
-		return out, ex, fmt.Errorf("%w: %d of the %d completion tokens went to reasoning and none to the answer (finish_reason length)", ErrBudgetSpentReasoning, out.ReasoningTokens, req.MaxTokens)
-	}
-	if err := checkReply(req, out); err != nil {
+	if err := acceptReply(ex.body, req, &out); err != nil {
 		return out, ex, err
 	}
 	out.Endpoint = strings.TrimSuffix(e.url, "/v1")
@@ -127,37 +114,73 @@ func (e *endpoint) call(ctx context.Context, req Request, o Options) (Response, 
 	return out, ex, nil
 }
 
+// acceptReply reads a 200 reply body to req into out and checks it: the
+// one path by which an answer, online or from a batch's output file,
+// becomes one to keep.
+func acceptReply(body []byte, req Request, out *Response) error {
+	if err := readReply(body, req.API, out); err != nil {
+		return err
+	}
+	if out.FinishReason == "abort" || out.FinishReason == "error" {
+		// vLLM aborted the sequence (preempted, server shutting down): not
+		// an answer to keep.
+		return fmt.Errorf("generation ended with finish_reason %q: %w", out.FinishReason, ErrMalformed)
+	}
+	if req.Wire == WireReasoning && out.Text == "" && out.FinishReason == "length" {
+		// A reasoning model spent the whole budget reasoning: an answer,
+		// not a fault, and the same request would spend it again.
+		return fmt.Errorf("%w: %d of the %d completion tokens went to reasoning and none to the answer (finish_reason length)", ErrBudgetSpentReasoning, out.ReasoningTokens, req.MaxTokens)
+	}
+	return checkReply(req, *out)
+}
+
 // send sends the request through go-openai, in the wire form it has.
 // What go-openai decodes is not used: readReply reads the raw body.
 func (e *endpoint) send(ctx context.Context, req Request, ex *exchange) error {
+	var err error
+	switch req.API {
+	case APICompletions:
+		_, err = e.client.CreateCompletion(ctx, completionRequest(req))
+	case APIChat:
+		_, err = e.client.CreateChatCompletion(ctx, chatRequest(req))
+	default:
+		return fmt.Errorf("unknown API %q", req.API)
+	}
+	return err
+}
+
+// completionRequest is a completions request as go-openai sends it.
+func completionRequest(req Request) openai.CompletionRequest {
 	var seed *int
 	if req.Seed != nil {
 		s := int(*req.Seed)
 		seed = &s
 	}
-	var err error
-	switch req.API {
-	case APICompletions:
-		_, err = e.client.CreateCompletion(ctx, openai.CompletionRequest{
-			Model: req.Model, Prompt: req.Prompt, MaxTokens: req.MaxTokens,
-			Temperature: float32(req.Temperature), TopP: float32(req.TopP), Seed: seed, Stop: req.Stop,
-		})
-	case APIChat:
-		msgs := make([]openai.ChatCompletionMessage, len(req.Messages))
-		for i, m := range req.Messages {
-			msgs[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
-		}
-		creq := openai.ChatCompletionRequest{Model: req.Model, Messages: msgs, Seed: seed, Stop: req.Stop}
-		if req.Wire == WireReasoning {
-			creq.MaxCompletionTokens, creq.ReasoningEffort = req.MaxTokens, req.ReasoningEffort
-		} else {
-			creq.MaxTokens, creq.Temperature, creq.TopP = req.MaxTokens, float32(req.Temperature), float32(req.TopP)
-		}
-		_, err = e.client.CreateChatCompletion(ctx, creq)
-	default:
-		return fmt.Errorf("unknown API %q", req.API)
+	return openai.CompletionRequest{
+		Model: req.Model, Prompt: req.Prompt, MaxTokens: req.MaxTokens,
+		Temperature: float32(req.Temperature), TopP: float32(req.TopP), Seed: seed, Stop: req.Stop,
 	}
-	return err
+}
+
+// chatRequest is a chat request as go-openai sends it, in its wire form
+// (the extra fields are spliced into its body: extraFields).
+func chatRequest(req Request) openai.ChatCompletionRequest {
+	var seed *int
+	if req.Seed != nil {
+		s := int(*req.Seed)
+		seed = &s
+	}
+	msgs := make([]openai.ChatCompletionMessage, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
+	}
+	creq := openai.ChatCompletionRequest{Model: req.Model, Messages: msgs, Seed: seed, Stop: req.Stop}
+	if req.Wire == WireReasoning {
+		creq.MaxCompletionTokens, creq.ReasoningEffort = req.MaxTokens, req.ReasoningEffort
+	} else {
+		creq.MaxTokens, creq.Temperature, creq.TopP = req.MaxTokens, float32(req.Temperature), float32(req.TopP)
+	}
+	return creq
 }
 
 // extraFields is what go-openai cannot express: the request's Extra fields

@@ -79,3 +79,21 @@ var errAttemptTimeout = errors.New("no answer within the attempt's time limit")
 // --trust-request-chat-template (pipelines/vllm/serve.sh starts it so), or
 // use --api completions, which needs no template.
 var ErrUntrustedTemplate = errors.New("the server refuses request chat templates: start vLLM with --trust-request-chat-template (pipelines/vllm/serve.sh does), or use --api completions")
+
+// ErrBatchUnsupported means --batch was asked of servers without OpenAI's
+// Batch API (vLLM has no /v1/batches): a configuration error.
+var ErrBatchUnsupported = fmt.Errorf("%w: --batch needs OpenAI's Batch API (pass --server openai for an OpenAI-compatible server that has /v1/batches; vLLM has none)", inputerr.ErrInvalidConfig)
+
+// ErrBatchFailed means a batch ended in status failed (OpenAI refused the
+// whole input file, e.g. its enqueued token limit was reached): nothing in
+// it was answered. A rerun submits its requests in a new batch.
+var ErrBatchFailed = errors.New("the batch failed")
+
+// ErrBatchUnanswered means no batch answered a request within the rounds
+// allowed (each round resubmits what failed or expired). It fails that
+// request only (it wraps ErrGaveUp); a rerun submits it again.
+var ErrBatchUnanswered = fmt.Errorf("%w: no batch answered it", ErrGaveUp)
+
+// ErrBatchLog means the journal's batch log (batches.jsonl) holds a line
+// that cannot be read: datg cannot tell which batches it already created.
+var ErrBatchLog = errors.New("unreadable batch log")

@@ -25,6 +25,9 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 	done func(job J, req Request, resp Response, cached bool) error,
 	failed func(job J, err error),
 ) error {
+	if c.batch != nil && c.dry == nil { // a dry run counts, never submits
+		return fanoutBatched(ctx, c, prog, each, done, failed)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	// Twice the pool's capacity: while some goroutines journal responses,
 	// others already wait for the slots they freed.

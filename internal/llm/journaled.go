@@ -24,6 +24,9 @@ type Journaled struct {
 	Journal *journal.Journal
 	flight  *singleflight.Group
 	dry     *DryRun // counts instead of sending
+	// batch, when set (--batch), answers a fan-out's requests through the
+	// Batch API before its online pass (fanoutBatched).
+	batch *batcher
 }
 
 // NewJournaled answers requests through pool, journaled in j.

@@ -137,6 +137,7 @@ type Response struct {
 	Model            string `json:"model"`
 	Endpoint         string `json:"endpoint"`
 	Attempts         int    `json:"attempts"`
+	Batch            string `json:"batch,omitempty"` // the Batch API batch that answered it (--batch)
 	LatencyMS        int64  `json:"latency_ms"`
 	ReceivedAt       int64  `json:"received_at"` // unix milliseconds
 }

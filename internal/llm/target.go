@@ -17,6 +17,9 @@ type Target struct {
 	API       string // APIChat or APICompletions
 	APIKey    string `json:"-"` // from the environment; never stored or logged
 	Pool      Options
+	// Batch sends the requests of each fan-out through OpenAI's Batch API
+	// first (--batch); see fanoutBatched.
+	Batch BatchOptions
 }
 
 // Validate reports a target that cannot work.
@@ -33,6 +36,12 @@ func (t Target) Validate() error {
 	}
 	if err := t.Pool.Validate(); err != nil {
 		errs = append(errs, err)
+	}
+	if err := t.Batch.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if server := ResolveServer(t.Pool.Server, t.Endpoints); t.Batch.Enabled && server != ServerOpenAI {
+		errs = append(errs, fmt.Errorf("%w (these endpoints are %s)", ErrBatchUnsupported, server))
 	}
 	switch server := ResolveServer(t.Pool.Server, t.Endpoints); {
 	case server == ServerVLLM && t.Pool.ReasoningEffort != "":
@@ -64,5 +73,13 @@ func (t Target) Open(data string, stage string, stderr io.Writer) (Journaled, fu
 	if j.TornLines > 0 && stderr != nil {
 		fmt.Fprintf(stderr, "%s: %d response(s) cut off by an earlier kill will be requested again\n", stage, j.TornLines)
 	}
-	return NewJournaled(pool, j), j.Close, nil
+	c := NewJournaled(pool, j)
+	if !t.Batch.Enabled {
+		return c, j.Close, nil
+	}
+	if c.batch, err = newBatcher(pool, JournalDir(data), t.Batch, stage, stderr); err != nil {
+		j.Close()
+		return Journaled{}, nil, err
+	}
+	return c, func() error { return errors.Join(c.batch.close(), j.Close()) }, nil
 }

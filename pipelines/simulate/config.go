@@ -67,6 +67,9 @@ type Config struct {
 	// Models are the names /v1/models lists. Requests for other names are
 	// served too; the name only scales accuracy by the size it mentions.
 	Models []string
+	// Batch shapes the Batch API (/v1/files, /v1/batches): its latency in
+	// polls and its failed, expired and partially failed batches.
+	Batch BatchConfig
 	// Seed seeds fault injection.
 	Seed uint64
 	// Log, when set, receives one line per request.
@@ -187,6 +190,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxModelLen < 1 {
 		errs = append(errs, fmt.Errorf("max model len must be at least 1, not %d", c.MaxModelLen))
+	}
+	if b := c.Batch; b.StepPolls < 0 || b.FailFirst < 0 || b.ExpireFirst < 0 || b.ExpireAnswered < 0 || b.PartialFirst < 0 || b.FailedLines < 0 {
+		errs = append(errs, errors.New("batch settings must not be negative"))
 	}
 	if c.Latency < 0 || c.TokenLatency < 0 {
 		errs = append(errs, errors.New("latencies must not be negative"))

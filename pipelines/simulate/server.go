@@ -33,6 +33,8 @@ type Server struct {
 	rng    *rand.Rand
 	stats  Stats
 	served map[string]int
+
+	batchAPI *batchAPI // /v1/files and /v1/batches (batch.go)
 }
 
 // Stats counts what an endpoint did.
@@ -87,6 +89,8 @@ func newServer(cfg Config, m *model) *Server {
 		seqs:   make(chan struct{}, cfg.MaxSeqs),
 		rng:    rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
 		served: map[string]int{},
+
+		batchAPI: newBatchAPI(),
 	}
 }
 
@@ -207,6 +211,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.complete(w, r, false)
 	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
 		s.complete(w, r, true)
+	case r.URL.Path == "/v1/files" || strings.HasPrefix(r.URL.Path, "/v1/files/"):
+		s.serveFiles(w, r)
+	case r.URL.Path == "/v1/batches" || strings.HasPrefix(r.URL.Path, "/v1/batches/"):
+		s.serveBatches(w, r)
 	default:
 		writeError(w, http.StatusNotFound, "NotFoundError", "no route "+r.Method+" "+r.URL.Path)
 	}

@@ -1,0 +1,591 @@
+package llm
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/datg/datg/internal/journal"
+	"github.com/datg/datg/internal/progress"
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// BatchOptions configure answering a stage's requests through OpenAI's
+// Batch API (--batch) instead of one call each: half the price, answers
+// within 24 hours.
+type BatchOptions struct {
+	Enabled bool
+	// Poll is the pause between two retrievals of a running batch
+	// (default 30 seconds).
+	Poll time.Duration
+	// Rounds bounds how many times one run submits a request: the first
+	// batch, and a new one for what failed or expired (default 3).
+	Rounds int
+}
+
+const (
+	defaultBatchPoll   = 30 * time.Second
+	defaultBatchRounds = 3
+	// batchCallTimeout bounds one Files or Batch API call (an upload or a
+	// download of up to 200 MB).
+	batchCallTimeout = 15 * time.Minute
+)
+
+// Validate reports options that cannot work.
+func (o BatchOptions) Validate() error {
+	if o.Poll < 0 || o.Rounds < 0 {
+		return fmt.Errorf("batch poll interval %v and rounds %d must not be negative", o.Poll, o.Rounds)
+	}
+	return nil
+}
+
+// batchHook, when set (by tests), is called at each step of a
+// submission ("uploaded", "logged upload", "created", "logged batch")
+// and after each retrieval of a running batch ("polled").
+var batchHook func(step string)
+
+func hook(step string) {
+	if batchHook != nil {
+		batchHook(step)
+	}
+}
+
+// batcher answers requests through the Batch API of the pool's first
+// endpoint, and journals the answers as the online path does.
+type batcher struct {
+	opts   BatchOptions
+	pool   *Pool
+	client *openai.Client
+	base   string // the endpoint as a Response names it
+	log    *batchLog
+	label  string
+	stderr io.Writer
+}
+
+func newBatcher(pool *Pool, dir string, opts BatchOptions, label string, stderr io.Writer) (*batcher, error) {
+	if pool.Server() != ServerOpenAI {
+		return nil, fmt.Errorf("%w (these endpoints are %s)", ErrBatchUnsupported, pool.Server())
+	}
+	if opts.Poll == 0 {
+		opts.Poll = defaultBatchPoll
+	}
+	if opts.Rounds == 0 {
+		opts.Rounds = defaultBatchRounds
+	}
+	log, err := openBatchLog(dir)
+	if err != nil {
+		return nil, err
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	e := pool.eps[0]
+	return &batcher{opts: opts, pool: pool, client: e.client, base: strings.TrimSuffix(e.url, "/v1"), log: log, label: label, stderr: stderr}, nil
+}
+
+// run answers every request not journaled yet through batches: it first
+// resumes the batches the log records for them (a run killed while they
+// ran), submits the rest, polls until each batch ends, journals every
+// answer, and submits what failed or expired again, up to Rounds times.
+// It returns the requests it could not answer, each with its error
+// (ErrRejected: the API refused it; ErrBatchUnanswered: no round answered
+// it), and stops with ErrBatchFailed when a batch failed as a whole.
+func (b *batcher) run(ctx context.Context, c Journaled, reqs []Request) (map[journal.Key]error, error) {
+	want := map[string]Request{}
+	for _, r := range reqs {
+		k := r.Key()
+		if _, dup := want[k.String()]; dup {
+			continue
+		}
+		_, ok, err := c.lookup(k)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			want[k.String()] = r
+		}
+	}
+	st := &batchRun{want: want, settled: map[string]error{}, last: map[string]string{}}
+	for submitted := 0; ; {
+		pending, err := st.pending(c)
+		if err != nil {
+			return nil, err
+		}
+		if len(pending) == 0 {
+			break
+		}
+		open, covered, err := b.resumable(ctx, pending)
+		if err != nil {
+			return nil, err
+		}
+		var fresh []Request
+		for k, r := range pending {
+			if !covered[k] {
+				fresh = append(fresh, r)
+			}
+		}
+		if len(fresh) > 0 && submitted < b.opts.Rounds {
+			subs, err := b.submit(ctx, fresh)
+			if err != nil {
+				return nil, err
+			}
+			open = append(open, subs...)
+			submitted++
+		}
+		if len(open) == 0 {
+			break // every round used
+		}
+		if err := b.await(ctx, c, open, st); err != nil {
+			return nil, err
+		}
+	}
+	pending, err := st.pending(c)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[journal.Key]error, len(st.settled)+len(pending))
+	for k, err := range st.settled {
+		out[parseKeyHex(k)] = err
+	}
+	for k := range pending {
+		err := fmt.Errorf("%w within %d batch round(s)", ErrBatchUnanswered, b.opts.Rounds)
+		if why := st.last[k]; why != "" {
+			err = fmt.Errorf("%w, last: %s", err, why)
+		}
+		out[parseKeyHex(k)] = err
+	}
+	return out, nil
+}
+
+// batchRun is what one run knows of its requests.
+type batchRun struct {
+	want    map[string]Request // not journaled when the run began, by key
+	settled map[string]error   // refused by the API: not submitted again
+	last    map[string]string  // why the latest batch did not answer it
+}
+
+// pending are the wanted requests neither journaled nor refused.
+func (st *batchRun) pending(c Journaled) (map[string]Request, error) {
+	out := map[string]Request{}
+	for k, r := range st.want {
+		if _, ok := st.settled[k]; ok {
+			continue
+		}
+		_, ok, err := c.lookup(parseKeyHex(k))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out[k] = r
+		}
+	}
+	return out, nil
+}
+
+// resumable are the logged batches still running that hold pending
+// requests, and the keys they hold. An uploaded file whose batch was
+// created but not recorded (killed in between) is found by its input
+// file; one without a batch is abandoned.
+func (b *batcher) resumable(ctx context.Context, pending map[string]Request) ([]*submission, map[string]bool, error) {
+	var open []*submission
+	covered := map[string]bool{}
+	for _, s := range b.log.subs {
+		if !s.open() || !coversAny(s, pending) {
+			continue
+		}
+		if s.BatchID == "" {
+			id, err := b.findBatch(ctx, s.InputFileID)
+			if err != nil {
+				return nil, nil, err
+			}
+			if id == "" {
+				if err := b.log.record(batchEntry{Event: batchAbandoned, InputFileID: s.InputFileID}); err != nil {
+					return nil, nil, err
+				}
+				s.Abandoned = true
+				continue
+			}
+			if err := b.log.record(batchEntry{Event: batchCreated, InputFileID: s.InputFileID, BatchID: id}); err != nil {
+				return nil, nil, err
+			}
+			s.BatchID = id
+		}
+		fmt.Fprintf(b.stderr, "%s: resuming batch %s (%d requests)\n", b.label, s.BatchID, len(s.Keys))
+		open = append(open, s)
+		for _, k := range s.Keys {
+			covered[k] = true
+		}
+	}
+	return open, covered, nil
+}
+
+func coversAny(s *submission, pending map[string]Request) bool {
+	for _, k := range s.Keys {
+		if _, ok := pending[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// submit uploads the requests as input files (as many as OpenAI's limits
+// need) and creates a batch of each. Each step is in the log before the
+// next is taken, so a kill anywhere leaves no batch the next run cannot
+// find.
+func (b *batcher) submit(ctx context.Context, reqs []Request) ([]*submission, error) {
+	sort.Slice(reqs, func(i, j int) bool {
+		if reqs[i].API != reqs[j].API {
+			return reqs[i].API < reqs[j].API
+		}
+		return reqs[i].Key().String() < reqs[j].Key().String()
+	})
+	var subs []*submission
+	for len(reqs) > 0 {
+		var lines []openai.BatchLineItem
+		var keys []string
+		size := 0
+		api := reqs[0].API
+		for len(reqs) > 0 && reqs[0].API == api && len(lines) < maxBatchLines {
+			line, err := newBatchLine(reqs[0])
+			if err != nil {
+				return nil, err
+			}
+			n := len(line.MarshalBatchLineItem()) + 1
+			if len(lines) > 0 && size+n > maxBatchBytes {
+				break
+			}
+			size += n
+			lines = append(lines, line)
+			keys = append(keys, line.CustomID)
+			reqs = reqs[1:]
+		}
+		s, err := b.submitFile(ctx, api, lines, keys)
+		if err != nil {
+			return nil, err
+		}
+		subs = append(subs, s)
+	}
+	return subs, nil
+}
+
+func (b *batcher) submitFile(ctx context.Context, api string, lines []openai.BatchLineItem, keys []string) (*submission, error) {
+	var file openai.File
+	err := b.call(ctx, "uploading the batch input file", func(ctx context.Context) (err error) {
+		file, err = b.client.UploadBatchFile(ctx, openai.UploadBatchFileRequest{FileName: "datg-" + b.label + ".jsonl", Lines: lines})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	hook("uploaded")
+	s := &submission{InputFileID: file.ID, Keys: keys}
+	if err := b.log.record(batchEntry{Event: batchUploaded, InputFileID: file.ID, Keys: keys}); err != nil {
+		return nil, err
+	}
+	b.log.subs = append(b.log.subs, s)
+	hook("logged upload")
+	// A create that timed out may have created the batch: look for it
+	// before creating another.
+	err = b.call(ctx, "creating the batch", func(ctx context.Context) error {
+		if id, err := b.findBatch(ctx, file.ID); err != nil || id != "" {
+			s.BatchID = id
+			return err
+		}
+		batch, err := b.client.CreateBatch(ctx, openai.CreateBatchRequest{
+			InputFileID: file.ID, Endpoint: batchEndpoint(api), CompletionWindow: "24h",
+			Metadata: map[string]any{"datg_stage": b.label},
+		})
+		s.BatchID = batch.ID
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	hook("created")
+	if err := b.log.record(batchEntry{Event: batchCreated, InputFileID: file.ID, BatchID: s.BatchID}); err != nil {
+		return nil, err
+	}
+	hook("logged batch")
+	fmt.Fprintf(b.stderr, "%s: submitted batch %s (%d requests, input file %s)\n", b.label, s.BatchID, len(keys), file.ID)
+	return s, nil
+}
+
+// findBatch is the id of the batch of an input file, "" when it has none.
+func (b *batcher) findBatch(ctx context.Context, fileID string) (string, error) {
+	var after *string
+	limit := 100
+	for {
+		var page openai.ListBatchResponse
+		err := b.call(ctx, "listing batches", func(ctx context.Context) (err error) {
+			page, err = b.client.ListBatch(ctx, after, &limit)
+			return err
+		})
+		if err != nil {
+			return "", err
+		}
+		for _, batch := range page.Data {
+			if batch.InputFileID == fileID {
+				return batch.ID, nil
+			}
+		}
+		if !page.HasMore || len(page.Data) == 0 {
+			return "", nil
+		}
+		last := page.Data[len(page.Data)-1].ID
+		after = &last
+	}
+}
+
+// terminal reports whether a batch status is final.
+func terminal(status string) bool {
+	switch status {
+	case "completed", "failed", "expired", "cancelled":
+		return true
+	}
+	return false
+}
+
+// await polls the batches until each ended, journaling each one's
+// answers as it ends; it reports the batches that failed as a whole.
+func (b *batcher) await(ctx context.Context, c Journaled, open []*submission, st *batchRun) error {
+	total := 0
+	for _, s := range open {
+		total += len(s.Keys)
+	}
+	prog := progress.Start(b.stderr, b.label+" batch", total)
+	defer prog.Finish()
+	var mu sync.Mutex
+	status := map[string]string{}
+	prog.Extra = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		var parts []string
+		for _, s := range open {
+			parts = append(parts, s.BatchID+" "+status[s.BatchID])
+		}
+		return strings.Join(parts, ", ")
+	}
+	seen := map[string]openai.BatchRequestCounts{}
+	var failed []string
+	for remaining := open; len(remaining) > 0; {
+		var next []*submission
+		for _, s := range remaining {
+			var batch openai.BatchResponse
+			err := b.call(ctx, "retrieving batch "+s.BatchID, func(ctx context.Context) (err error) {
+				batch, err = b.client.RetrieveBatch(ctx, s.BatchID)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			was := seen[s.BatchID]
+			now := batch.RequestCounts
+			for i := was.Completed; i < now.Completed; i++ {
+				prog.Done(0)
+			}
+			for i := was.Failed; i < now.Failed; i++ {
+				prog.Fail()
+			}
+			seen[s.BatchID] = now
+			hook("polled")
+			mu.Lock()
+			changed := status[s.BatchID] != batch.Status
+			status[s.BatchID] = batch.Status
+			mu.Unlock()
+			if changed {
+				fmt.Fprintf(b.stderr, "%s: batch %s %s (%d of %d done, %d failed)\n", b.label, s.BatchID, batch.Status, now.Completed, now.Total, now.Failed)
+			}
+			if !terminal(batch.Status) {
+				next = append(next, s)
+				continue
+			}
+			if err := b.harvest(ctx, c, s, batch.Batch, st); err != nil {
+				return err
+			}
+			if batch.Status == "failed" {
+				failed = append(failed, fmt.Sprintf("batch %s (input file %s): %s", s.BatchID, s.InputFileID, batchErrors(batch.Batch)))
+			}
+			if err := b.log.record(batchEntry{Event: batchEnded, InputFileID: s.InputFileID, BatchID: s.BatchID, Status: batch.Status}); err != nil {
+				return err
+			}
+			s.Ended = batch.Status
+		}
+		remaining = next
+		if len(remaining) > 0 {
+			if err := sleep(ctx, b.opts.Poll); err != nil {
+				return err
+			}
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%w: %s; answers of other batches are kept, and a rerun submits the failed batch's requests again", ErrBatchFailed, strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+// batchErrors is what OpenAI says of a failed batch.
+func batchErrors(batch openai.Batch) string {
+	if batch.Errors == nil || len(batch.Errors.Data) == 0 {
+		return "no reason given"
+	}
+	var parts []string
+	for i, e := range batch.Errors.Data {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(batch.Errors.Data)-3))
+			break
+		}
+		where := ""
+		if e.Line != nil && *e.Line > 0 {
+			where = fmt.Sprintf("line %d: ", *e.Line)
+		}
+		parts = append(parts, fmt.Sprintf("%s%s: %s", where, e.Code, e.Message))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// harvest journals every answer of an ended batch through the checks of
+// the online path (acceptReply), and notes why the other lines have none.
+func (b *batcher) harvest(ctx context.Context, c Journaled, s *submission, batch openai.Batch, st *batchRun) error {
+	for _, id := range []*string{batch.OutputFileID, batch.ErrorFileID} {
+		if id == nil || *id == "" {
+			continue
+		}
+		// The file is read as it downloads (it can be gigabytes), within
+		// the call's context; a download cut off is retried, and lines
+		// already journaled are skipped the second time.
+		var readErr error
+		err := b.call(ctx, "downloading file "+*id+" of batch "+s.BatchID, func(ctx context.Context) error {
+			raw, err := b.client.GetFileContent(ctx, *id)
+			if err != nil {
+				return err
+			}
+			defer raw.Close()
+			readErr = b.readResults(c, s, raw, st)
+			var cut *downloadError
+			if errors.As(readErr, &cut) {
+				return cut.err // the connection, not the content: retried
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if readErr != nil {
+			return fmt.Errorf("batch %s file %s: %w", s.BatchID, *id, readErr)
+		}
+	}
+	// Journaled before the log says the batch ended: an answer is never
+	// lost between the two.
+	return c.Journal.Sync()
+}
+
+func (b *batcher) readResults(c Journaled, s *submission, r io.Reader, st *batchRun) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(strings.TrimSpace(string(line))) > 0 {
+			if err := b.readResult(c, s, line, st); err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &downloadError{err}
+		}
+	}
+}
+
+// downloadError is a file download cut off, as opposed to a line that
+// cannot be read.
+type downloadError struct{ err error }
+
+func (e *downloadError) Error() string { return e.err.Error() }
+func (e *downloadError) Unwrap() error { return e.err }
+
+func (b *batcher) readResult(c Journaled, s *submission, line []byte, st *batchRun) error {
+	var r batchResult
+	if err := json.Unmarshal(line, &r); err != nil || r.CustomID == "" {
+		return fmt.Errorf("%w: not a batch result line", ErrMalformed)
+	}
+	req, ok := st.want[r.CustomID]
+	if !ok {
+		return nil // not asked for by this run (or answered already)
+	}
+	key := parseKeyHex(r.CustomID)
+	if _, done, err := c.lookup(key); err != nil || done {
+		return err
+	}
+	if r.Error == nil && r.Response != nil && r.Response.StatusCode == 200 {
+		var out Response
+		err := acceptReply(r.Response.Body, req, &out)
+		switch {
+		case err == nil:
+			out.Endpoint, out.Attempts, out.Batch = b.base, 1, s.BatchID
+			out.ReceivedAt = time.Now().UnixMilli()
+			if err := c.Journal.Put(c.freeKey(key), Record{Request: req, Response: out}); err != nil {
+				return fmt.Errorf("journaling response: %w", err)
+			}
+		case errors.Is(err, ErrBudgetSpentReasoning):
+			st.settled[r.CustomID] = fmt.Errorf("%w: %s in batch %s: %w", ErrRejected, req.describe(), s.BatchID, err)
+		default:
+			st.last[r.CustomID] = err.Error()
+		}
+		return nil
+	}
+	if r.Error == nil && r.Response != nil && rejectedStatus(r.Response.StatusCode) {
+		st.settled[r.CustomID] = fmt.Errorf("%w: %s in batch %s: %s", ErrRejected, req.describe(), s.BatchID, r.failure())
+		return nil
+	}
+	st.last[r.CustomID] = fmt.Sprintf("batch %s: %s", s.BatchID, r.failure())
+	return nil
+}
+
+// call makes one Files or Batch API call, retrying what a retry can help
+// (no answer, 5xx, 429) with the pool's backoff and attempts.
+func (b *batcher) call(ctx context.Context, what string, f func(ctx context.Context) error) error {
+	for attempt := 1; ; attempt++ {
+		cctx, cancel := context.WithTimeout(ctx, batchCallTimeout)
+		err := f(cctx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		switch classify(ctx, err, nil) {
+		case canceled:
+			return ctx.Err()
+		case quota:
+			return b.pool.redact(fmt.Errorf("%s: %s: %w: %w: %v", b.base, what, ErrFatal, ErrQuota, err))
+		case faulted, overloaded, timedOut:
+			if attempt < b.pool.opts.MaxAttempts {
+				if err := sleep(ctx, b.pool.backoff(attempt)); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		return b.pool.redact(fmt.Errorf("%s: %s: %w: %v", b.base, what, ErrFatal, err))
+	}
+}
+
+func (b *batcher) close() error { return b.log.close() }
+
+// parseKeyHex is the key a custom_id names; an id that is not a key (no
+// line of datg's) gives a key no request has.
+func parseKeyHex(s string) journal.Key {
+	var k journal.Key
+	if b, err := hex.DecodeString(s); err == nil && len(b) == len(k) {
+		copy(k[:], b)
+		return k
+	}
+	return journal.KeyOf([]byte("not a key: " + s))
+}

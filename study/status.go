@@ -1,0 +1,43 @@
+package study
+
+// NodeStatus is what an aligner says a trace did with a DAG node
+// (alignment_events.status), or, in scoring, that it said nothing.
+type NodeStatus string
+
+// The node statuses.
+const (
+	Commit  NodeStatus = "COMMIT"
+	Attempt NodeStatus = "ATTEMPT"
+	Error   NodeStatus = "ERROR"
+	Missing NodeStatus = "MISSING" // a scoring status: a node with no events
+)
+
+// EventStatuses are the statuses an aligner may return for a node.
+var EventStatuses = []NodeStatus{Commit, Attempt, Error}
+
+// NodeStatuses are the event statuses and Missing, the labels a human
+// annotation may give a node.
+var NodeStatuses = []NodeStatus{Commit, Attempt, Error, Missing}
+
+// ParseNodeStatus returns the node status s names (Missing included).
+func ParseNodeStatus(s string) (NodeStatus, error) {
+	return parse(s, NodeStatuses, ErrUnknownStatus)
+}
+
+// AlignmentStatus is alignments.status: whether the aligner's reply held a
+// usable alignment.
+type AlignmentStatus string
+
+// The alignment statuses.
+const (
+	AlignmentOK          AlignmentStatus = "ok"
+	AlignmentInvalidJSON AlignmentStatus = "invalid-json" // no usable alignment; it has no events
+)
+
+// AlignmentStatuses lists the alignment statuses.
+var AlignmentStatuses = []AlignmentStatus{AlignmentOK, AlignmentInvalidJSON}
+
+// ParseAlignmentStatus returns the alignment status s names.
+func ParseAlignmentStatus(s string) (AlignmentStatus, error) {
+	return parse(s, AlignmentStatuses, ErrUnknownStatus)
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/datg/datg/study"
 )
 
 // TraceKey is what identifies a trace: one per (model, input language,
@@ -35,19 +37,6 @@ func TextHash(text string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// Levels of PolyMath, easiest first.
-var Levels = []string{"low", "medium", "high", "top"}
-
-// ValidLevel reports whether s is a PolyMath level.
-func ValidLevel(s string) bool {
-	for _, l := range Levels {
-		if s == l {
-			return true
-		}
-	}
-	return false
-}
-
 // ProblemID is the language-independent id of problem k of a level.
 func ProblemID(level string, k int) string { return level + "-" + strconv.Itoa(k) }
 
@@ -59,7 +48,7 @@ func ParseProblemID(id string) (level string, k int, err error) {
 	}
 	level = id[:i]
 	k, err = strconv.Atoi(id[i+1:])
-	if err != nil || k < 0 || !ValidLevel(level) {
+	if err != nil || k < 0 || !study.ValidLevel(level) {
 		return "", 0, fmt.Errorf("problem id %q is not {level}-{k}", id)
 	}
 	return level, k, nil

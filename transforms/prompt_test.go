@@ -18,25 +18,6 @@ func TestRenderQwen3(t *testing.T) {
 	}
 }
 
-func TestDirection(t *testing.T) {
-	cases := map[[2]string]string{
-		{"en", "en"}: EnEn, {"en", "sw"}: EnX, {"sw", "en"}: XEn, {"sw", "sw"}: XX,
-	}
-	for pair, want := range cases {
-		got, err := Direction(pair[0], pair[1])
-		if err != nil || got != want {
-			t.Errorf("Direction%v = %q, %v; want %q", pair, got, err, want)
-		}
-		in, out, err := DirectionPairs(want, "sw")
-		if err != nil || (want != EnEn && (in != pair[0] || out != pair[1])) {
-			t.Errorf("DirectionPairs(%s) = %s %s %v", want, in, out, err)
-		}
-	}
-	if _, err := Direction("fr", "sw"); err == nil {
-		t.Fatal("fr->sw accepted as a direction")
-	}
-}
-
 func TestTraceIDStable(t *testing.T) {
 	k := TraceKey{"Qwen/Qwen3-4B", "en", "sw", "low", "low-3", 42, "base"}
 	a, b := TraceID(k), TraceID(k)

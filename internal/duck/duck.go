@@ -27,10 +27,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
 	datgsql "github.com/datg/datg/sql"
-	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/study"
 	"github.com/marcboeker/go-duckdb/v2"
 )
 
@@ -175,15 +174,15 @@ func linkFile(dir, name, target string) (string, error) {
 // levels and directions with their display order.
 func (db *DB) referenceTables(ctx context.Context) error {
 	var langs []string
-	for i, l := range prompts.Languages() {
-		langs = append(langs, fmt.Sprintf("(%s, %s, %s, %d)", quote(l.Code), quote(l.Name), quote(l.Resource), i))
+	for i, l := range study.Languages() {
+		langs = append(langs, fmt.Sprintf("(%s, %s, %s, %d)", quote(l.Code), quote(l.Name), quote(string(l.Resource)), i))
 	}
 	var levels, dirs []string
-	for i, l := range transforms.Levels {
-		levels = append(levels, fmt.Sprintf("(%s, %d)", quote(l), i))
+	for i, l := range study.Levels {
+		levels = append(levels, fmt.Sprintf("(%s, %d)", quote(string(l)), i))
 	}
-	for i, d := range transforms.Directions {
-		dirs = append(dirs, fmt.Sprintf("(%s, %d)", quote(d), i))
+	for i, d := range study.Directions {
+		dirs = append(dirs, fmt.Sprintf("(%s, %d)", quote(string(d)), i))
 	}
 	stmts := []string{
 		"CREATE TABLE datg_languages (code VARCHAR, name VARCHAR, resource VARCHAR, ord INTEGER)",

@@ -17,6 +17,7 @@ import (
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/datg"
 	"golang.org/x/sync/errgroup"
@@ -47,7 +48,7 @@ type Config struct {
 
 // DefaultConfig aligns base en-en and en-x traces with an LLM.
 func DefaultConfig() Config {
-	return Config{Data: "data/run", MaxTokens: 4096, Directions: []string{transforms.EnEn, transforms.EnX},
+	return Config{Data: "data/run", MaxTokens: 4096, Directions: study.Strings(study.EnEn, study.EnX),
 		Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
 }
 
@@ -60,7 +61,7 @@ func (c Config) Validate() error {
 		}
 	}
 	for _, d := range c.Directions {
-		if !slices.Contains(transforms.Directions, d) {
+		if !slices.Contains(study.Directions, study.Direction(d)) {
 			errs = append(errs, fmt.Errorf("unknown direction %q", d))
 		}
 	}

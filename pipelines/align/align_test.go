@@ -22,6 +22,7 @@ import (
 	"github.com/datg/datg/pipelines/score"
 	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/datg"
 )
@@ -268,7 +269,7 @@ func TestAlignLLMContentFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := readRun(t, data)
-	want := r.pairs("base", []string{transforms.EnEn, transforms.EnX}, 0)
+	want := r.pairs("base", study.Strings(study.EnEn, study.EnX), 0)
 	if len(want) != 2*2*2*3 {
 		t.Fatalf("%d pairs to align, want 24 (2 levels x 2 problems x 2 directions x 3 DAGs)", len(want))
 	}

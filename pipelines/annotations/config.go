@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/study"
 )
 
 // Config is one draw of the audit.
@@ -54,8 +54,8 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("no levels to sample"))
 	}
 	for _, l := range c.Levels {
-		if !transforms.ValidLevel(l) {
-			errs = append(errs, fmt.Errorf("level %q is not one of %v", l, transforms.Levels))
+		if !study.ValidLevel(l) {
+			errs = append(errs, fmt.Errorf("level %q is not one of %v", l, study.Levels))
 		}
 	}
 	if dup := duplicate(c.Langs); dup != "" {

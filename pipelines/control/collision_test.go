@@ -11,6 +11,7 @@ import (
 	"github.com/datg/datg/pipelines/control"
 	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
 
@@ -23,7 +24,7 @@ func TestControlRefusesIDCollisions(t *testing.T) {
 	key := transforms.TraceKey{Model: cfg.Study.Models[0], InputLang: "en", ReasoningLang: "sw", Level: "low",
 		ProblemID: "low-0", Seed: 42, Method: control.LoopRetry}
 	other := schema.Trace{TraceID: transforms.TraceID(key), Model: key.Model, InputLang: "en", ReasoningLang: "sw",
-		Direction: transforms.EnX, Level: "low", ProblemID: "low-1", Seed: 42, Method: control.LoopRetry, Text: "imported", Source: "import:x.jsonl"}
+		Direction: string(study.EnX), Level: "low", ProblemID: "low-1", Seed: 42, Method: control.LoopRetry, Text: "imported", Source: "import:x.jsonl"}
 	if err := store.WriteAll(data, schema.Traces, store.Meta{}, []schema.Trace{other}); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/datg"
 )
@@ -60,8 +61,8 @@ func (c Config) Validate() error {
 	var errs []error
 	for _, level := range slices.Sorted(maps.Keys(c.Budgets)) {
 		b := c.Budgets[level]
-		if !transforms.ValidLevel(level) {
-			errs = append(errs, fmt.Errorf("budget of unknown level %q (known: %v)", level, transforms.Levels))
+		if !study.ValidLevel(level) {
+			errs = append(errs, fmt.Errorf("budget of unknown level %q (known: %v)", level, study.Levels))
 		}
 		if b.Nodes < 1 || b.DescChars < 1 || b.Parents < 1 || b.Nodes > datg.MaxNodes || b.Parents > datg.MaxParents || b.DescChars > 100_000 {
 			errs = append(errs, fmt.Errorf("budget of %s: %d nodes, %d description characters, %d parents: each must be at least 1 (and at most %d nodes, %d parents, 100000 characters, the DAG caps)",

@@ -18,7 +18,7 @@ import (
 
 	"github.com/datg/datg/internal/atomicfile"
 	"github.com/datg/datg/schema"
-	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/study"
 )
 
 //go:embed page.html
@@ -185,7 +185,7 @@ func rowOf(v *view) indexRow {
 	}
 	name := pageName(t.TraceID)
 	row := indexRow{ID: t.TraceID, File: name, Href: "./" + url.PathEscape(name), Model: t.Model, Direction: t.Direction,
-		Lang: transforms.TargetLang(t.InputLang, t.ReasoningLang), Level: t.Level, Problem: t.ProblemID, Method: t.Method,
+		Lang: study.TargetLang(t.InputLang, t.ReasoningLang), Level: t.Level, Problem: t.ProblemID, Method: t.Method,
 		CAR: fmt.Sprintf("%.3f", s.CAR), PMF: pmf, HAR: fmt.Sprintf("%.3f", s.HAR)}
 	if v.Answer != nil {
 		row.Graded, row.Correct = true, v.Answer.Correct

@@ -10,6 +10,7 @@ import (
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
 
@@ -17,16 +18,16 @@ import (
 // trace; generate then replaced it silently. Import refuses such
 // collisions; generate now does too, before sending anything.
 func TestGenerateRefusesIDCollisions(t *testing.T) {
-	study := smallStudy()
-	derived := transforms.TraceKey{Model: study.Models[0], InputLang: "sw", ReasoningLang: "sw", Level: "low",
+	st := smallStudy()
+	derived := transforms.TraceKey{Model: st.Models[0], InputLang: "sw", ReasoningLang: "sw", Level: "low",
 		ProblemID: "low-0", Seed: 42, Method: "base"}
 	imported := map[string]schema.Trace{
 		// another trace (seed 7) imported under the id generate derives
 		"id taken": {TraceID: transforms.TraceID(derived), Model: derived.Model, InputLang: "sw", ReasoningLang: "sw",
-			Direction: transforms.XX, Level: "low", ProblemID: "low-0", Seed: 7, Method: "base", Text: "imported", Source: "import:mine.jsonl"},
+			Direction: string(study.XX), Level: "low", ProblemID: "low-0", Seed: 7, Method: "base", Text: "imported", Source: "import:mine.jsonl"},
 		// the very trace generate would sample, imported under an id of its own
 		"held under another id": {TraceID: "my-own-id", Model: derived.Model, InputLang: "sw", ReasoningLang: "sw",
-			Direction: transforms.XX, Level: "low", ProblemID: "low-0", Seed: 42, Method: "base", Text: "imported", Source: "import:mine.jsonl"},
+			Direction: string(study.XX), Level: "low", ProblemID: "low-0", Seed: 42, Method: "base", Text: "imported", Source: "import:mine.jsonl"},
 	}
 	for name, row := range imported {
 		t.Run(name, func(t *testing.T) {
@@ -35,7 +36,7 @@ func TestGenerateRefusesIDCollisions(t *testing.T) {
 				t.Fatal(err)
 			}
 			eps, urls := endpoints(t, data, simulate.DefaultConfig())
-			_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()})
+			_, err := Run(context.Background(), Config{Data: data, Study: st, Endpoints: urls, Pool: stagetest.QuickPool()})
 			if !errors.Is(err, traceids.ErrCollision) {
 				t.Fatalf("generate over a colliding import: %v, want ErrCollision", err)
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/prompts"
-	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/study"
 )
 
 //go:embed study.json
@@ -57,8 +57,8 @@ func (s Study) Validate() error {
 		add("no directions")
 	}
 	for _, d := range s.Directions {
-		if !slices.Contains(transforms.Directions, d) {
-			add("unknown direction %q (known: %v)", d, transforms.Directions)
+		if !slices.Contains(study.Directions, study.Direction(d)) {
+			add("unknown direction %q (known: %v)", d, study.Directions)
 		}
 	}
 	for _, l := range s.Langs {
@@ -70,8 +70,8 @@ func (s Study) Validate() error {
 		add("no levels")
 	}
 	for _, l := range s.Levels {
-		if !transforms.ValidLevel(l) {
-			add("unknown level %q (known: %v)", l, transforms.Levels)
+		if !study.ValidLevel(l) {
+			add("unknown level %q (known: %v)", l, study.Levels)
 		} else if s.Budgets[l] <= 0 {
 			add("no token budget for level %s", l)
 		}
@@ -112,7 +112,7 @@ func firstDuplicate(list []string) string {
 func (s Study) targets() []string {
 	var xs []string
 	for _, l := range s.Langs {
-		if l != transforms.English && !slices.Contains(xs, l) {
+		if l != study.English && !slices.Contains(xs, l) {
 			xs = append(xs, l)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
 
@@ -87,7 +88,7 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 				t.Fatalf("trace %s: %s %v, want %v", r.TraceID, f.name, f.got, f.want)
 			}
 		}
-		if want, _ := transforms.Direction(r.InputLang, r.ReasoningLang); want != r.Direction {
+		if want, _ := study.DirectionOf(r.InputLang, r.ReasoningLang); string(want) != r.Direction {
 			t.Fatalf("direction %s for %s->%s", r.Direction, r.InputLang, r.ReasoningLang)
 		}
 		if r.Truncated != (r.FinishReason == "length") {

@@ -10,6 +10,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
 
@@ -37,13 +38,13 @@ type Plan struct {
 func NewPlan(dir string, s Study) (*Plan, error) {
 	p := &Plan{study: s, problems: map[string]string{}, levelKs: map[string][]int{}}
 	for _, d := range s.Directions {
-		if d == transforms.EnEn {
-			p.pairs = append(p.pairs, [2]string{transforms.English, transforms.English})
+		if study.Direction(d) == study.EnEn {
+			p.pairs = append(p.pairs, [2]string{study.English, study.English})
 			p.directions = append(p.directions, d)
 			continue
 		}
 		for _, x := range s.targets() {
-			in, out, _ := transforms.DirectionPairs(d, x)
+			in, out, _ := study.Direction(d).Pair(x)
 			p.pairs = append(p.pairs, [2]string{in, out})
 			p.directions = append(p.directions, d)
 		}
@@ -58,7 +59,7 @@ func NewPlan(dir string, s Study) (*Plan, error) {
 			return nil
 		}
 		p.problems[r.Lang+"\x00"+r.ProblemID] = r.Question
-		if r.Lang == transforms.English {
+		if r.Lang == study.English {
 			enKs[r.Level] = append(enKs[r.Level], int(r.K))
 		}
 		return nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/datg/datg/internal/bounds"
-	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/study"
 )
 
 // MaxSlotsPerEndpoint bounds the requests kept in flight per server. vLLM
@@ -40,8 +40,8 @@ func (s Study) rangeProblems() []fieldProblem {
 	add(bounds.TopK(s.TopK), "top_k")
 	add(bounds.RepetitionPenalty(s.RepetitionPenalty), "repetition_penalty")
 	for _, level := range slices.Sorted(maps.Keys(s.Budgets)) {
-		if !transforms.ValidLevel(level) {
-			add(fmt.Errorf("names %q, which is no level (known: %v)", level, transforms.Levels), "budgets", level)
+		if !study.ValidLevel(level) {
+			add(fmt.Errorf("names %q, which is no level (known: %v)", level, study.Levels), "budgets", level)
 			continue
 		}
 		add(bounds.Budget(s.Budgets[level]), "budgets", level)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
 
@@ -12,7 +13,7 @@ import (
 func TestTraceRowKeepsTokenCountsPastInt32(t *testing.T) {
 	const huge = 3_000_000_000
 	jb := Job{Key: transforms.TraceKey{Model: "m", InputLang: "en", ReasoningLang: "sw", Level: "low", ProblemID: "low-0", Seed: 42, Method: "base"},
-		Direction: transforms.EnX, Question: "q", Budget: huge}
+		Direction: string(study.EnX), Question: "q", Budget: huge}
 	req := llm.Request{MaxTokens: huge}
 	resp := llm.Response{Text: "x", CompletionTokens: huge, PromptTokens: huge + 1, FinishReason: "length"}
 	row := traceRow(jb, DefaultStudy(), req, resp)

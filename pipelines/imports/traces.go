@@ -20,11 +20,9 @@ import (
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
-
-// Methods a trace may be produced by.
-var Methods = []string{"base", "control-base", "loop-retry", "formula-retry", "reference"}
 
 // Config is one import.
 type Config struct {
@@ -193,8 +191,8 @@ func (r traceRecord) trace() (schema.Trace, error) {
 		return t, bad("reasoning_lang", "%v", err)
 	}
 	level := *r.Level
-	if !transforms.ValidLevel(level) {
-		return t, bad("level", "%q is not one of %v", level, transforms.Levels)
+	if !study.ValidLevel(level) {
+		return t, bad("level", "%q is not one of %v", level, study.Levels)
 	}
 	pl, _, err := transforms.ParseProblemID(*r.ProblemID)
 	if err != nil {
@@ -203,14 +201,14 @@ func (r traceRecord) trace() (schema.Trace, error) {
 	if pl != level {
 		return t, bad("problem_id", "%s is not a %s problem", *r.ProblemID, level)
 	}
-	if !slices.Contains(Methods, *r.Method) {
-		return t, bad("method", "%q is not one of %v", *r.Method, Methods)
+	if !slices.Contains(study.Methods, study.Method(*r.Method)) {
+		return t, bad("method", "%q is not one of %v", *r.Method, study.Methods)
 	}
-	dir, err := transforms.Direction(*r.InputLang, *r.ReasoningLang)
+	dir, err := study.DirectionOf(*r.InputLang, *r.ReasoningLang)
 	if err != nil {
 		return t, bad("reasoning_lang", "%v", err)
 	}
-	if r.Direction != nil && *r.Direction != dir {
+	if r.Direction != nil && *r.Direction != string(dir) {
 		return t, bad("direction", "%q, but the languages make it %s", *r.Direction, dir)
 	}
 	seed, ok := integer(*r.Seed)
@@ -222,7 +220,7 @@ func (r traceRecord) trace() (schema.Trace, error) {
 		return t, bad("completion_tokens", "%w", err)
 	}
 	t = schema.Trace{
-		Model: *r.Model, InputLang: *r.InputLang, ReasoningLang: *r.ReasoningLang, Direction: dir,
+		Model: *r.Model, InputLang: *r.InputLang, ReasoningLang: *r.ReasoningLang, Direction: string(dir),
 		Level: level, ProblemID: *r.ProblemID, Seed: seed, Method: *r.Method, Text: *r.Text,
 		CompletionTokens: toks,
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/parquet-go/parquet-go"
 )
@@ -55,8 +56,8 @@ func (c Config) Validate() error {
 		}
 	}
 	for _, l := range c.Levels {
-		if !transforms.ValidLevel(l) {
-			errs = append(errs, fmt.Errorf("unknown level %q (known: %v)", l, transforms.Levels))
+		if !study.ValidLevel(l) {
+			errs = append(errs, fmt.Errorf("unknown level %q (known: %v)", l, study.Levels))
 		}
 	}
 	if c.PerLevel < 0 {

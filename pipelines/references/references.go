@@ -18,6 +18,7 @@ import (
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/answer"
 )
@@ -67,7 +68,7 @@ func (c Config) Validate() error {
 		}
 	}
 	for _, l := range c.Levels {
-		if !transforms.ValidLevel(l) {
+		if !study.ValidLevel(l) {
 			errs = append(errs, fmt.Errorf("unknown level %q", l))
 		}
 	}
@@ -190,7 +191,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 // referenceKey is the identity of a problem's ref-th reference trace.
 func referenceKey(model, level, problemID string, ref int) transforms.TraceKey {
-	return transforms.TraceKey{Model: model, InputLang: transforms.English, ReasoningLang: transforms.English,
+	return transforms.TraceKey{Model: model, InputLang: study.English, ReasoningLang: study.English,
 		Level: level, ProblemID: problemID, Seed: int64(ref), Method: "reference"}
 }
 
@@ -201,7 +202,7 @@ func loadProblems(cfg Config) ([]*problem, error) {
 	}
 	var out []*problem
 	err := store.Scan(cfg.Data, schema.Problems, func(p *schema.Problem) error {
-		if p.Lang == transforms.English && want[p.Level] && (cfg.Limit == 0 || int(p.K) < cfg.Limit) {
+		if p.Lang == study.English && want[p.Level] && (cfg.Limit == 0 || int(p.K) < cfg.Limit) {
 			out = append(out, &problem{Problem: *p, gold: answer.NewGold(p.Answer)})
 		}
 		return nil
@@ -214,7 +215,7 @@ func loadProblems(cfg Config) ([]*problem, error) {
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Level != out[j].Level {
-			return slices.Index(transforms.Levels, out[i].Level) < slices.Index(transforms.Levels, out[j].Level)
+			return slices.Index(study.Levels, study.Level(out[i].Level)) < slices.Index(study.Levels, study.Level(out[j].Level))
 		}
 		return out[i].K < out[j].K
 	})
@@ -318,8 +319,8 @@ func (o *output) write(cfg Config, problems []*problem, results []result, sum *S
 			key := referenceKey(r.row.Model, p.Level, p.ProblemID, ref)
 			r.row.RefIndex, r.row.TraceID = int32(ref), transforms.TraceID(key)
 			err := o.traces.Write(schema.Trace{
-				TraceID: r.row.TraceID, Model: r.row.Model, InputLang: transforms.English, ReasoningLang: transforms.English,
-				Direction: transforms.EnEn, Level: p.Level, ProblemID: p.ProblemID, Seed: int64(ref), Method: "reference",
+				TraceID: r.row.TraceID, Model: r.row.Model, InputLang: study.English, ReasoningLang: study.English,
+				Direction: string(study.EnEn), Level: p.Level, ProblemID: p.ProblemID, Seed: int64(ref), Method: "reference",
 				Text: r.text, TextHash: transforms.TextHash(r.text), CompletionTokens: r.row.CompletionTokens,
 				PromptTokens: r.row.PromptTokens, FinishReason: r.row.FinishReason, Truncated: r.row.FinishReason == "length",
 				MaxTokens: r.sent.MaxTokens, Temperature: r.sent.Temperature, TopP: r.sent.TopP, TopK: r.sent.TopK,

@@ -23,6 +23,7 @@ import (
 	"github.com/datg/datg/pipelines/references"
 	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/answer"
 )
@@ -141,7 +142,7 @@ func TestReferencesPerProblem(t *testing.T) {
 			}
 			want := transforms.TraceID(transforms.TraceKey{Model: stagetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
 				Level: p.Level, ProblemID: id, Seed: int64(r.RefIndex), Method: "reference"})
-			if tr.TraceID != want || tr.Seed != int64(r.RefIndex) || tr.Direction != transforms.EnEn || tr.InputLang != "en" ||
+			if tr.TraceID != want || tr.Seed != int64(r.RefIndex) || tr.Direction != string(study.EnEn) || tr.InputLang != "en" ||
 				tr.ReasoningLang != "en" || tr.Level != p.Level || tr.ProblemID != id || tr.Model != stagetest.ReferenceModel ||
 				tr.RequestKey != r.RequestKey || tr.Text != text || tr.TextHash != transforms.TextHash(text) || tr.Source != "references" {
 				t.Fatalf("trace of %s ref %d: %+v", id, r.RefIndex, tr)
@@ -437,7 +438,7 @@ func TestReferencesRefuseIDCollisions(t *testing.T) {
 	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, sim.URL))
 	cfg.Levels, cfg.Limit = []string{"low"}, 1
 	held := schema.Trace{TraceID: "my-reference", Model: stagetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
-		Direction: transforms.EnEn, Level: "low", ProblemID: "low-0", Seed: 2, Method: "reference", Text: "imported", Source: "import:x.jsonl"}
+		Direction: string(study.EnEn), Level: "low", ProblemID: "low-0", Seed: 2, Method: "reference", Text: "imported", Source: "import:x.jsonl"}
 	if err := store.WriteAll(data, schema.Traces, store.Meta{}, []schema.Trace{held}); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/scaffold"
 )
@@ -122,7 +123,7 @@ func reasoningLanguage(system, assistant string) string {
 			return l.Code
 		}
 	}
-	return transforms.English
+	return study.English
 }
 
 func (m *model) generate(system, user, assistant string, s sampling) generation {
@@ -137,7 +138,7 @@ func (m *model) sample(system, user, assistant string, s sampling) generation {
 	info, known := m.key[normQuestion(user)]
 	g := generation{ReasoningLang: reasoningLanguage(system, assistant), InputLang: info.Lang, Level: info.Level}
 	if !known {
-		g.InputLang, g.Level = transforms.English, "medium"
+		g.InputLang, g.Level = study.English, "medium"
 	}
 	rng := rand.New(seedFor(system, user, assistant, s))
 
@@ -172,14 +173,14 @@ func (m *model) sample(system, user, assistant string, s sampling) generation {
 
 	writeLang := g.ReasoningLang
 	if g.Outcome == OutcomeWrongLanguage {
-		writeLang = transforms.English
-		if g.ReasoningLang == transforms.English {
+		writeLang = study.English
+		if g.ReasoningLang == study.English {
 			writeLang = "fr"
 		}
 	}
 	pb, ok := phrases()[writeLang]
 	if !ok {
-		pb = phrases()[transforms.English]
+		pb = phrases()[study.English]
 	}
 	answer := boxedForm(info.Answer)
 	if !known {

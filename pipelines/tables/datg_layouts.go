@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/study"
 )
 
 // frac formats a score as the paper does: three decimals without the
@@ -28,7 +28,7 @@ func frac(v any, decimals int) string {
 }
 
 func levelLabel(l string) string {
-	if name, ok := levelNames[l]; ok {
+	if name, ok := levelNames[study.Level(l)]; ok {
 		return name
 	}
 	if l == "" {
@@ -70,7 +70,7 @@ func uniqueIn(rows [][]any, col int) []string {
 // columns read; levels outside it are left out.
 func easiestFirst(levels []string) []string {
 	var out []string
-	for _, l := range transforms.Levels {
+	for _, l := range study.Strings(study.Levels...) {
 		if slices.Contains(levels, l) {
 			out = append(out, l)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/datg/datg/internal/duck"
 	datgsql "github.com/datg/datg/sql"
+	"github.com/datg/datg/study"
 )
 
 const deepseek8B = "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
@@ -112,7 +113,7 @@ func TestSameSizeModelsKeepTheirOwnCells(t *testing.T) {
 	seen := map[string]bool{}
 	for _, rec := range recs {
 		seen[rec[col("model")]] = true
-		h := slices.Index(md.header, rec[col("model_label")]+" "+levelNames[rec[col("level")]])
+		h := slices.Index(md.header, rec[col("model_label")]+" "+levelNames[study.Level(rec[col("level")])])
 		pct, _ := strconv.ParseFloat(rec[col("pct")], 64)
 		found := false
 		for _, row := range md.rows[""] {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/datg/datg/transforms"
+	"github.com/datg/datg/study"
 )
 
 // layout turns a query result into the paper's arrangement of the table.
@@ -31,7 +31,7 @@ var layouts = map[string]layout{
 }
 
 // levelNames are the paper's column labels for levels.
-var levelNames = map[string]string{"low": "Low", "medium": "Med.", "high": "High", "top": "Top"}
+var levelNames = map[study.Level]string{study.Low: "Low", study.Medium: "Med.", study.High: "High", study.Top: "Top"}
 
 // compliance is the appendix table "Reasoning language compliance under
 // en-x": a row per pair en-x, a column per (model, level), percentages.
@@ -81,7 +81,7 @@ func langByModelLevel(r *result, caption, rowHeader string, rowName func(lang st
 	})
 	g := grid{Caption: caption + goldUnparsedNote(r), Header: []string{rowHeader}, Align: "l", Super: []span{{"", 1}}}
 	for i, c := range cols {
-		g.Header = append(g.Header, levelNames[c.level])
+		g.Header = append(g.Header, levelNames[study.Level(c.level)])
 		g.Align += "r"
 		if i > 0 && cols[i-1].model == c.model {
 			g.Super[len(g.Super)-1].Cols++
@@ -105,7 +105,7 @@ func langByModelLevel(r *result, caption, rowHeader string, rowName func(lang st
 	// Markdown has one header row: it names the model in each column.
 	g.TexHeader = append([]string(nil), g.Header...)
 	for i, c := range cols {
-		g.Header[i+1] = labels[c.model] + " " + levelNames[c.level]
+		g.Header[i+1] = labels[c.model] + " " + levelNames[study.Level(c.level)]
 	}
 	return g
 }
@@ -130,7 +130,7 @@ func goldUnparsedNote(r *result) string {
 	return fmt.Sprintf(" %d traces have a gold answer the grader cannot read and count as wrong (gold_unparsed in the csv).", n)
 }
 
-func levelOrder(level string) int { return slices.Index(transforms.Levels, level) }
+func levelOrder(level string) int { return slices.Index(study.Levels, study.Level(level)) }
 
 // directionAccuracy is the appendix table "Full direction-probing accuracy":
 // a block per model, a row per (level, direction), a column per language in

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/pipelines/control"
+	"github.com/datg/datg/study"
 )
 
 var cmdControl = &Command{
@@ -65,13 +66,13 @@ func runControl(ctx context.Context, cmd *Command, args []string) error {
 	cfg := control.DefaultConfig()
 	// A study file sets budgets and sampling; the control's scope stays
 	// unless flags change it.
-	study, err := ctlStudy.study(&cmd.Flag, cfg.Study, ctlLLM, true)
+	s, err := ctlStudy.study(&cmd.Flag, cfg.Study, ctlLLM, true)
 	if err != nil {
 		return err
 	}
-	cfg.Data, cfg.Method, cfg.Study, cfg.MaxTrials = *ctlData, *ctlMethod, study, *ctlTrials
+	cfg.Data, cfg.Method, cfg.Study, cfg.MaxTrials = *ctlData, study.Method(*ctlMethod), s, *ctlTrials
 	cfg.Endpoints, cfg.APIKey, cfg.Pool = ctlLLM.endpoints, ctlLLM.apiKey(), ctlLLM.options()
-	cfg.Pool.SlotsPerEndpoint = study.SlotsPerEndpoint
+	cfg.Pool.SlotsPerEndpoint = s.SlotsPerEndpoint
 	cfg.KeepGoing, cfg.Stderr = *ctlKeepGoing, stderr
 	if cfg.Prompts, err = ctlLLM.promptSet(); err != nil {
 		return err

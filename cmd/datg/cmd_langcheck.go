@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/datg/datg/pipelines/langcheck"
+	"github.com/datg/datg/study"
 )
 
 var cmdLangcheck = &Command{
@@ -37,7 +38,7 @@ its runs could differ; datg's seed makes every run decide the same way.`,
 
 var (
 	langcheckData     = dataFlag(&cmdLangcheck.Flag)
-	langcheckDetector = cmdLangcheck.Flag.String("detector", langcheck.Langdetect, "the detector that decides compliance: "+strings.Join(langcheck.Detectors, " or "))
+	langcheckDetector = cmdLangcheck.Flag.String("detector", string(study.Langdetect), "the detector that decides compliance: "+strings.Join(study.Strings(study.Detectors...), " or "))
 	langcheckWorkers  = cmdLangcheck.Flag.Int("workers", 0, "traces checked at once (default: the number of CPUs)")
 )
 

@@ -128,7 +128,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		sum.Alignments++
-		if r.Alignment.Status != "ok" {
+		if r.Alignment.Status != string(study.AlignmentOK) {
 			sum.Unusable++
 		}
 		sum.Unlocated += int(r.Alignment.Unlocated)
@@ -156,9 +156,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 func (cfg Config) selected(t *schema.Trace) bool {
 	methods := cfg.Methods
 	if len(methods) == 0 {
-		methods = []string{"base"}
+		methods = study.Strings(study.Base)
 		if cfg.References {
-			methods = []string{"reference"}
+			methods = study.Strings(study.Reference)
 		}
 	}
 	if !slices.Contains(methods, t.Method) {
@@ -326,7 +326,7 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, b
 			addUsage(&r.Alignment, resp)
 			r.Alignment.RequestKey = req.Key().String()
 			r.Alignment.PromptSet = cfg.Prompts.Hash()
-			if r.Alignment.Status != "ok" {
+			if r.Alignment.Status != string(study.AlignmentOK) {
 				retry := retryOf(req)
 				again, _, err := client.Do(ctx, retry)
 				if err == nil {

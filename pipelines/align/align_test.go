@@ -222,7 +222,7 @@ func check(t *testing.T, data, aligner string, r run, want map[pair]bool) (table
 		runes := []rune(tr.Text)
 		unlocated := 0
 		for _, e := range events {
-			if !nodes[e.NodeID] || !slices.Contains([]string{datg.Commit, datg.Attempt, datg.Error}, e.Status) {
+			if !nodes[e.NodeID] || !slices.Contains(study.Strings(study.EventStatuses...), e.Status) {
 				t.Fatalf("alignment %v kept event %+v", p, e)
 			}
 			if e.Match == datg.MatchNone {
@@ -439,7 +439,7 @@ func TestAlignSymbolic(t *testing.T) {
 	committed := 0
 	for _, evs := range tb.events {
 		for _, e := range evs {
-			if e.Status == datg.Commit {
+			if e.Status == string(study.Commit) {
 				committed++
 			}
 		}
@@ -610,7 +610,7 @@ func TestAlignResumeAfterCancel(t *testing.T) {
 		}
 		commits := map[string]bool{}
 		for _, e := range tb.events[p] {
-			if e.Status == datg.Commit {
+			if e.Status == string(study.Commit) {
 				commits[e.NodeID] = true
 			}
 		}

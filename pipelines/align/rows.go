@@ -7,6 +7,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/datg"
 )
@@ -26,7 +27,7 @@ type Result struct {
 // trace's text hash and the DAG's content hash it was made on.
 func Rows(trace *schema.Trace, d *dags.Stored, aligner, raw string) Result {
 	dagID, dag := d.Row.DagID, d.DAG
-	res := Result{Alignment: schema.Alignment{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner, Status: "ok",
+	res := Result{Alignment: schema.Alignment{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner, Status: string(study.AlignmentOK),
 		Raw: raw, TextHash: transforms.TextHash(trace.Text), DagHash: d.Row.ContentHash, CreatedAt: time.Now().UTC()}}
 	errRow := func(kind, detail string) {
 		res.Errors = append(res.Errors, schema.AlignmentError{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner,
@@ -34,7 +35,7 @@ func Rows(trace *schema.Trace, d *dags.Stored, aligner, raw string) Result {
 	}
 	a, err := datg.ParseAlignment(raw)
 	if err != nil {
-		res.Alignment.Status = "invalid-json"
+		res.Alignment.Status = string(study.AlignmentInvalidJSON)
 		errRow("invalid-json", err.Error())
 		res.Alignment.Problems = 1
 		return res

@@ -20,11 +20,11 @@ import (
 func TestControlRefusesIDCollisions(t *testing.T) {
 	data := stagetest.DemoRun(t)
 	s := startSim(t, data, simulate.DefaultConfig())
-	cfg := config(data, control.LoopRetry, s)
+	cfg := config(data, study.LoopRetry, s)
 	key := transforms.TraceKey{Model: cfg.Study.Models[0], InputLang: "en", ReasoningLang: "sw", Level: "low",
-		ProblemID: "low-0", Seed: 42, Method: control.LoopRetry}
+		ProblemID: "low-0", Seed: 42, Method: string(study.LoopRetry)}
 	other := schema.Trace{TraceID: transforms.TraceID(key), Model: key.Model, InputLang: "en", ReasoningLang: "sw",
-		Direction: string(study.EnX), Level: "low", ProblemID: "low-1", Seed: 42, Method: control.LoopRetry, Text: "imported", Source: "import:x.jsonl"}
+		Direction: string(study.EnX), Level: "low", ProblemID: "low-1", Seed: 42, Method: string(study.LoopRetry), Text: "imported", Source: "import:x.jsonl"}
 	if err := store.WriteAll(data, schema.Traces, store.Meta{}, []schema.Trace{other}); err != nil {
 		t.Fatal(err)
 	}

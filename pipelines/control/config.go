@@ -9,31 +9,23 @@ import (
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/generate"
+	"github.com/datg/datg/study"
 )
 
-// The methods of the control study (Table 3).
-const (
-	// Base samples each example once, as Loop-Retry's first attempt
-	// samples (its repetition penalty, the example's seed, the budget) but
-	// with no checkpoint: the row the controls are compared with.
-	Base         = "base"
-	LoopRetry    = "loop-retry"
-	FormulaRetry = "formula-retry"
-)
-
-// Methods lists the control study's methods.
-var Methods = []string{Base, LoopRetry, FormulaRetry}
-
-// BaseTraceMethod is traces.method of Base's traces. It is not "base", the
-// direction probe's: Base samples the probe's examples again (the same
-// model, languages, problems and seed 42) with another repetition penalty,
-// and under the same method its traces would replace the probe's.
-const BaseTraceMethod = "control-base"
+// Methods lists the methods of the control study (Table 3), as --method
+// names them. study.Base samples each example once, as Loop-Retry's first
+// attempt samples (its repetition penalty, the example's seed, the budget)
+// but with no checkpoint: the row the controls are compared with.
+var Methods = []study.Method{study.Base, study.LoopRetry, study.FormulaRetry}
 
 // TraceMethod is traces.method (and trials.method) of a method's traces.
-func TraceMethod(method string) string {
-	if method == Base {
-		return BaseTraceMethod
+// Base's traces are study.ControlBase, not study.Base, the direction
+// probe's: Base samples the probe's examples again (the same model,
+// languages, problems and seed 42) with another repetition penalty, and
+// under the same method its traces would replace the probe's.
+func TraceMethod(method study.Method) study.Method {
+	if method == study.Base {
+		return study.ControlBase
 	}
 	return method
 }
@@ -50,7 +42,7 @@ const MaxTrials = 100
 // Telugu, seeds 42, 215 and 316.
 type Config struct {
 	generate.Config
-	Method string
+	Method study.Method
 
 	MaxTrials    int     // at most this many reasoning attempts per example
 	FirstPenalty float64 // repetition penalty of the first attempt
@@ -85,7 +77,7 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	var errs []error
 	if !slices.Contains(Methods, c.Method) {
-		errs = append(errs, fmt.Errorf("method %q is none of %s", c.Method, strings.Join(Methods, ", ")))
+		errs = append(errs, fmt.Errorf("method %q is none of %s", c.Method, strings.Join(study.Strings(Methods...), ", ")))
 	}
 	if err := c.Config.Validate(); err != nil {
 		errs = append(errs, err)

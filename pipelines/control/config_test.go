@@ -12,6 +12,7 @@ import (
 	"github.com/datg/datg/internal/stagetest"
 	"github.com/datg/datg/pipelines/control"
 	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/study"
 )
 
 // The control's own settings (trials, penalties, the scaffold's sampling)
@@ -37,10 +38,10 @@ func TestControlSettingsOutOfRange(t *testing.T) {
 		"study seeds":         {func(c *control.Config) { c.Study.Seeds = []int64{-42} }, "seeds out of range"},
 		"study top_k":         {func(c *control.Config) { c.Study.TopK = -7 }, "top_k out of range"},
 		"study slots":         {func(c *control.Config) { c.Study.SlotsPerEndpoint = 1 << 20 }, "slots_per_endpoint out of range"},
-		"formula scaffold up": {func(c *control.Config) { c.Method = control.FormulaRetry; c.Scaffold.MaxTokens = 0 }, "scaffold max tokens out of range"},
+		"formula scaffold up": {func(c *control.Config) { c.Method = study.FormulaRetry; c.Scaffold.MaxTokens = 0 }, "scaffold max tokens out of range"},
 	} {
 		cfg := control.DefaultConfig()
-		cfg.Data, cfg.Method, cfg.Endpoints, cfg.Pool = data, control.LoopRetry, urls, stagetest.QuickPool()
+		cfg.Data, cfg.Method, cfg.Endpoints, cfg.Pool = data, study.LoopRetry, urls, stagetest.QuickPool()
 		cfg.Study.Levels, cfg.Study.Limit = []string{"low"}, 1
 		c.edit(&cfg)
 		_, err := control.Run(context.Background(), cfg)

@@ -22,6 +22,7 @@ import (
 	"github.com/datg/datg/pipelines/generate"
 	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
 
@@ -89,7 +90,7 @@ func startSim(t *testing.T, data string, cfg simulate.Config) *sim {
 
 // config is the paper's control on the demo problems (5 per level, so 90
 // examples) against the sims.
-func config(data, method string, sims ...*sim) control.Config {
+func config(data string, method study.Method, sims ...*sim) control.Config {
 	cfg := control.DefaultConfig()
 	cfg.Data, cfg.Method, cfg.Pool = data, method, stagetest.QuickPool()
 	for _, s := range sims {
@@ -178,7 +179,7 @@ func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []
 	if tr.Text != transforms.ThinkOpen+tr.Prefix+accepted.Text || tr.TextHash != transforms.TextHash(tr.Text) {
 		t.Fatalf("%s: the trace is not its prefix and accepted attempt", tr.TraceID)
 	}
-	if tr.Method != cfg.Method || tr.Source != "control" || tr.MaxTokens == nil || *tr.MaxTokens != int64(budget) {
+	if tr.Method != string(cfg.Method) || tr.Source != "control" || tr.MaxTokens == nil || *tr.MaxTokens != int64(budget) {
 		t.Fatalf("%s: method %s source %s max tokens %v", tr.TraceID, tr.Method, tr.Source, tr.MaxTokens)
 	}
 	if tr.Temperature == nil || *tr.Temperature != accepted.Temperature || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != accepted.RepetitionPenalty ||
@@ -193,7 +194,7 @@ func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []
 func TestLoopRetry(t *testing.T) {
 	data := stagetest.DemoRun(t)
 	s := startSim(t, data, stagetest.SimConfig(t))
-	cfg := config(data, control.LoopRetry, s)
+	cfg := config(data, study.LoopRetry, s)
 	sum := run(t, cfg)
 	traces, attempts := read(t, data)
 	if len(traces) != 90 || len(attempts) != 90 || sum.Examples != 90 || sum.Failed != 0 {
@@ -234,7 +235,7 @@ func TestDeterministic(t *testing.T) {
 		data := stagetest.DemoRun(t)
 		c := stagetest.SimConfig(t)
 		c.Faults = faults
-		run(t, config(data, control.FormulaRetry, startSim(t, data, c)))
+		run(t, config(data, study.FormulaRetry, startSim(t, data, c)))
 		trials, err := store.ReadAll(data, schema.Trials)
 		if err != nil {
 			t.Fatal(err)
@@ -266,7 +267,7 @@ func TestContinuationStaysOnItsEndpoint(t *testing.T) {
 	data := stagetest.DemoRun(t)
 	c := stagetest.SimConfig(t)
 	a, b := startSim(t, data, c), startSim(t, data, c)
-	cfg := config(data, control.LoopRetry, a, b)
+	cfg := config(data, study.LoopRetry, a, b)
 	// Room for every example at once: a full endpoint sends a continuation
 	// elsewhere rather than wait, which this test does not look at.
 	cfg.Study.SlotsPerEndpoint = 64
@@ -317,7 +318,7 @@ func TestFormulaRetry(t *testing.T) {
 	c := stagetest.SimConfig(t)
 	c.Content.ScaffoldLeak = 1
 	s := startSim(t, data, c)
-	cfg := config(data, control.FormulaRetry, s)
+	cfg := config(data, study.FormulaRetry, s)
 	run(t, cfg)
 	traces, attempts := read(t, data)
 	retried := 0
@@ -375,7 +376,7 @@ func TestForcedAccept(t *testing.T) {
 	c.Profile.Languages["sw"] = sw
 	c.Profile.LoopLevelFactor = map[string]float64{"medium": 10}
 	c.Profile.LoopOnset = nil // and loops at once, before the checkpoint
-	cfg := config(data, control.LoopRetry, startSim(t, data, c))
+	cfg := config(data, study.LoopRetry, startSim(t, data, c))
 	cfg.Study.Langs, cfg.Study.Levels, cfg.MaxTrials = []string{"sw"}, []string{"medium"}, 2
 	sum := run(t, cfg)
 	traces, attempts := read(t, data)
@@ -409,7 +410,7 @@ func TestNoTokenIDs(t *testing.T) {
 		out, _ := json.Marshal(m)
 		return out
 	})
-	_, err := control.Run(context.Background(), config(data, control.LoopRetry, s))
+	_, err := control.Run(context.Background(), config(data, study.LoopRetry, s))
 	if !errors.Is(err, control.ErrNoTokenIDs) || !strings.Contains(err.Error(), "Qwen/Qwen3-4B") {
 		t.Fatalf("got %v", err)
 	}
@@ -419,7 +420,7 @@ func TestNoTokenIDs(t *testing.T) {
 	// Nothing of the refused answers was journaled: against a server that
 	// returns token ids, the rerun runs through.
 	s.setEdit(nil)
-	if sum := run(t, config(data, control.LoopRetry, s)); sum.Examples != 90 || sum.Failed != 0 {
+	if sum := run(t, config(data, study.LoopRetry, s)); sum.Examples != 90 || sum.Failed != 0 {
 		t.Fatalf("rerun: %+v", sum)
 	}
 }
@@ -433,7 +434,7 @@ func TestInvalidConfig(t *testing.T) {
 		"language":  func(c *control.Config) { c.Study.Langs = []string{"xx"} },
 		"budget":    func(c *control.Config) { c.Study.Budgets = map[string]int{"low": 4, "medium": 8192, "high": 16384} },
 	} {
-		cfg := config(data, control.LoopRetry)
+		cfg := config(data, study.LoopRetry)
 		cfg.Endpoints = []string{"http://127.0.0.1:1/v1"}
 		edit(&cfg)
 		if _, err := control.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
@@ -450,7 +451,7 @@ func TestChatAPIWithReasoningField(t *testing.T) {
 		data := stagetest.DemoRun(t)
 		c := stagetest.SimConfig(t)
 		c.ReasoningField, c.TrustRequestChatTemplate = api == "chat", true
-		cfg := config(data, control.LoopRetry, startSim(t, data, c))
+		cfg := config(data, study.LoopRetry, startSim(t, data, c))
 		cfg.Study.API, cfg.Study.Levels = api, []string{"high"}
 		run(t, cfg)
 		traces, attempts := read(t, data)
@@ -478,13 +479,13 @@ func TestControlledTracesAlign(t *testing.T) {
 	data := stagetest.DemoRun(t)
 	s := stagetest.StartSim(t, data, stagetest.SimConfig(t))
 	cfg := control.DefaultConfig()
-	cfg.Data, cfg.Method, cfg.Pool, cfg.Endpoints = data, control.LoopRetry, stagetest.QuickPool(), []string{s.URL}
+	cfg.Data, cfg.Method, cfg.Pool, cfg.Endpoints = data, study.LoopRetry, stagetest.QuickPool(), []string{s.URL}
 	cfg.Study.Limit, cfg.Study.Seeds = 1, []int64{42}
 	run(t, cfg)
 	stagetest.References(t, data, s, 1, 2)
 	stagetest.DAGs(t, data, s)
 	acfg := align.DefaultConfig()
-	acfg.Data, acfg.Symbolic, acfg.Methods = data, true, []string{control.LoopRetry}
+	acfg.Data, acfg.Symbolic, acfg.Methods = data, true, study.Strings(study.LoopRetry)
 	if _, err := align.Run(context.Background(), acfg); err != nil {
 		t.Fatal(err)
 	}
@@ -495,7 +496,7 @@ func TestControlledTracesAlign(t *testing.T) {
 	}
 	aligned := map[string]bool{}
 	for _, a := range rows {
-		if traces[a.TraceID].Method != control.LoopRetry {
+		if traces[a.TraceID].Method != string(study.LoopRetry) {
 			t.Fatalf("%s (%s) aligned", a.TraceID, traces[a.TraceID].Method)
 		}
 		aligned[a.TraceID] = true
@@ -529,21 +530,21 @@ func TestBase(t *testing.T) {
 	for _, tr := range probeRows {
 		before[tr.TraceID] = tr
 	}
-	cfg := config(data, control.Base, s)
+	cfg := config(data, study.Base, s)
 	sum := run(t, cfg)
 	traces, attempts := read(t, data)
 	bases := 0
 	for id, tr := range traces {
 		switch tr.Method {
-		case "base":
+		case string(study.Base):
 			if tr.Text != before[id].Text || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != probe.RepetitionPenalty {
 				t.Fatalf("the probe's trace %s changed", id)
 			}
-		case control.BaseTraceMethod:
+		case string(study.ControlBase):
 			bases++
 			a := attempts[id]
 			if len(a) != 1 || a[0].Trial != 1 || a[0].Phase != "reasoning" || a[0].RepetitionPenalty != cfg.FirstPenalty ||
-				a[0].SampleSeed != tr.Seed || a[0].Checkpoint != 0 || a[0].Checked || !a[0].Accepted || a[0].Method != control.BaseTraceMethod {
+				a[0].SampleSeed != tr.Seed || a[0].Checkpoint != 0 || a[0].Checked || !a[0].Accepted || a[0].Method != string(study.ControlBase) {
 				t.Fatalf("%s: attempts %+v", id, a)
 			}
 			if tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != cfg.FirstPenalty || tr.CompletionTokens != a[0].CompletionTokens {

@@ -10,6 +10,7 @@ import (
 	"github.com/datg/datg/pipelines/generate"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/loop"
 	"github.com/datg/datg/transforms/scaffold"
@@ -57,21 +58,21 @@ func (e *example) do(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
 // trialRow starts an attempt's row.
-func (e *example) trialRow(phase string, trial int) schema.Trial {
+func (e *example) trialRow(phase study.Phase, trial int) schema.Trial {
 	k := e.job.Key
 	return schema.Trial{TraceID: transforms.TraceID(k), Method: k.Method, Model: k.Model, ReasoningLang: k.ReasoningLang,
-		Level: k.Level, ProblemID: k.ProblemID, Seed: k.Seed, Phase: phase, Trial: int32(trial)}
+		Level: k.Level, ProblemID: k.ProblemID, Seed: k.Seed, Phase: string(phase), Trial: int32(trial)}
 }
 
 // run samples the example: for Formula-Retry the scaffold first, then up to
 // MaxTrials reasoning attempts.
 func (e *example) run(ctx context.Context) error {
 	conv := e.job.Conversation()
-	if e.cfg.Method == Base {
+	if e.cfg.Method == study.Base {
 		return e.base(ctx, conv)
 	}
 	scaffoldTokens := 0
-	if e.cfg.Method == FormulaRetry {
+	if e.cfg.Method == study.FormulaRetry {
 		var err error
 		if conv, scaffoldTokens, err = e.scaffold(ctx, conv); err != nil {
 			return err
@@ -81,7 +82,7 @@ func (e *example) run(ctx context.Context) error {
 	checkpoint := budget / 4
 	for t := 1; ; t++ {
 		last := t >= e.cfg.MaxTrials
-		row := e.trialRow("reasoning", t)
+		row := e.trialRow(study.PhaseReasoning, t)
 		row.SampleSeed = SampleSeed(e.job.Key.Seed, t)
 		row.Temperature = e.cfg.Study.Temperature
 		row.RepetitionPenalty = e.cfg.FirstPenalty
@@ -146,7 +147,7 @@ func (e *example) run(ctx context.Context) error {
 // base samples the example once: Loop-Retry's first attempt, to the
 // budget, with no checkpoint.
 func (e *example) base(ctx context.Context, conv transforms.Conversation) error {
-	row := e.trialRow("reasoning", 1)
+	row := e.trialRow(study.PhaseReasoning, 1)
 	row.SampleSeed, row.Temperature, row.RepetitionPenalty = SampleSeed(e.job.Key.Seed, 1), e.cfg.Study.Temperature, e.cfg.FirstPenalty
 	req := generate.Query(e.cfg.Study.API, e.job.Key.Model, conv, generate.Sampling{MaxTokens: e.job.Budget,
 		Temperature: row.Temperature, TopP: e.cfg.Study.TopP, RepetitionPenalty: row.RepetitionPenalty,
@@ -190,7 +191,7 @@ func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (t
 	conv.System = set.ScaffoldSystem(prompts.ScaffoldInput{Language: lang.Name})
 	conv.Prefix = scaffold.Open
 	s := e.cfg.Scaffold
-	row := e.trialRow("scaffold", 0)
+	row := e.trialRow(study.PhaseScaffold, 0)
 	row.SampleSeed, row.Temperature, row.RepetitionPenalty = e.job.Key.Seed, s.Temperature, s.RepetitionPenalty
 	req := generate.Query(e.cfg.Study.API, e.job.Key.Model, conv, generate.Sampling{MaxTokens: s.MaxTokens,
 		Temperature: s.Temperature, TopP: s.TopP, RepetitionPenalty: s.RepetitionPenalty, TopK: e.cfg.Study.TopK,

@@ -11,6 +11,7 @@ import (
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/pipelines/generate"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -34,7 +35,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	// A Formula-Retry attempt's prompt holds the scaffold besides the
 	// question.
 	promptTokens := generate.PromptMargin
-	if cfg.Method == FormulaRetry {
+	if cfg.Method == study.FormulaRetry {
 		promptTokens += cfg.Scaffold.MaxTokens
 	}
 	session, err := cfg.Start(ctx, "control", promptTokens)
@@ -70,7 +71,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 	var mu sync.Mutex // guards sum and the writers
 	sum := Summary{Examples: plan.Size()}
-	prog := progress.Start(cfg.Stderr, "control "+cfg.Method, sum.Examples)
+	prog := progress.Start(cfg.Stderr, "control "+string(cfg.Method), sum.Examples)
 	defer prog.Finish()
 	prog.Extra = func() string {
 		mu.Lock()
@@ -98,7 +99,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		if gctx.Err() != nil {
 			return false
 		}
-		j.Key.Method = TraceMethod(cfg.Method)
+		j.Key.Method = string(TraceMethod(cfg.Method))
 		name := fmt.Sprintf("%s %s %s seed %d", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed)
 		g.Go(func() error {
 			e := &example{cfg: &cfg, client: client, job: j}
@@ -146,7 +147,7 @@ func (s *Summary) add(o outcome) {
 	s.Tokens += int64(o.tokens())
 	n := 0
 	for _, t := range o.trials {
-		if t.Phase == "reasoning" {
+		if t.Phase == string(study.PhaseReasoning) {
 			n++
 		}
 		if t.ForcedAccept {

@@ -17,7 +17,7 @@ func TestTraceRowKeepsTokenCountsPastInt32(t *testing.T) {
 	const huge = 3_000_000_000
 	cfg := DefaultConfig()
 	e := &example{cfg: &cfg, job: generate.Job{Key: transforms.TraceKey{Model: "m", InputLang: "en", ReasoningLang: "sw",
-		Level: "low", ProblemID: "low-0", Seed: 42, Method: FormulaRetry}, Direction: string(study.EnX), Budget: huge}}
+		Level: "low", ProblemID: "low-0", Seed: 42, Method: string(study.FormulaRetry)}, Direction: string(study.EnX), Budget: huge}}
 	var accepted schema.Trial
 	tr := e.traceRow(transforms.Conversation{}, "text", llm.Request{}, llm.Response{PromptTokens: huge}, accepted, huge)
 	if int64(tr.CompletionTokens) != huge || int64(tr.PromptTokens) != huge || tr.MaxTokens == nil || *tr.MaxTokens != huge {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/datg"
 )
 
@@ -37,18 +38,18 @@ const (
 // ATTEMPT; MISSING without events) and its earliest located COMMIT.
 func statuses(d datg.DAG, events []schema.AlignmentEvent) []nodeView {
 	// Strongest first, as the scores read them.
-	rank := map[string]int{datg.Commit: 3, datg.Error: 2, datg.Attempt: 1}
+	rank := map[study.NodeStatus]int{study.Commit: 3, study.Error: 2, study.Attempt: 1}
 	out := make([]nodeView, len(d.Nodes))
 	for i, n := range d.Nodes {
-		v := nodeView{ID: n.NodeID, Anchor: n.Anchor, Description: n.Description, Status: datg.Missing, pos: -1, block: -1}
+		v := nodeView{ID: n.NodeID, Anchor: n.Anchor, Description: n.Description, Status: string(study.Missing), pos: -1, block: -1}
 		for _, e := range events {
 			if e.NodeID != n.NodeID {
 				continue
 			}
-			if rank[e.Status] > rank[v.Status] {
+			if rank[study.NodeStatus(e.Status)] > rank[study.NodeStatus(v.Status)] {
 				v.Status = e.Status
 			}
-			if e.Status == datg.Commit && e.StartChar != nil && (v.pos < 0 || int(*e.StartChar) < v.pos) {
+			if e.Status == string(study.Commit) && e.StartChar != nil && (v.pos < 0 || int(*e.StartChar) < v.pos) {
 				v.pos, v.block = int(*e.StartChar), -1
 				if e.BlockID != nil {
 					v.block = int(*e.BlockID)
@@ -113,7 +114,7 @@ func layout(d datg.DAG, nodes []nodeView) ([]edgeView, float64, float64) {
 			}
 			par, ch := nodes[j], nodes[i]
 			e := edgeView{Parent: par.ID, Child: ch.ID, X1: par.X + boxW/2, Y1: par.Y + boxH, X2: ch.X + boxW/2, Y2: ch.Y, Mark: "open"}
-			if par.Status == datg.Commit && ch.Status == datg.Commit && par.pos >= 0 && ch.pos >= 0 {
+			if par.Status == string(study.Commit) && ch.Status == string(study.Commit) && par.pos >= 0 && ch.pos >= 0 {
 				e.Mark = "violated"
 				if par.pos <= ch.pos || (par.block >= 0 && par.block == ch.block) {
 					e.Mark = "ordered"

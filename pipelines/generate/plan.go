@@ -113,7 +113,7 @@ func (p *Plan) Each(yield func(Job) bool) {
 					for _, seed := range p.study.Seeds {
 						j := Job{
 							Key: transforms.TraceKey{Model: model, InputLang: pair[0], ReasoningLang: pair[1],
-								Level: level, ProblemID: id, Seed: seed, Method: "base"},
+								Level: level, ProblemID: id, Seed: seed, Method: string(study.Base)},
 							Direction: p.directions[i],
 							Question:  p.problems[pair[0]+"\x00"+id],
 							Budget:    p.study.Budgets[level],
@@ -129,12 +129,12 @@ func (p *Plan) Each(yield func(Job) bool) {
 	}
 }
 
-// Keys are the identities of the plan's traces under a method ("base"
+// Keys are the identities of the plan's traces under a method (study.Base
 // for the direction probe; a control's method for its traces).
-func (p *Plan) Keys(method string) iter.Seq[transforms.TraceKey] {
+func (p *Plan) Keys(method study.Method) iter.Seq[transforms.TraceKey] {
 	return func(yield func(transforms.TraceKey) bool) {
 		p.Each(func(j Job) bool {
-			j.Key.Method = method
+			j.Key.Method = string(method)
 			return yield(j.Key)
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
 
@@ -43,7 +44,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	// A derived trace must not replace an imported one that has its id,
 	// nor duplicate one imported under another id: refused before any
 	// request is sent, with the table locked so no import slips in after.
-	if err := traceids.CheckPlan(cfg.Data, p.Keys("base")); err != nil {
+	if err := traceids.CheckPlan(cfg.Data, p.Keys(study.Base)); err != nil {
 		return Result{}, err
 	}
 	var mu sync.Mutex

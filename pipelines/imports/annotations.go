@@ -17,6 +17,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/datg"
 )
 
@@ -68,7 +69,7 @@ func (s *statusJudgment) UnmarshalJSON(b []byte) error {
 }
 
 // statuses a human alignment gives a node.
-var humanStatuses = []string{datg.Commit, datg.Attempt, datg.Error, datg.Missing}
+var humanStatuses = study.Strings(study.NodeStatuses...)
 
 // importAnnotations reads the human audit: each line one annotator's
 // judgments of one (trace, DAG) instance. Everything is checked before the
@@ -267,7 +268,7 @@ func (r annotationRecord) statusRows(nodes map[string]bool, t *datg.Trace, bad f
 		}
 		row := schema.Annotation{Layer: "status", Item: id, Label: st}
 		if j.EvidenceSpan != nil && strings.TrimSpace(*j.EvidenceSpan) != "" {
-			if st == datg.Missing {
+			if st == string(study.Missing) {
 				return nil, bad("statuses."+id+".evidence_span", "a MISSING node has no evidence in the trace")
 			}
 			loc := t.Locate(*j.EvidenceSpan)
@@ -302,7 +303,7 @@ func matchHumanActions(d datg.DAG, statuses, harmful []schema.Annotation) {
 	var events []datg.Span
 	var eventNode []string
 	for _, n := range d.Nodes {
-		if s, ok := byNode[n.NodeID]; ok && s.Label != datg.Missing {
+		if s, ok := byNode[n.NodeID]; ok && s.Label != string(study.Missing) {
 			events, eventNode = append(events, span(s)), append(eventNode, n.NodeID)
 		}
 	}

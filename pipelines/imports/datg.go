@@ -13,6 +13,7 @@ import (
 	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/datg"
 )
 
@@ -198,7 +199,7 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 			}
 			res := align.Rows(t, stored[p.dagID], aligner, p.raw)
 			sum.Records++
-			if res.Alignment.Status != "ok" {
+			if res.Alignment.Status != string(study.AlignmentOK) {
 				sum.Invalid++
 			}
 			if err := w.Add(res); err != nil {

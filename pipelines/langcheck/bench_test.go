@@ -3,6 +3,8 @@ package langcheck
 import (
 	"strings"
 	"testing"
+
+	"github.com/datg/datg/study"
 )
 
 // BenchmarkCheck measures the language check of one 20 KB trace by each
@@ -13,7 +15,7 @@ import (
 func BenchmarkCheck(b *testing.B) {
 	reasoning := strings.Repeat(prose(b, "sw")+"\n\n", 8)
 	t := trace("bench", "sw", reasoning[:min(len(reasoning), 20000)])
-	for _, name := range Detectors {
+	for _, name := range study.Strings(study.Detectors...) {
 		b.Run(name, func(b *testing.B) {
 			c, err := newChecker(name)
 			if err != nil {

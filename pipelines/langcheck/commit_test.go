@@ -9,6 +9,7 @@ import (
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 )
 
 // A fault at any step of langcheck's commit leaves compliance and
@@ -72,7 +73,7 @@ func TestComplianceAndDetectionsCommitTogether(t *testing.T) {
 		t.Fatalf("only %d commit steps seen: %v", faulted, steps)
 	}
 	comps, dets := read(t, dir)
-	if len(comps) != 3 || len(dets[Langdetect]) != 3 || len(dets[Lingua]) != 3 {
-		t.Fatalf("after the faults: %d compliance rows, %d/%d detections", len(comps), len(dets[Langdetect]), len(dets[Lingua]))
+	if len(comps) != 3 || len(dets[string(study.Langdetect)]) != 3 || len(dets[string(study.Lingua)]) != 3 {
+		t.Fatalf("after the faults: %d compliance rows, %d/%d detections", len(comps), len(dets[string(study.Langdetect)]), len(dets[string(study.Lingua)]))
 	}
 }

@@ -5,26 +5,17 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"golang.org/x/sync/errgroup"
 )
-
-// The detectors (--detector values and detections.detector).
-const (
-	// Langdetect applies the paper's rule; it is the default.
-	Langdetect = "langdetect"
-	// Lingua is datg's segment detector (lingua-go).
-	Lingua = "lingua"
-)
-
-// Detectors lists the detectors, the default first.
-var Detectors = []string{Langdetect, Lingua}
 
 // StatusUndecided is langdetect's status when no language is above 0.1.
 const StatusUndecided = "undecided"
@@ -32,7 +23,8 @@ const StatusUndecided = "undecided"
 // Config is one langcheck run.
 type Config struct {
 	Data string
-	// Detector decides the compliance table: Langdetect (default) or Lingua.
+	// Detector decides the compliance table: study.Langdetect (default) or
+	// study.Lingua.
 	// Both run on every trace and both decisions go to detections.
 	Detector string
 	Workers  int // default: the number of CPUs
@@ -42,14 +34,12 @@ type Config struct {
 // Validate checks the detector's name.
 func (c *Config) Validate() error {
 	if c.Detector == "" {
-		c.Detector = Langdetect
+		c.Detector = string(study.Langdetect)
 	}
-	for _, d := range Detectors {
-		if c.Detector == d {
-			return nil
-		}
+	if slices.Contains(study.Detectors, study.Detector(c.Detector)) {
+		return nil
 	}
-	return inputerr.Invalid(fmt.Errorf("%w %q (want %s)", ErrUnknownDetector, c.Detector, strings.Join(Detectors, " or ")))
+	return inputerr.Invalid(fmt.Errorf("%w %q (want %s)", ErrUnknownDetector, c.Detector, strings.Join(study.Strings(study.Detectors...), " or ")))
 }
 
 // Summary counts the results of the chosen detector.

@@ -15,6 +15,7 @@ import (
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 )
 
@@ -45,7 +46,7 @@ func trace(id, lang, reasoning string) schema.Trace {
 }
 
 func TestEveryLanguageIsRecognizedByBothDetectors(t *testing.T) {
-	c, err := newChecker(Langdetect)
+	c, err := newChecker(string(study.Langdetect))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,11 +151,11 @@ func TestRunAppliesThePaperRuleByDefault(t *testing.T) {
 			t.Errorf("%s: detector %q", id, c.Detector)
 		}
 	}
-	if sum.Detector != Langdetect || sum.Traces != 6 || sum.Compliant != 3 || sum.Disagree != 1 {
+	if sum.Detector != string(study.Langdetect) || sum.Traces != 6 || sum.Compliant != 3 || sum.Disagree != 1 {
 		t.Errorf("summary %+v", sum)
 	}
 	// Both detectors decided every trace, with the trace's text hash.
-	for _, name := range Detectors {
+	for _, name := range study.Strings(study.Detectors...) {
 		if len(dets[name]) != 6 {
 			t.Errorf("%s: %d detections, want 6", name, len(dets[name]))
 		}
@@ -165,12 +166,12 @@ func TestRunAppliesThePaperRuleByDefault(t *testing.T) {
 		}
 	}
 	for id, c := range comps {
-		if d := dets[Langdetect][id]; d.Compliant != c.Compliant || d.Detected != c.Detected || d.Status != c.Status || d.Shares != c.Shares {
+		if d := dets[string(study.Langdetect)][id]; d.Compliant != c.Compliant || d.Detected != c.Detected || d.Status != c.Status || d.Shares != c.Shares {
 			t.Errorf("%s: detections %+v, compliance %+v", id, d, c)
 		}
 	}
-	if dets[Lingua]["bn-short"].Status != transforms.ComplianceTooShort || dets[Lingua]["bn-short"].Compliant {
-		t.Errorf("lingua on bn-short: %+v", dets[Lingua]["bn-short"])
+	if dets[string(study.Lingua)]["bn-short"].Status != transforms.ComplianceTooShort || dets[string(study.Lingua)]["bn-short"].Compliant {
+		t.Errorf("lingua on bn-short: %+v", dets[string(study.Lingua)]["bn-short"])
 	}
 	sameCommit(t, dir)
 }
@@ -194,7 +195,7 @@ func sameCommit(t *testing.T, dir string) {
 
 // --detector lingua keeps datg's segment detector for compliance.
 func TestRunWithLingua(t *testing.T) {
-	_, sum, comps, dets := run(t, Lingua, sampleTraces(t))
+	_, sum, comps, dets := run(t, string(study.Lingua), sampleTraces(t))
 	check(t, "lingua", comps, map[string]want{
 		"sw-ok":         {true, transforms.ComplianceOK, "sw"},
 		"sw-in-english": {false, transforms.ComplianceOK, "en"},
@@ -208,8 +209,8 @@ func TestRunWithLingua(t *testing.T) {
 			t.Errorf("%s: detector %q", id, c.Detector)
 		}
 	}
-	if sum.Traces != 6 || sum.Compliant != 2 || len(dets[Langdetect]) != 6 || len(dets[Lingua]) != 6 {
-		t.Errorf("summary %+v, detections %d/%d", sum, len(dets[Langdetect]), len(dets[Lingua]))
+	if sum.Traces != 6 || sum.Compliant != 2 || len(dets[string(study.Langdetect)]) != 6 || len(dets[string(study.Lingua)]) != 6 {
+		t.Errorf("summary %+v, detections %d/%d", sum, len(dets[string(study.Langdetect)]), len(dets[string(study.Lingua)]))
 	}
 }
 
@@ -225,7 +226,7 @@ func TestPaperRuleWhereTheDetectorsDiffer(t *testing.T) {
 		trace("zh-traditional", "zh", traditional),
 		trace("sw-then-english", "sw", long+strings.Repeat(prose(t, "en")+"\n\n", 4)),
 	}
-	_, sum, comps, dets := run(t, Langdetect, traces)
+	_, sum, comps, dets := run(t, string(study.Langdetect), traces)
 	check(t, "langdetect", comps, map[string]want{
 		"zh-simplified":   {true, transforms.ComplianceOK, "zh-cn"},
 		"sw-then-english": {true, transforms.ComplianceOK, "sw"},
@@ -235,7 +236,7 @@ func TestPaperRuleWhereTheDetectorsDiffer(t *testing.T) {
 	if c := comps["zh-traditional"]; c.Compliant || !strings.HasPrefix(c.Detected, "zh-tw") {
 		t.Errorf("zh-traditional: %+v", c)
 	}
-	l := dets[Lingua]
+	l := dets[string(study.Lingua)]
 	if !l["zh-simplified"].Compliant || !l["zh-traditional"].Compliant || l["sw-then-english"].Compliant {
 		t.Errorf("lingua: %+v", l)
 	}

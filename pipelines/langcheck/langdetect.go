@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/langdetect"
 )
@@ -27,7 +28,7 @@ func newLangdetect() (*langdetectDetector, error) {
 	return &langdetectDetector{d}, nil
 }
 
-func (d *langdetectDetector) name() string { return Langdetect }
+func (d *langdetectDetector) name() string { return string(study.Langdetect) }
 
 func (d *langdetectDetector) settings() string {
 	return "langdetect 1.0.9 (Go port, Debian profiles), " + d.d.Settings() + ", paper rule: exactly one language above 0.1, zh = zh-cn, ms = id"

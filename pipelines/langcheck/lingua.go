@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/pemistahl/lingua-go"
 )
@@ -32,7 +32,7 @@ type linguaDetector struct {
 func newLingua() *linguaDetector {
 	d := &linguaDetector{codes: map[lingua.Language]string{}}
 	var langs []lingua.Language
-	for _, l := range prompts.Languages() {
+	for _, l := range study.Languages() {
 		ll := lingua.GetLanguageFromIsoCode639_1(lingua.GetIsoCode639_1FromValue(strings.ToUpper(l.Code)))
 		langs = append(langs, ll)
 		d.codes[ll] = l.Code
@@ -41,7 +41,7 @@ func newLingua() *linguaDetector {
 	return d
 }
 
-func (d *linguaDetector) name() string     { return Lingua }
+func (d *linguaDetector) name() string     { return string(study.Lingua) }
 func (d *linguaDetector) settings() string { return linguaSettings }
 
 // check decides a reasoning's compliance: a language is detected when it

@@ -46,7 +46,7 @@ const MaxAttempts = 1000
 // DefaultConfig asks for five references per problem in at most 12 attempts.
 func DefaultConfig() Config {
 	return Config{Data: "data/run", PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95, MaxTokens: 16384,
-		Seed: 1000, Levels: []string{"low", "medium", "high"}, Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
+		Seed: 1000, Levels: study.Strings(study.Low, study.Medium, study.High), Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
 }
 
 // Validate checks the run.
@@ -192,7 +192,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 // referenceKey is the identity of a problem's ref-th reference trace.
 func referenceKey(model, level, problemID string, ref int) transforms.TraceKey {
 	return transforms.TraceKey{Model: model, InputLang: study.English, ReasoningLang: study.English,
-		Level: level, ProblemID: problemID, Seed: int64(ref), Method: "reference"}
+		Level: level, ProblemID: problemID, Seed: int64(ref), Method: string(study.Reference)}
 }
 
 func loadProblems(cfg Config) ([]*problem, error) {
@@ -320,7 +320,7 @@ func (o *output) write(cfg Config, problems []*problem, results []result, sum *S
 			r.row.RefIndex, r.row.TraceID = int32(ref), transforms.TraceID(key)
 			err := o.traces.Write(schema.Trace{
 				TraceID: r.row.TraceID, Model: r.row.Model, InputLang: study.English, ReasoningLang: study.English,
-				Direction: string(study.EnEn), Level: p.Level, ProblemID: p.ProblemID, Seed: int64(ref), Method: "reference",
+				Direction: string(study.EnEn), Level: p.Level, ProblemID: p.ProblemID, Seed: int64(ref), Method: string(study.Reference),
 				Text: r.text, TextHash: transforms.TextHash(r.text), CompletionTokens: r.row.CompletionTokens,
 				PromptTokens: r.row.PromptTokens, FinishReason: r.row.FinishReason, Truncated: r.row.FinishReason == "length",
 				MaxTokens: r.sent.MaxTokens, Temperature: r.sent.Temperature, TopP: r.sent.TopP, TopK: r.sent.TopK,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/answer"
 	"github.com/datg/datg/transforms/datg"
 )
@@ -179,7 +180,7 @@ func (m *model) align(history string, s sampling, f ContentFaults) generation {
 	}
 	a := datg.SymbolicAlign(trace, d)
 	if rng.Float64() < f.UnknownNode {
-		a.AuditResults["n99"] = []datg.Event{{Status: datg.Commit, Evidence: "x", EvidenceSpan: "x"}}
+		a.AuditResults["n99"] = []datg.Event{{Status: string(study.Commit), Evidence: "x", EvidenceSpan: "x"}}
 	}
 	// Faults are drawn node by node in a fixed order: the same request gets
 	// the same reply.

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/datg/datg/study"
 )
 
 // controlTable is Table 3: a row per method (a section per model when there
@@ -128,14 +130,14 @@ func seedsOf(r *result) string {
 
 // methodLabel is how the paper names a method.
 func methodLabel(m string) string {
-	switch m {
-	case "control-base":
+	switch study.Method(m) {
+	case study.ControlBase:
 		return "Base"
-	case "base":
+	case study.Base:
 		return "Base (probe)"
-	case "loop-retry":
+	case study.LoopRetry:
 		return "Loop-Retry"
-	case "formula-retry":
+	case study.FormulaRetry:
 		return "Formula-Retry"
 	}
 	return m

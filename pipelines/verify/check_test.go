@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/datg/datg/study"
 )
 
 func TestCheckLinesKeepsOrderAndBadLines(t *testing.T) {
@@ -16,7 +18,7 @@ not json
 
 {"gold": "3", "pred": "4"}`
 	var out bytes.Buffer
-	n, err := CheckLines(context.Background(), GraderMultilingual, strings.NewReader(in), &out)
+	n, err := CheckLines(context.Background(), string(study.Multilingual), strings.NewReader(in), &out)
 	if err != nil || n != 6 {
 		t.Fatalf("%d lines, %v", n, err)
 	}

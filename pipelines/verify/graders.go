@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/answer"
 	"github.com/datg/datg/transforms/mathverify"
 )
@@ -24,15 +25,6 @@ type gold interface {
 	grade(text string, truncated bool) verdict
 }
 
-// The graders, by the names --grader takes and answers.grader records.
-const (
-	// GraderMathVerify grades as the paper's Math-Verify does.
-	GraderMathVerify = mathverify.Name
-	// GraderMultilingual is datg's grader: answer markers in the study's
-	// 12 languages, decimal commas, native digits, the truncation rule.
-	GraderMultilingual = answer.Name
-)
-
 // grader is one of datg's graders.
 type grader struct {
 	name    string
@@ -41,10 +33,10 @@ type grader struct {
 	check func(gold, pred string) verdict
 }
 
-// graders lists every grader, the default first.
+// graders lists every grader (study.Graders), the default first.
 var graders = []grader{
-	{name: GraderMathVerify, newGold: newMathVerifyGold, check: func(g, p string) verdict { return verdict(mathverify.Check(g, p)) }},
-	{name: GraderMultilingual, newGold: newMultilingualGold, check: func(g, p string) verdict { return verdict(answer.Check(g, p)) }},
+	{name: string(study.MathVerify), newGold: newMathVerifyGold, check: func(g, p string) verdict { return verdict(mathverify.Check(g, p)) }},
+	{name: string(study.Multilingual), newGold: newMultilingualGold, check: func(g, p string) verdict { return verdict(answer.Check(g, p)) }},
 }
 
 // Graders are the graders' names, the default first.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -27,7 +28,7 @@ func TestGradesEveryTrace(t *testing.T) {
 	})
 	// The multilingual grader: a trace the budget cut off with no box has no
 	// answer. Math-Verify reads its last number (18) and disagrees.
-	sum, err := Run(context.Background(), Config{Data: dir, Grader: GraderMultilingual})
+	sum, err := Run(context.Background(), Config{Data: dir, Grader: string(study.Multilingual)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestEveryGradersVerdicts(t *testing.T) {
 	}
 	answers, _ := store.ReadAll(dir, schema.Answers)
 	for _, a := range answers {
-		if a.Grader != GraderMathVerify || !a.Correct {
+		if a.Grader != string(study.MathVerify) || !a.Correct {
 			t.Errorf("answer %+v, want math-verify's correct verdict", a)
 		}
 	}

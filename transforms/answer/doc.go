@@ -1,5 +1,5 @@
-// Package answer is datg's multilingual grader (Name, --grader
-// multilingual): it grades a model's final answer against a gold answer
+// Package answer is datg's multilingual grader (study.Multilingual,
+// --grader multilingual): it grades a model's final answer against a gold answer
 // the way a careful human grader would, reading the answer styles of the
 // study's 12 languages, with no computer-algebra system that could hang a
 // run. It keeps datg's extensions to what the paper's Math-Verify reads

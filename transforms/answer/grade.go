@@ -2,10 +2,6 @@ package answer
 
 import "strings"
 
-// Name identifies this grader, datg's multilingual grader, in the answers
-// table (answers.grader) and on the command line (--grader multilingual).
-const Name = "multilingual"
-
 // Verdict is the grader's decision on one generation.
 type Verdict struct {
 	Extracted string // the final answer found (empty when none)

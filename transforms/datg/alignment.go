@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/datg/datg/study"
 )
 
 // Alignment is the closed-set alignment JSON of the paper's appendix.
@@ -28,14 +30,6 @@ type Action struct {
 	EvidenceSpan string `json:"evidence_span"`
 	Category     string `json:"category,omitempty"`
 }
-
-// Node event statuses an aligner may return.
-const (
-	Commit  = "COMMIT"
-	Attempt = "ATTEMPT"
-	Error   = "ERROR"
-	Missing = "MISSING" // a scoring status: a node with no events
-)
 
 // Harmful action categories, one per list of the alignment JSON.
 const (
@@ -123,11 +117,11 @@ func Check(d DAG, a Alignment) ([]CheckedEvent, []CheckedAction, []Problem) {
 		}
 		for seq, e := range list {
 			status := strings.ToUpper(strings.TrimSpace(e.Status))
-			switch status {
-			case Commit, Attempt, Error:
+			switch study.NodeStatus(status) {
+			case study.Commit, study.Attempt, study.Error:
 				e.Status = status
 				events = append(events, CheckedEvent{NodeID: id, Seq: seq, Event: e})
-			case Missing:
+			case study.Missing:
 				problems = append(problems, Problem{Kind: "missing-status", Detail: fmt.Sprintf("node %s event %d has status MISSING, which is implied by no events", id, seq)})
 			default:
 				problems = append(problems, Problem{Kind: "bad-status", Detail: fmt.Sprintf("node %s event %d has status %q", id, seq, e.Status)})

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/datg/datg/study"
 )
 
 const goodDAG = `{"final_node_id": "n3", "nodes": [
@@ -79,7 +81,7 @@ func TestCheckAlignment(t *testing.T) {
 		t.Fatal(err)
 	}
 	events, actions, problems := Check(d, a)
-	if len(events) != 2 || events[0].NodeID != "n1" || events[0].Status != Commit || events[1].Seq != 0 {
+	if len(events) != 2 || events[0].NodeID != "n1" || events[0].Status != string(study.Commit) || events[1].Seq != 0 {
 		t.Errorf("events %+v", events)
 	}
 	if len(actions) != 2 || actions[0].Category != Contradictory || actions[1].Category != Degenerate {

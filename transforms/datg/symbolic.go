@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/answer"
 )
 
@@ -185,29 +186,29 @@ func (t *SymbolicTrace) Align(d DAG) Alignment {
 		f, ok := factsOf(n.Anchor)
 		if ok {
 			for _, eq := range eqs {
-				status := ""
+				var status study.NodeStatus
 				switch {
 				case sameNumbers(eq.Lead, f.lead) && sameValue(eq.Result(), f.result) && eq.Correct():
-					status = Commit
+					status = study.Commit
 				case sameNumbers(eq.Lead, f.lead) && !sameValue(eq.Result(), f.result):
-					status = Error
+					status = study.Error
 				case !f.given && eq.Correct() && sameValue(eq.Result(), f.result) && !math.IsNaN(f.lhs) && len(eq.Lead) > 1:
-					status = Commit
+					status = study.Commit
 				case f.given && eq.Correct() && containsValue(eq.Lead, f.result):
-					status = Commit
+					status = study.Commit
 				}
 				if status == "" {
 					continue
 				}
-				events = append(events, Event{Status: status, Evidence: clip(eq.Text, 80), EvidenceSpan: eq.Span})
-				if status == Commit {
+				events = append(events, Event{Status: string(status), Evidence: clip(eq.Text, 80), EvidenceSpan: eq.Span})
+				if status == study.Commit {
 					break
 				}
 			}
 		}
 		a.AuditResults[n.NodeID] = events
 		for _, e := range events {
-			if e.Status == Error && len(a.ContradictorySteps) < 2 {
+			if e.Status == string(study.Error) && len(a.ContradictorySteps) < 2 {
 				a.ContradictorySteps = append(a.ContradictorySteps, Action{Evidence: e.Evidence, EvidenceSpan: e.EvidenceSpan, Category: "contradiction"})
 			}
 		}

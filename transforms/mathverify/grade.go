@@ -2,9 +2,6 @@ package mathverify
 
 import "strings"
 
-// Name is recorded in answers.grader for verdicts of this grader.
-const Name = "math-verify"
-
 // Version names the Math-Verify release whose rules this package follows
 // (math-verify 0.8 with latex2sympy2_extended 1.11, default options).
 const Version = "0.8-defaults"

@@ -25,7 +25,7 @@ type Config struct {
 // The paper's audit: four languages, 20 instances per level.
 var (
 	DefaultLangs    = []string{"fr", "sw", "bn", "te"}
-	DefaultLevels   = []string{"low", "medium", "high"}
+	DefaultLevels   = study.Strings(study.Low, study.Medium, study.High)
 	DefaultPerLevel = 20
 	DefaultSeed     = int64(42)
 )

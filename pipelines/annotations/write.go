@@ -10,6 +10,7 @@ import (
 	"github.com/datg/datg/internal/atomicfile"
 	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/pipelines/dags"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/datg"
 )
 
@@ -123,7 +124,7 @@ func instance(ctx context.Context, db *duck.DB, aligner string, c candidate, d d
 		return rec, err
 	}
 	rec.Context = instanceContext{Instructions: instructions, Aligner: aligner, Model: c.model, Lang: c.lang, Level: c.level,
-		Direction: "en-x", ProblemID: c.problemID, DagID: c.dagID, Question: question.String, Trace: text,
+		Direction: string(study.EnX), ProblemID: c.problemID, DagID: c.dagID, Question: question.String, Trace: text,
 		DAG: contextDAG{FinalNodeID: d.FinalNodeID, Nodes: d.Nodes}, HarmfulCandidates: []candidacy{}}
 	rows, err := db.QueryContext(ctx, `SELECT category, evidence, evidence_span FROM harmful_actions
 		WHERE trace_id = ? AND dag_id = ? AND aligner = ?

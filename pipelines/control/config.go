@@ -61,7 +61,7 @@ type ScaffoldSampling struct {
 func DefaultConfig() Config {
 	s := generate.DefaultStudy()
 	s.Models = []string{"Qwen/Qwen3-4B"}
-	s.Directions = []string{"en-x"}
+	s.Directions = study.Strings(study.EnX)
 	s.Langs = []string{"sw", "te"}
 	s.Seeds = []int64{42, 215, 316}
 	return Config{

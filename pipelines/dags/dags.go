@@ -51,7 +51,7 @@ func DefaultConfig() Config {
 		Data: "data/run", MaxTokens: 8192,
 		Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()},
 		Budgets: map[string]Budget{
-			"low": {8, 60, 3}, "medium": {12, 60, 3}, "high": {16, 60, 4}, "top": {20, 60, 4},
+			string(study.Low): {8, 60, 3}, string(study.Medium): {12, 60, 3}, string(study.High): {16, 60, 4}, string(study.Top): {20, 60, 4},
 		},
 	}
 }

@@ -62,7 +62,7 @@ func (s Study) Validate() error {
 		}
 	}
 	for _, l := range s.Langs {
-		if _, err := prompts.Lookup(l); err != nil {
+		if _, err := study.LookupLanguage(l); err != nil {
 			add("%v", err)
 		}
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/strictjson"
 	"github.com/datg/datg/internal/traceids"
-	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -184,10 +183,10 @@ func (r traceRecord) trace() (schema.Trace, error) {
 	if *r.Model == "" {
 		return t, bad("model", "empty")
 	}
-	if _, err := prompts.Lookup(*r.InputLang); err != nil {
+	if _, err := study.LookupLanguage(*r.InputLang); err != nil {
 		return t, bad("input_lang", "%v", err)
 	}
-	if _, err := prompts.Lookup(*r.ReasoningLang); err != nil {
+	if _, err := study.LookupLanguage(*r.ReasoningLang); err != nil {
 		return t, bad("reasoning_lang", "%v", err)
 	}
 	level := *r.Level

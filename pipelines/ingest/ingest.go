@@ -14,7 +14,6 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -34,10 +33,8 @@ type Config struct {
 
 // DefaultConfig ingests the study's languages and levels from PolyMath.
 func DefaultConfig() Config {
-	c := Config{Data: "data/run", Levels: []string{"low", "medium", "high"}, PerLevel: 125}
-	for _, l := range prompts.Languages() {
-		c.Langs = append(c.Langs, l.Code)
-	}
+	c := Config{Data: "data/run", Levels: study.Strings(study.Low, study.Medium, study.High), PerLevel: 125}
+	c.Langs = study.LanguageCodes()
 	return c
 }
 
@@ -51,7 +48,7 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("no languages or no levels"))
 	}
 	for _, l := range c.Langs {
-		if _, err := prompts.Lookup(l); err != nil {
+		if _, err := study.LookupLanguage(l); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"text/template/parse"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/study"
 )
 
 // checkTemplate parses a template of f and checks it against f's input:
@@ -208,13 +209,13 @@ func parseLanguages(path string, b []byte) ([]Language, error) {
 			bad("language %q is listed twice", l.Code)
 		}
 		seen[l.Code] = true
-		study, known := studyLanguage(l.Code)
+		want, err := study.LookupLanguage(l.Code)
 		switch {
-		case !known:
-			bad("languages[%d]: %q is not a language of the study (%s)", i, l.Code, Codes())
+		case err != nil:
+			bad("languages[%d]: %q is not a language of the study (%s)", i, l.Code, study.Codes())
 			continue
-		case l.Resource != study.Resource:
-			bad("%s: resource %q: the resource group is the study's (%s), not a prompt", l.Code, l.Resource, study.Resource)
+		case l.Resource != string(want.Resource):
+			bad("%s: resource %q: the resource group is the study's (%s), not a prompt", l.Code, l.Resource, want.Resource)
 		}
 		for field, v := range map[string]string{"name": l.Name, "system": l.System, "prefix": l.Prefix} {
 			if strings.TrimSpace(v) == "" {
@@ -222,7 +223,7 @@ func parseLanguages(path string, b []byte) ([]Language, error) {
 			}
 		}
 	}
-	for _, l := range studyLanguages() {
+	for _, l := range study.Languages() {
 		if !seen[l.Code] {
 			bad("language %q is missing", l.Code)
 		}

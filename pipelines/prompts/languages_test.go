@@ -3,6 +3,8 @@ package prompts
 import (
 	"strings"
 	"testing"
+
+	"github.com/datg/datg/study"
 )
 
 func TestLanguagesComplete(t *testing.T) {
@@ -33,5 +35,30 @@ func TestLanguagesComplete(t *testing.T) {
 	}
 	if _, err := Lookup("xx"); err == nil {
 		t.Fatal("unknown language accepted")
+	}
+}
+
+// TestBuiltinLanguagesAreTheStudys keeps the builtin languages.json, which a
+// user copies to write a set of their own, in step with package study: the
+// same languages in the same order with the same names and groups.
+func TestBuiltinLanguagesAreTheStudys(t *testing.T) {
+	got, want := Languages(), study.Languages()
+	if len(got) != len(want) {
+		t.Fatalf("%d languages, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Code != w.Code {
+			t.Errorf("languages[%d]: code %s, want %s", i, g.Code, w.Code)
+		}
+		if g.Name != w.Name {
+			t.Errorf("%s: name %q, want %q", w.Code, g.Name, w.Name)
+		}
+		if g.NativeName != w.NativeName {
+			t.Errorf("%s: native name %q, want %q", w.Code, g.NativeName, w.NativeName)
+		}
+		if g.Resource != string(w.Resource) {
+			t.Errorf("%s: resource %q, want %q", w.Code, g.Resource, w.Resource)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"text/template"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/study"
 )
 
 //go:embed *.txt *.tmpl languages.json
@@ -182,7 +183,11 @@ func (s *Set) Language(code string) (Language, error) {
 			return l, nil
 		}
 	}
-	return Language{}, fmt.Errorf("unknown language %q (known: %s)", code, Codes())
+	if _, err := study.LookupLanguage(code); err != nil {
+		return Language{}, err
+	}
+	// Load checks that a set holds every language of the study.
+	return Language{}, fmt.Errorf("prompt set %s holds no language %q", s.or().path(languagesFile), code)
 }
 
 // Languages returns the set's languages in the paper's order.

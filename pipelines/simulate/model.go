@@ -138,7 +138,7 @@ func (m *model) sample(system, user, assistant string, s sampling) generation {
 	info, known := m.key[normQuestion(user)]
 	g := generation{ReasoningLang: reasoningLanguage(system, assistant), InputLang: info.Lang, Level: info.Level}
 	if !known {
-		g.InputLang, g.Level = study.English, "medium"
+		g.InputLang, g.Level = study.English, string(study.Medium)
 	}
 	rng := rand.New(seedFor(system, user, assistant, s))
 

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/datg/datg/study"
 )
 
 // figures draw a table's result as a figure, SVG and PNG.
@@ -20,16 +22,16 @@ var figures = map[string]func(*result) (svg, png []byte, err error){
 
 // figureGroups are the bar groups of figure 2 in order: resource groups of
 // the target language, as the paper groups them.
-var figureGroups = []string{"HRL", "MRL", "LRL"}
+var figureGroups = study.Strings(study.Resources...)
 
 // figureDirections are the foreground bars of each group, with their colors.
 var figureDirections = []struct {
-	name  string
+	name  study.Direction
 	color color.RGBA
 }{
-	{"en-x", color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}},
-	{"x-en", color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}},
-	{"x-x", color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}},
+	{study.EnX, color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}},
+	{study.XEn, color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}},
+	{study.XX, color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}},
 }
 
 // paleBar is the color of the en-en reference bar behind each group.
@@ -71,11 +73,11 @@ func accuracyFigure(r *result) (svg, png []byte, err error) {
 			p.NominalX(figureGroups...)
 			var bars []bar
 			for g, group := range figureGroups {
-				if en, ok := cells[key{model, level, "en-en", "en"}]; ok {
+				if en, ok := cells[key{model, level, string(study.EnEn), study.English}]; ok {
 					bars = append(bars, bar{x: float64(g), width: 0.9, value: en.acc, color: paleBar})
 				}
 				for d, dir := range figureDirections {
-					if c, ok := cells[key{model, level, dir.name, group}]; ok {
+					if c, ok := cells[key{model, level, string(dir.name), group}]; ok {
 						x := float64(g) + (float64(d)-1)*0.27
 						bars = append(bars, bar{x: x, width: 0.24, value: c.acc, lo: c.lo, hi: c.hi, color: dir.color, whisker: true})
 					}
@@ -163,7 +165,7 @@ func drawLegend(c draw.Canvas) {
 	}
 	entries := []entry{{"en-en (reference, in no group mean)", paleBar}}
 	for _, d := range figureDirections {
-		entries = append(entries, entry{d.name + " (95% Wilson interval)", d.color})
+		entries = append(entries, entry{string(d.name) + " (95% Wilson interval)", d.color})
 	}
 	box := vg.Points(9)
 	y := (c.Min.Y + c.Max.Y) / 2

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/datg/datg/internal/duck"
-	"github.com/datg/datg/pipelines/prompts"
 	"github.com/datg/datg/pipelines/tables/internal/outdir"
 	datgsql "github.com/datg/datg/sql"
+	"github.com/datg/datg/study"
 )
 
 // Config is one tables run.
@@ -118,8 +118,8 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 // studyOrder sorts language codes in the paper's order; unknown codes last.
 func studyOrder(langs []string) []string {
 	order := map[string]int{}
-	for i, l := range prompts.Languages() {
-		order[l.Code] = i
+	for i, l := range study.LanguageCodes() {
+		order[l] = i
 	}
 	out := slices.Clone(langs)
 	slices.SortStableFunc(out, func(a, b string) int {

@@ -29,9 +29,6 @@ func fanoutBatched[J any](ctx context.Context, c Journaled, prog *progress.Progr
 	var bad error
 	err := each(func(job J, req Request) bool {
 		req, err := c.Shape(req)
-		if err == nil {
-			err = req.Validate()
-		}
 		if err != nil {
 			bad = err
 			return false

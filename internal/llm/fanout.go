@@ -38,9 +38,6 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 		}
 		// Keyed, sent and handed to done as the server gets it.
 		req, err := c.Shape(req)
-		if err == nil {
-			err = req.Validate()
-		}
 		if err != nil {
 			g.Go(func() error { return err })
 			return false

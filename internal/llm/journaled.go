@@ -83,9 +83,6 @@ func (c Journaled) Do(ctx context.Context, req Request) (resp Response, cached b
 	if err != nil {
 		return Response{}, false, err
 	}
-	if err := req.Validate(); err != nil {
-		return Response{}, false, err
-	}
 	key := req.Key()
 	if resp, ok, err := c.lookup(key); ok || err != nil {
 		return resp, ok, err
@@ -97,8 +94,8 @@ func (c Journaled) Do(ctx context.Context, req Request) (resp Response, cached b
 	return c.send(ctx, req, key)
 }
 
-// Shape is the request as it will be sent and keyed (Options.Shape): a
-// stage that records what it sent records the shaped request.
+// Shape is the request as it will be sent and keyed (Pool.Shape: shaped
+// and checked): a stage that records what it sent records it.
 func (c Journaled) Shape(req Request) (Request, error) { return c.Pool.Shape(req) }
 
 // send asks the pool (once for identical requests in flight together) and

@@ -53,9 +53,16 @@ func NewPool(urls []string, opts Options) (*Pool, error) {
 	return p, nil
 }
 
-// Shape is the request as the pool sends it to its kind of server (see
-// Options.Shape). Shaping twice changes nothing.
-func (p *Pool) Shape(req Request) (Request, error) { return p.opts.Shape(req) }
+// Shape is the request as the pool sends (and the journal keys) it: put in
+// its server's form (Options.Shape) and checked (Request.Validate). Every
+// path that sends a request goes through it; shaping twice changes nothing.
+func (p *Pool) Shape(req Request) (Request, error) {
+	req, err := p.opts.Shape(req)
+	if err != nil {
+		return req, err
+	}
+	return req, req.Validate()
+}
 
 // Server is the kind of server the pool's endpoints are.
 func (p *Pool) Server() string { return p.opts.Server }
@@ -96,9 +103,6 @@ func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
 	}
 	req, err := p.Shape(req)
 	if err != nil {
-		return Response{}, err
-	}
-	if err := req.Validate(); err != nil {
 		return Response{}, err
 	}
 	prefer := p.endpointByURL(req.Prefer)

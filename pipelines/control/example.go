@@ -97,7 +97,7 @@ func (e *example) run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("trial %d to the checkpoint: %w", t, err)
 		}
-		text := checkpointText(generate.Continuation(head))
+		text := checkpointText(head.Continuation())
 		headTokens := decoded(head)
 		row.CompletionTokens, row.CheckpointTokens = int64(headTokens), int64(headTokens)
 		resp := head
@@ -156,7 +156,7 @@ func (e *example) base(ctx context.Context, conv transforms.Conversation) error 
 	if err != nil {
 		return fmt.Errorf("base sample: %w", err)
 	}
-	text := generate.Continuation(resp)
+	text := resp.Continuation()
 	n := int64(decoded(resp))
 	row.CompletionTokens, row.CheckpointTokens, row.Accepted = n, n, true
 	e.finishTrial(&row, text, resp)
@@ -200,7 +200,7 @@ func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (t
 	if err != nil {
 		return conv, 0, fmt.Errorf("scaffold: %w", err)
 	}
-	written := generate.Continuation(resp)
+	written := resp.Continuation()
 	clean, removed := scaffold.Sanitize(scaffold.BodyStart + written)
 	for _, r := range removed {
 		row.Removed = append(row.Removed, r.Kind+": "+r.Text)

@@ -56,8 +56,3 @@ func Query(api, model string, conv transforms.Conversation, s Sampling) llm.Requ
 	}
 	return req
 }
-
-// Continuation is what the model wrote after the prompt, as one text
-// (llm.Response.Continuation: the reasoning and content a reasoning parser
-// split put back together exactly as vLLM split them).
-func Continuation(resp llm.Response) string { return resp.Continuation() }

@@ -96,7 +96,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace {
 	conv := jb.Conversation()
-	text := conv.AssistantStart() + Continuation(resp)
+	text := conv.AssistantStart() + resp.Continuation()
 	sent := req.Sent()
 	return schema.Trace{
 		TraceID:           transforms.TraceID(jb.Key),

@@ -88,7 +88,10 @@ func openAIRefusal(body []byte, req request, chat bool) *refusal {
 }
 
 // isReasoningModel names OpenAI's reasoning models: the o-series and GPT-5
-// and later, by their published name prefixes.
+// and later, by their published name prefixes. Written apart from
+// llm.IsReasoningModel on purpose: the simulator stands in for OpenAI's
+// server, so a mistake in datg's client must not be shared by the server
+// that tests it.
 func isReasoningModel(model string) bool {
 	m := strings.ToLower(model)
 	for _, p := range []string{"o1", "o3", "o4", "gpt-5", "gpt-6"} {

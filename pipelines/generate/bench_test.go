@@ -26,6 +26,12 @@ func TestMain(m *testing.M) {
 		cfg.Data = os.Getenv("DATG_BENCH_DATA")
 		cfg.URLFile = urlFile
 		cfg.Latency, _ = time.ParseDuration(os.Getenv("DATG_BENCH_LATENCY"))
+		// The servers list the models the benchmark asks for, as vLLM
+		// must (generate checks /v1/models before sending).
+		cfg.Models = nil
+		for m := range 100 {
+			cfg.Models = append(cfg.Models, benchModel(m))
+		}
 		if err := simulate.Run(context.Background(), cfg, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -82,7 +88,7 @@ func benchRun(b *testing.B, requests int, latency time.Duration) {
 	combos := (requests + perCombo - 1) / perCombo
 	study.Models = nil
 	for m := 0; m < (combos+9)/10; m++ {
-		study.Models = append(study.Models, fmt.Sprintf("sim/model-%d-4B", m))
+		study.Models = append(study.Models, benchModel(m))
 	}
 	study.Seeds = nil
 	for s := 0; s < min(combos, 10); s++ {
@@ -152,3 +158,6 @@ func (p *peakHeap) stop() (heapInUse, live uint64) {
 	p.wg.Wait()
 	return p.max, p.live
 }
+
+// benchModel names the benchmark's m-th model (a 4B size for the simulator).
+func benchModel(m int) string { return fmt.Sprintf("sim/model-%d-4B", m) }

@@ -2,9 +2,10 @@ package schema
 
 import (
 	"flag"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/datg/datg/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the schema reference in README.md")
@@ -17,29 +18,7 @@ const (
 // The README's schema reference is generated from the declarations; this
 // test keeps the two from drifting apart.
 func TestReadmeSchemaIsCurrent(t *testing.T) {
-	const path = "../README.md"
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	i, j := strings.Index(readme, beginMarker), strings.Index(readme, endMarker)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no schema section between %q and %q", beginMarker, endMarker)
-	}
-	want := Markdown()
-	got := readme[i+len(beginMarker) : j]
-	if got == want {
-		return
-	}
-	if *update {
-		readme = readme[:i+len(beginMarker)] + want + readme[j:]
-		if err := os.WriteFile(path, []byte(readme), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Fatal("README.md's schema reference is stale; run go test ./schema -update")
+	testenv.ReadmeSection(t, beginMarker, endMarker, Markdown(), *update, "go test ./schema -update")
 }
 
 func TestEveryContractColumnIsDeclared(t *testing.T) {

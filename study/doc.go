@@ -15,7 +15,7 @@
 //
 // Values arrive as strings (flags, JSONL, Parquet columns); the Parse
 // functions turn one into its type or name what is known. Prompt texts in
-// each language stay prompt data (pipelines/prompts); the language's code,
+// each language stay prompt data (prompts); the language's code,
 // names and group are here, and the builtin prompt set is checked against
 // them.
 package study

@@ -40,7 +40,7 @@ const (
 
 // Language is one language of the study: what it is, not what is said to a
 // model in it (the system message and the direct-first prefix are prompt
-// data, in pipelines/prompts).
+// data, in prompts).
 type Language struct {
 	Code       string // ISO 639-1
 	Name       string // English name, as tables print it

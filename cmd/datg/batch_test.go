@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/datg/datg/internal/stagetest"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 )
 
 // --batch goes where requests can go in a batch: the OpenAI Batch API of
@@ -30,11 +30,11 @@ func TestBatchFlagWhereItApplies(t *testing.T) {
 // datg references --batch runs its requests through the Batch API of a
 // server speaking OpenAI's API, and a rerun creates no second batch.
 func TestReferencesBatchCommand(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	c := stagetest.SimConfig(t)
+	data := pipelinetest.DemoRun(t)
+	c := pipelinetest.SimConfig(t)
 	c.Dialect = simulate.DialectOpenAI
 	c.Batch.StepPolls = 2
-	sim := stagetest.StartSim(t, data, c)
+	sim := pipelinetest.StartSim(t, data, c)
 	args := []string{"references", "--batch", "--batch-poll", "1ms", "--server", "openai", "--base-url", sim.URL,
 		"--model", "gpt-5.4", "--levels", "low", "--limit", "2", "--per-problem", "2", "--attempts", "4", "--data", data}
 	for i := 0; i < 2; i++ {

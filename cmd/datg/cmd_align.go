@@ -11,7 +11,7 @@ var cmdAlign = &Command{
 	UsageLine: "align (--model M --base-url URL [--batch] | --aligner symbolic) [--directions en-en,en-x] [--models ..] [--levels ..] [--langs ..] [--limit N] [--methods ..] [--references]",
 	Short:     "align traces to the reference DAGs of their problem (closed set)",
 	Long: `Align maps each selected trace to every valid DAG of its problem with datg's
-closed-set alignment prompt (pipelines/prompts/align_*.txt), one call per
+closed-set alignment prompt (prompts/align_*.txt), one call per
 (trace, DAG). Events and harmful actions are stored as returned; each
 evidence span is located in the trace (exact, then normalized, then fuzzy),
 giving start_char, end_char, commit_progress and block_id, and an unlocated

@@ -11,7 +11,7 @@ var cmdDAGs = &Command{
 	UsageLine: "dags (--model M --base-url URL [--batch] | --builder symbolic) [--reference-model M] [--budget LEVEL=NODES/CHARS/PARENTS,..] [--prompts DIR]",
 	Short:     "turn each accepted reference derivation into a reference DAG",
 	Long: `DAGs converts every accepted reference derivation into a DAG of mathematical
-anchors with datg's DAG-construction prompt (pipelines/prompts/dag_*, or
+anchors with datg's DAG-construction prompt (prompts/dag_*, or
 the set --prompts DIR names),
 reading the reply leniently and validating it strictly: unique node ids,
 parents that come earlier, no cycle, a final node that is a sink and that

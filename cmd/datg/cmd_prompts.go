@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 )
 
 var cmdPrompts = &Command{

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 )
 
@@ -41,7 +41,7 @@ var (
 	simListen    = cmdSimulate.Flag.String("listen", "127.0.0.1:0", "first listen address (port 0: a free port for each endpoint)")
 	simCount     = cmdSimulate.Flag.Int("count", 1, "number of endpoints (one per simulated GPU)")
 	simURLFile   = cmdSimulate.Flag.String("url-file", "", "write the endpoints' base URLs here")
-	simProfile   = cmdSimulate.Flag.String("profile", "", "profile JSON (default: pipelines/simulate/profile.json)")
+	simProfile   = cmdSimulate.Flag.String("profile", "", "profile JSON (default: internal/simulate/profile.json)")
 	simLatency   = cmdSimulate.Flag.Duration("latency", 0, "fixed time per request")
 	simTokLat    = cmdSimulate.Flag.Duration("token-latency", 0, "extra time per generated token")
 	simMaxSeqs   = cmdSimulate.Flag.Int("max-seqs", 16, "requests an endpoint serves at once (more wait)")

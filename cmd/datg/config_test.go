@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/testenv"
-	"github.com/datg/datg/pipelines/simulate"
 )
 
 // A --config study file with a value out of range, a repeated key or a
@@ -40,7 +40,7 @@ func TestConfigFileProblemsExitTwoBeforeAnyRequest(t *testing.T) {
 			}
 		}
 	}
-	if n, _ := stagetest.Served(eps[0].Server); n != 0 {
+	if n, _ := pipelinetest.Served(eps[0].Server); n != 0 {
 		t.Fatalf("%d requests reached the server", n)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
@@ -117,7 +117,7 @@ func TestControlKillAndResume(t *testing.T) {
 		mustDatg(t, "ingest", "polymath", "--src", src, "--per-level", "5", "--data", data)
 		return data
 	}
-	cfg := stagetest.SimConfig(t)
+	cfg := pipelinetest.SimConfig(t)
 	cfg.Latency = 10 * time.Millisecond
 	cfg.Faults.ErrorRate = 0.05
 
@@ -140,7 +140,7 @@ func TestControlKillAndResume(t *testing.T) {
 	if got, want := controlRows(t, data), controlRows(t, whole); !slices.Equal(got, want) {
 		t.Fatalf("the resumed run has %d attempts, an unbroken one %d, and they differ", len(got), len(want))
 	}
-	_, resent := stagetest.Served(eps[0].Server)
+	_, resent := pipelinetest.Served(eps[0].Server)
 	if resent > 8 || atKill >= served() {
 		t.Fatalf("%d served at the kill, %d in all; %d sent twice (at most 8 were in flight)", atKill, served(), resent)
 	}

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 )
 
@@ -20,7 +20,7 @@ import (
 func TestDATGEndToEnd(t *testing.T) {
 	data := t.TempDir()
 	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
-	sim := stagetest.SimConfig(t)
+	sim := pipelinetest.SimConfig(t)
 	sim.Content = simulate.ContentFaults{Fenced: 0.1, Malformed: 0.05, Cycle: 0.2, UnknownNode: 0.05, AbsentSpan: 0.05}
 	eps, urls := simulators(t, data, sim, sim)
 	llm := []string{"--endpoints", urls, "--backoff", "1ms"}
@@ -73,7 +73,7 @@ func TestDATGEndToEnd(t *testing.T) {
 	}
 
 	// A rerun of every LLM stage is answered from the journal: no request.
-	served := func() int64 { n, _ := stagetest.Served(servers(eps)...); return n }
+	served := func() int64 { n, _ := pipelinetest.Served(servers(eps)...); return n }
 	before := served()
 	mustDatg(t, append([]string{"references", "--data", data, "--model", "sim-reference", "--limit", "2"}, llm...)...)
 	mustDatg(t, append([]string{"dags", "--data", data, "--model", "sim-dag-builder"}, llm...)...)
@@ -89,7 +89,7 @@ func TestDATGEndToEnd(t *testing.T) {
 func TestAlignKillAndResume(t *testing.T) {
 	data := t.TempDir()
 	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
-	fast := stagetest.SimConfig(t)
+	fast := pipelinetest.SimConfig(t)
 	_, fastURL := simulators(t, data, fast)
 	mustDatg(t, "generate", "--data", data, "--models", "Qwen/Qwen3-8B", "--langs", "en,fr,sw,te", "--endpoints", fastURL)
 	mustDatg(t, "references", "--data", data, "--model", "sim-reference", "--endpoints", fastURL)
@@ -124,7 +124,7 @@ func TestAlignKillAndResume(t *testing.T) {
 			t.Fatalf("%s aligned %d times", k, n)
 		}
 	}
-	_, resent := stagetest.Served(eps[0].Server)
+	_, resent := pipelinetest.Served(eps[0].Server)
 	if len(pairs) != 300 || atKill >= served() || resent > 8 {
 		t.Fatalf("%d pairs; %d served at the kill, %d in all; %d sent twice (at most 8 were in flight)", len(pairs), atKill, served(), resent)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 )
 
 // llmFlags are the flags of every stage that calls an LLM.

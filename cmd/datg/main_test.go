@@ -15,10 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
+	"github.com/datg/datg/internal/simulate/simulatetest"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 )
 
@@ -69,7 +70,7 @@ func mustDatg(t *testing.T, args ...string) result {
 
 func simulators(t *testing.T, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, string) {
 	t.Helper()
-	eps, urls := simulate.StartTest(t, data, cfgs...)
+	eps, urls := simulatetest.Start(t, data, cfgs...)
 	return eps, strings.Join(urls, ",")
 }
 
@@ -136,7 +137,7 @@ func TestKillAndResume(t *testing.T) {
 	args := []string{"generate", "--data", data, "--models", "Qwen/Qwen3-4B", "--limit", "25",
 		"--endpoints", dead + "," + urls, "--backoff", "10ms", "--max-attempts", "20"}
 
-	servedNow := func() int64 { n, _ := stagetest.Served(servers(eps)...); return n }
+	servedNow := func() int64 { n, _ := pipelinetest.Served(servers(eps)...); return n }
 	atKill := killMidway(t, args, servedNow, 1000, 2*time.Millisecond, "generation")
 	if atKill >= 2550 {
 		t.Fatalf("the run finished (%d served) before it was killed", atKill)
@@ -160,7 +161,7 @@ func TestKillAndResume(t *testing.T) {
 	if len(rows) != 2550 || len(ids) != 2550 {
 		t.Fatalf("%d rows, %d distinct traces; want 2550 each", len(rows), len(ids))
 	}
-	total, resent := stagetest.Served(servers(eps)...)
+	total, resent := pipelinetest.Served(servers(eps)...)
 	inFlight := 2 * 16 // two live endpoints x 16 slots
 	if distinct := int(total) - resent; distinct != 2550 || resent > inFlight {
 		t.Fatalf("%d distinct requests served, %d served twice; at most %d could be in flight at the kill", distinct, resent, inFlight)
@@ -241,7 +242,7 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 	})
 }
 
-// TestServeScript runs pipelines/vllm/serve.sh with a stand-in for the vllm
+// TestServeScript runs scripts/serve_vllm.sh with a stand-in for the vllm
 // command that starts datg's simulator on the port it is given, and checks
 // that the script waits for every server and prints their URLs.
 func TestServeScript(t *testing.T) {
@@ -262,7 +263,7 @@ DATG_TEST_MAIN=1 exec "` + os.Args[0] + `" simulate --listen 127.0.0.1:$port
 	}
 	base := consecutiveFreePorts(t, 2)
 	logs := t.TempDir()
-	cmd := exec.Command("bash", filepath.Join(testenv.Root(t), "pipelines", "vllm", "serve.sh"), "Qwen/Qwen3-4B")
+	cmd := exec.Command("bash", filepath.Join(testenv.Root(t), "scripts", "serve_vllm.sh"), "Qwen/Qwen3-4B")
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "GPUS=2", "BASE_PORT="+strconv.Itoa(base), "LOG_DIR="+logs, "TIMEOUT=30")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -277,16 +278,16 @@ DATG_TEST_MAIN=1 exec "` + os.Args[0] + `" simulate --listen 127.0.0.1:$port
 	}()
 	if err != nil {
 		logged, _ := exec.Command("sh", "-c", "tail -n 20 "+filepath.Join(logs, "*.log")).CombinedOutput()
-		t.Fatalf("serve.sh: %v\nstdout: %s\nstderr: %s\nlogs:\n%s", err, out, stderr.String(), logged)
+		t.Fatalf("serve_vllm.sh: %v\nstdout: %s\nstderr: %s\nlogs:\n%s", err, out, stderr.String(), logged)
 	}
 	want := fmt.Sprintf("http://127.0.0.1:%d/v1,http://127.0.0.1:%d/v1", base, base+1)
 	if strings.TrimSpace(string(out)) != want {
-		t.Fatalf("serve.sh printed %q, want %q", out, want)
+		t.Fatalf("serve_vllm.sh printed %q, want %q", out, want)
 	}
 }
 
 // consecutiveFreePorts finds n consecutive loopback ports that are free now,
-// as serve.sh uses BASE_PORT, BASE_PORT+1, ...
+// as serve_vllm.sh uses BASE_PORT, BASE_PORT+1, ...
 func consecutiveFreePorts(t *testing.T, n int) int {
 	t.Helper()
 	for try := 0; try < 50; try++ {

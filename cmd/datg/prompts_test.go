@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/testenv"
-	"github.com/datg/datg/pipelines/prompts"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/prompts"
 )
 
 // promptRun is every prompt-sending stage run once on a small demo scope,
@@ -18,7 +18,7 @@ import (
 type promptRun struct {
 	data     string
 	endpoint string
-	rec      *stagetest.Recording
+	rec      *pipelinetest.Recording
 }
 
 // runPromptStages runs generate, control (formula-retry), references, dags
@@ -34,16 +34,16 @@ func runPromptStages(t *testing.T, extra ...string) promptRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &stagetest.Recording{Next: srv}
+	rec := &pipelinetest.Recording{Next: srv}
 	ts := httptest.NewServer(rec)
 	t.Cleanup(ts.Close)
 	llm := append([]string{"--data", data, "--endpoints", ts.URL + "/v1", "--backoff", "1ms"}, extra...)
 	scope := []string{"--models", "Qwen/Qwen3-4B", "--langs", "sw", "--directions", "en-x", "--levels", "low", "--seeds", "42", "--limit", "1"}
 	mustDatg(t, append(append([]string{"generate"}, llm...), scope...)...)
 	mustDatg(t, append(append([]string{"control", "--method", "formula-retry"}, llm...), scope...)...)
-	mustDatg(t, append([]string{"references", "--model", stagetest.ReferenceModel, "--levels", "low", "--limit", "1", "--per-problem", "2", "--attempts", "3"}, llm...)...)
-	mustDatg(t, append([]string{"dags", "--model", stagetest.DAGModel}, llm...)...)
-	mustDatg(t, append([]string{"align", "--model", stagetest.AlignModel, "--limit", "1"}, llm...)...)
+	mustDatg(t, append([]string{"references", "--model", pipelinetest.ReferenceModel, "--levels", "low", "--limit", "1", "--per-problem", "2", "--attempts", "3"}, llm...)...)
+	mustDatg(t, append([]string{"dags", "--model", pipelinetest.DAGModel}, llm...)...)
+	mustDatg(t, append([]string{"align", "--model", pipelinetest.AlignModel, "--limit", "1"}, llm...)...)
 	return promptRun{data: data, endpoint: ts.URL + "/v1", rec: rec}
 }
 
@@ -191,7 +191,7 @@ func TestEditedPromptsReachTheRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustDatg(t, "references", "--data", run.data, "--endpoints", run.endpoint, "--backoff", "1ms", "--prompts", refDir,
-		"--model", stagetest.ReferenceModel, "--levels", "low", "--limit", "1", "--per-problem", "2", "--attempts", "3")
+		"--model", pipelinetest.ReferenceModel, "--levels", "low", "--limit", "1", "--per-problem", "2", "--attempts", "3")
 	if run.rec.Containing("EDITED-REFERENCE-USER") == 0 {
 		t.Error("no reference request holds the edit of reference_user.tmpl")
 	}
@@ -212,7 +212,7 @@ func TestBadPromptSetIsAUsageError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &stagetest.Recording{Next: srv}
+	rec := &pipelinetest.Recording{Next: srv}
 	ts := httptest.NewServer(rec)
 	t.Cleanup(ts.Close)
 
@@ -235,9 +235,9 @@ func TestBadPromptSetIsAUsageError(t *testing.T) {
 	stages := map[string][]string{
 		"generate":   {"generate", "--langs", "sw", "--levels", "low", "--limit", "1"},
 		"control":    {"control", "--method", "formula-retry", "--langs", "sw", "--levels", "low", "--limit", "1"},
-		"references": {"references", "--model", stagetest.ReferenceModel, "--levels", "low", "--limit", "1"},
-		"dags":       {"dags", "--model", stagetest.DAGModel},
-		"align":      {"align", "--model", stagetest.AlignModel},
+		"references": {"references", "--model", pipelinetest.ReferenceModel, "--levels", "low", "--limit", "1"},
+		"dags":       {"dags", "--model", pipelinetest.DAGModel},
+		"align":      {"align", "--model", pipelinetest.AlignModel},
 	}
 	for name, c := range cases {
 		for stage, args := range stages {

@@ -19,7 +19,7 @@ import (
 	"github.com/datg/datg/internal/journal"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/internal/simulate"
 )
 
 // The batch tests run a fan-out of chat requests with --batch against the

@@ -76,9 +76,9 @@ var errAttemptTimeout = errors.New("no answer within the attempt's time limit")
 
 // ErrUntrustedTemplate means a vLLM server refused the chat template datg
 // sends with each chat request: it was not started with
-// --trust-request-chat-template (pipelines/vllm/serve.sh starts it so), or
+// --trust-request-chat-template (scripts/serve_vllm.sh starts it so), or
 // use --api completions, which needs no template.
-var ErrUntrustedTemplate = errors.New("the server refuses request chat templates: start vLLM with --trust-request-chat-template (pipelines/vllm/serve.sh does), or use --api completions")
+var ErrUntrustedTemplate = errors.New("the server refuses request chat templates: start vLLM with --trust-request-chat-template (scripts/serve_vllm.sh does), or use --api completions")
 
 // ErrBatchUnsupported means --batch was asked of servers without OpenAI's
 // Batch API (vLLM has no /v1/batches): a configuration error.

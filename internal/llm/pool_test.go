@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/pipelines/prompts"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/internal/simulate"
+	"github.com/datg/datg/internal/simulate/simulatetest"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/transforms"
 	"golang.org/x/sync/errgroup"
 )
@@ -39,7 +40,7 @@ func simConfig() simulate.Config {
 
 func start(t *testing.T, cfgs ...simulate.Config) []*simulate.Endpoint {
 	t.Helper()
-	eps, _ := simulate.StartTest(t, "", cfgs...)
+	eps, _ := simulatetest.Start(t, "", cfgs...)
 	return eps
 }
 

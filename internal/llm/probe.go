@@ -105,7 +105,7 @@ func CheckFit(infos []ServerInfo, model string, tokens int) error {
 			return fmt.Errorf("%w: %s serves %s, not %s", ErrModelNotServed, info.Endpoint, strings.Join(ids, ", "), model)
 		}
 		if n > 0 && tokens > n {
-			return fmt.Errorf("%w: %s serves %s with max_model_len %d, and the plan's longest request needs %d tokens (budget and prompt margin); restart it with --max-model-len %d or more (pipelines/vllm/serve.sh derives it from the study)",
+			return fmt.Errorf("%w: %s serves %s with max_model_len %d, and the plan's longest request needs %d tokens (budget and prompt margin); restart it with --max-model-len %d or more (scripts/serve_vllm.sh derives it from the study)",
 				ErrContextTooShort, info.Endpoint, model, n, tokens, tokens)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/internal/simulate"
 )
 
 // keySeen wraps a handler and records the Authorization headers it got.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/datg/datg/internal/journal"
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/pipelines/prompts"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/internal/simulate"
+	"github.com/datg/datg/prompts"
 )
 
 func openJournal(t *testing.T, dir string) *journal.Journal {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/internal/simulate"
 )
 
 // slowOptions detect a stall or trickle within 300ms of a response's first

@@ -15,7 +15,7 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/internal/simulate"
 )
 
 // replay serves one reply body from testdata/replies over loopback HTTP

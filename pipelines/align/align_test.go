@@ -14,13 +14,13 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/pipelines/generate"
 	"github.com/datg/datg/pipelines/score"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -30,13 +30,13 @@ import (
 // withTraces is a demo run with base traces of one model in English and
 // Swahili (all four directions) for the first 2 problems of low and medium,
 // and the simulator (without faults) that wrote them.
-func withTraces(t *testing.T) (string, *stagetest.Sim) {
+func withTraces(t *testing.T) (string, *pipelinetest.Sim) {
 	t.Helper()
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
 	study := generate.DefaultStudy()
 	study.Models, study.Langs, study.Levels, study.Limit = []string{"Qwen/Qwen3-4B"}, []string{"en", "sw"}, []string{"low", "medium"}, 2
-	cfg := generate.Config{Data: data, Study: study, Endpoints: []string{sim.URL}, Pool: stagetest.QuickPool()}
+	cfg := generate.Config{Data: data, Study: study, Endpoints: []string{sim.URL}, Pool: pipelinetest.QuickPool()}
 	if res, err := generate.Run(context.Background(), cfg); err != nil || res.Jobs != 16 {
 		t.Fatalf("generate: %+v %v", res, err)
 	}
@@ -48,16 +48,16 @@ func withTraces(t *testing.T) (string, *stagetest.Sim) {
 func alignRun(t *testing.T) string {
 	t.Helper()
 	data, sim := withTraces(t)
-	stagetest.References(t, data, sim, 2, 3)
-	if sum := stagetest.DAGs(t, data, sim); sum.Valid != 18 {
+	pipelinetest.References(t, data, sim, 2, 3)
+	if sum := pipelinetest.DAGs(t, data, sim); sum.Valid != 18 {
 		t.Fatalf("dags: %+v", sum)
 	}
 	return data
 }
 
-func llmConfig(data string, sim *stagetest.Sim) align.Config {
+func llmConfig(data string, sim *pipelinetest.Sim) align.Config {
 	cfg := align.DefaultConfig()
-	cfg.Data, cfg.Target = data, stagetest.Target(stagetest.AlignModel, sim.URL)
+	cfg.Data, cfg.Target = data, pipelinetest.Target(pipelinetest.AlignModel, sim.URL)
 	return cfg
 }
 
@@ -262,7 +262,7 @@ func check(t *testing.T, data, aligner string, r run, want map[pair]bool) (table
 // nothing.
 func TestAlignLLMContentFaults(t *testing.T) {
 	data := alignRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Fenced: 0.3, UnknownNode: 0.3, AbsentSpan: 0.2, BadStatus: 0.2})
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Fenced: 0.3, UnknownNode: 0.3, AbsentSpan: 0.2, BadStatus: 0.2})
 	cfg := llmConfig(data, sim)
 	sum, err := align.Run(context.Background(), cfg)
 	if err != nil {
@@ -273,7 +273,7 @@ func TestAlignLLMContentFaults(t *testing.T) {
 	if len(want) != 2*2*2*3 {
 		t.Fatalf("%d pairs to align, want 24 (2 levels x 2 problems x 2 directions x 3 DAGs)", len(want))
 	}
-	tb, rowSum := check(t, data, stagetest.AlignModel, r, want)
+	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
 	if sum != rowSum || sum.Alignments != len(want) || sum.Unusable != 0 || sum.Unlocated == 0 || sum.Problems == 0 {
 		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
 	}
@@ -335,7 +335,7 @@ func TestAlignLLMContentFaults(t *testing.T) {
 	}
 	// One request per alignment; identical ones are paid once unless they
 	// were in flight at the same time.
-	served, dup := stagetest.Served(sim.Server)
+	served, dup := pipelinetest.Served(sim.Server)
 	if served-int64(dup) != int64(r.requests(want)) || served > int64(len(want)) {
 		t.Fatalf("%d requests (%d repeated) for %d alignments (%d distinct)", served, dup, len(want), r.requests(want))
 	}
@@ -344,7 +344,7 @@ func TestAlignLLMContentFaults(t *testing.T) {
 	if err != nil || again != sum {
 		t.Fatalf("rerun: %+v %v, first %+v", again, err, sum)
 	}
-	if after, _ := stagetest.Served(sim.Server); after != served {
+	if after, _ := pipelinetest.Served(sim.Server); after != served {
 		t.Fatalf("the rerun sent %d requests", after-served)
 	}
 }
@@ -354,7 +354,7 @@ func TestAlignLLMContentFaults(t *testing.T) {
 // leaves it out.
 func TestAlignInvalidJSON(t *testing.T) {
 	data := alignRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Malformed: 1})
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Malformed: 1})
 	cfg := llmConfig(data, sim)
 	sum, err := align.Run(context.Background(), cfg)
 	if err != nil {
@@ -362,20 +362,20 @@ func TestAlignInvalidJSON(t *testing.T) {
 	}
 	r := readRun(t, data)
 	want := r.pairs("base", cfg.Directions, 0)
-	tb, rowSum := check(t, data, stagetest.AlignModel, r, want)
+	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
 	if sum != rowSum || sum.Unusable != len(want) || sum.Problems != len(want) || len(tb.events) != 0 || len(tb.actions) != 0 {
 		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
 	}
 	// Two requests per alignment, and the second is another sample, not the
 	// same request again.
-	served, dup := stagetest.Served(sim.Server)
+	served, dup := pipelinetest.Served(sim.Server)
 	if served-int64(dup) != 2*int64(r.requests(want)) || served > 2*int64(len(want)) {
 		t.Fatalf("%d requests (%d repeated) for %d alignments (%d distinct)", served, dup, len(want), r.requests(want))
 	}
 	if _, err := align.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := stagetest.Served(sim.Server); after != served {
+	if after, _ := pipelinetest.Served(sim.Server); after != served {
 		t.Fatalf("the rerun sent %d requests", after-served)
 	}
 	ssum, err := score.Run(context.Background(), score.Config{Data: data})
@@ -387,7 +387,7 @@ func TestAlignInvalidJSON(t *testing.T) {
 // The second request for a reply without an alignment can succeed.
 func TestAlignRetryIsANewSample(t *testing.T) {
 	data := alignRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Malformed: 0.5})
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Malformed: 0.5})
 	cfg := llmConfig(data, sim)
 	sum, err := align.Run(context.Background(), cfg)
 	if err != nil {
@@ -395,7 +395,7 @@ func TestAlignRetryIsANewSample(t *testing.T) {
 	}
 	r := readRun(t, data)
 	want := r.pairs("base", cfg.Directions, 0)
-	tb, rowSum := check(t, data, stagetest.AlignModel, r, want)
+	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
 	unusable := map[pair]bool{}
 	for p, a := range tb.aligns {
 		if a.Status != "ok" {
@@ -404,7 +404,7 @@ func TestAlignRetryIsANewSample(t *testing.T) {
 	}
 	// Distinct requests beyond the first of each pair are retries; some of
 	// them get an alignment this time.
-	served, dup := stagetest.Served(sim.Server)
+	served, dup := pipelinetest.Served(sim.Server)
 	retries := int(served) - dup - r.requests(want)
 	if sum != rowSum || retries == 0 || r.requests(unusable) >= retries {
 		t.Fatalf("summary %+v; %d requests (%d repeated) for %d alignments (%d distinct)", sum, served, dup, len(want), r.requests(want))
@@ -415,19 +415,19 @@ func TestAlignRetryIsANewSample(t *testing.T) {
 // sit beside those of an LLM aligner.
 func TestAlignSymbolic(t *testing.T) {
 	data := alignRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
 	cfg := llmConfig(data, sim)
 	llmSum, err := align.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := stagetest.Served(sim.Server)
+	before, _ := pipelinetest.Served(sim.Server)
 	cfg.Symbolic = true
 	sum, err := align.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := stagetest.Served(sim.Server); after != before {
+	if after, _ := pipelinetest.Served(sim.Server); after != before {
 		t.Fatalf("the symbolic aligner sent %d requests", after-before)
 	}
 	r := readRun(t, data)
@@ -447,7 +447,7 @@ func TestAlignSymbolic(t *testing.T) {
 	if committed == 0 {
 		t.Fatal("the symbolic aligner committed no node of traces written from the DAGs' own solutions")
 	}
-	if _, llmRows := check(t, data, stagetest.AlignModel, r, want); llmRows != llmSum {
+	if _, llmRows := check(t, data, pipelinetest.AlignModel, r, want); llmRows != llmSum {
 		t.Fatalf("the LLM aligner's rows changed: %+v, were %+v", llmRows, llmSum)
 	}
 	if n, _ := store.NumRows(data, schema.Alignments.Table); n != 2*int64(len(want)) {
@@ -532,9 +532,9 @@ func TestAlignSkipsInvalidDAGs(t *testing.T) {
 // scores then cover every usable alignment.
 func TestAlignResumeAfterCancel(t *testing.T) {
 	data := alignRun(t)
-	c := stagetest.SimConfig(t)
+	c := pipelinetest.SimConfig(t)
 	c.Latency = 20 * time.Millisecond
-	sim := stagetest.StartSim(t, data, c)
+	sim := pipelinetest.StartSim(t, data, c)
 	cfg := llmConfig(data, sim)
 	cfg.Target.Pool.SlotsPerEndpoint = 4
 	r := readRun(t, data)
@@ -544,7 +544,7 @@ func TestAlignResumeAfterCancel(t *testing.T) {
 	defer cancel()
 	go func() {
 		for {
-			if served, _ := stagetest.Served(sim.Server); served >= int64(len(want)/2) {
+			if served, _ := pipelinetest.Served(sim.Server); served >= int64(len(want)/2) {
 				cancel()
 				return
 			}
@@ -557,7 +557,7 @@ func TestAlignResumeAfterCancel(t *testing.T) {
 	if store.Exists(data, schema.Alignments.Table) || store.Exists(data, schema.AlignmentEvents.Table) {
 		t.Fatal("an interrupted run wrote alignment tables")
 	}
-	first, _ := stagetest.Served(sim.Server)
+	first, _ := pipelinetest.Served(sim.Server)
 	if first >= int64(len(want)) {
 		t.Fatalf("the run was not interrupted: %d of %d requests served", first, len(want))
 	}
@@ -566,13 +566,13 @@ func TestAlignResumeAfterCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, rowSum := check(t, data, stagetest.AlignModel, r, want)
+	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
 	if sum != rowSum || sum.Alignments != len(want) || sum.Unusable != 0 {
 		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
 	}
 	// Across both runs every distinct request was answered, and at most
 	// the requests in flight at the cancellation were sent again.
-	served, dup := stagetest.Served(sim.Server)
+	served, dup := pipelinetest.Served(sim.Server)
 	slots := cfg.Target.Pool.SlotsPerEndpoint
 	if served-int64(dup) != int64(r.requests(want)) || served > int64(len(want)+slots) {
 		t.Fatalf("%d requests (%d repeated) for %d alignments (%d distinct); at most %d were in flight",
@@ -605,7 +605,7 @@ func TestAlignResumeAfterCancel(t *testing.T) {
 	for p := range want {
 		s, ok := byPair[p]
 		d := r.dags[p.dag]
-		if !ok || s.Aligner != stagetest.AlignModel || best[p.trace] != 1 || s.RefIndex != d.Row.RefIndex {
+		if !ok || s.Aligner != pipelinetest.AlignModel || best[p.trace] != 1 || s.RefIndex != d.Row.RefIndex {
 			t.Fatalf("score of %v: %+v (found %v, %d best)", p, s, ok, best[p.trace])
 		}
 		commits := map[string]bool{}
@@ -632,12 +632,12 @@ func TestAlignNeedsDAGsAndTraces(t *testing.T) {
 
 	data = alignRun(t)
 	cfg = llmConfig(data, sim)
-	before, _ := stagetest.Served(sim.Server)
+	before, _ := pipelinetest.Served(sim.Server)
 	cfg.Levels = []string{"high"} // DAGs of high problems, but no high traces
 	if _, err := align.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "no trace matches") {
 		t.Fatalf("nothing selected: got %v", err)
 	}
-	if after, _ := stagetest.Served(sim.Server); after != before {
+	if after, _ := pipelinetest.Served(sim.Server); after != before {
 		t.Fatalf("%d requests sent with nothing to align", after-before)
 	}
 }

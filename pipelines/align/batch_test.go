@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/pipelines/references"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 )
 
@@ -26,15 +26,15 @@ import (
 // an expired and a partially failed batch included; nothing is answered
 // twice.
 func TestStagesThroughTheBatchAPI(t *testing.T) {
-	run := func(batch bool) (string, *stagetest.Sim) {
-		data := stagetest.DemoRun(t)
-		c := stagetest.SimConfig(t)
+	run := func(batch bool) (string, *pipelinetest.Sim) {
+		data := pipelinetest.DemoRun(t)
+		c := pipelinetest.SimConfig(t)
 		c.Dialect = simulate.DialectOpenAI
 		if batch {
 			c.Batch = simulate.BatchConfig{StepPolls: 2, ExpireFirst: 1, PartialFirst: 1, FailedLines: 2}
 		}
-		sim := stagetest.StartSim(t, data, c)
-		target := stagetest.Target("gpt-5.4", sim.URL)
+		sim := pipelinetest.StartSim(t, data, c)
+		target := pipelinetest.Target("gpt-5.4", sim.URL)
 		target.Pool.Server = llm.ServerOpenAI
 		if batch {
 			target.Batch = llm.BatchOptions{Enabled: true, Poll: time.Millisecond}
@@ -68,7 +68,7 @@ func TestStagesThroughTheBatchAPI(t *testing.T) {
 	if len(batches) < 3 || batches[0].Status != "expired" {
 		t.Fatalf("batches %+v: want one per fan-out or round, the first expired", batches)
 	}
-	if total, dup := stagetest.Served(bsim.Server); dup != 0 || total == 0 {
+	if total, dup := pipelinetest.Served(bsim.Server); dup != 0 || total == 0 {
 		t.Fatalf("batch run: %d responses, %d of them paid twice", total, dup)
 	}
 	inBatches := 0

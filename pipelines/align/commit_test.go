@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/pipelines/dags"
@@ -42,7 +42,7 @@ func TestAlignCommitsItsTablesTogether(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := stagetest.FileHashes(t, data, alignmentTables...)
+	before := pipelinetest.FileHashes(t, data, alignmentTables...)
 	for _, step := range steps {
 		if step == "after swap" {
 			continue // committed by then
@@ -59,7 +59,7 @@ func TestAlignCommitsItsTablesTogether(t *testing.T) {
 		if !errors.Is(err, injected) {
 			t.Fatalf("fault at %q: align returned %v", step, err)
 		}
-		for name, h := range stagetest.FileHashes(t, data, alignmentTables...) {
+		for name, h := range pipelinetest.FileHashes(t, data, alignmentTables...) {
 			if h != before[name] {
 				t.Fatalf("fault at %q: %s was replaced", step, name)
 			}
@@ -68,7 +68,7 @@ func TestAlignCommitsItsTablesTogether(t *testing.T) {
 	if _, err := align.Run(ctx, symbolicConfig(data)); err != nil {
 		t.Fatal(err)
 	}
-	for name, h := range stagetest.FileHashes(t, data, alignmentTables...) {
+	for name, h := range pipelinetest.FileHashes(t, data, alignmentTables...) {
 		if h == before[name] {
 			t.Fatalf("after a clean run %s is unchanged", name)
 		}
@@ -86,7 +86,7 @@ func TestAlignWithACorruptTableReplacesNothing(t *testing.T) {
 	}
 	others := alignmentTables[:1]
 	others = append(others, alignmentTables[2:]...)
-	before := stagetest.FileHashes(t, data, others...)
+	before := pipelinetest.FileHashes(t, data, others...)
 	if err := os.WriteFile(store.FilePath(data, schema.AlignmentEvents.Table), []byte("PAR1 not a parquet file"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestAlignWithACorruptTableReplacesNothing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "alignment_events.parquet") {
 		t.Fatalf("align over a corrupt alignment_events: %v", err)
 	}
-	for name, h := range stagetest.FileHashes(t, data, others...) {
+	for name, h := range pipelinetest.FileHashes(t, data, others...) {
 		if h != before[name] {
 			t.Fatalf("%s was replaced although align failed", name)
 		}

@@ -5,7 +5,7 @@
 // (trace, DAG, aligner) it aligns.
 //
 // With an LLM aligner there is one call per (trace, DAG), with datg's
-// closed-set alignment prompt (pipelines/prompts/align_*.txt); calls are
+// closed-set alignment prompt (prompts/align_*.txt); calls are
 // journaled and resumable like generation. The symbolic aligner (no LLM)
 // commits a node when the trace establishes the anchor's value. Either way,
 // events and harmful actions are stored as returned; each evidence span is

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/pipelines/control"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -18,7 +18,7 @@ import (
 // An imported trace under the id a control derives for one of its examples
 // is refused before any request, as import refuses it.
 func TestControlRefusesIDCollisions(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	s := startSim(t, data, simulate.DefaultConfig())
 	cfg := config(data, study.LoopRetry, s)
 	key := transforms.TraceKey{Model: cfg.Study.Models[0], InputLang: "en", ReasoningLang: "sw", Level: "low",
@@ -32,7 +32,7 @@ func TestControlRefusesIDCollisions(t *testing.T) {
 	if !errors.Is(err, traceids.ErrCollision) {
 		t.Fatalf("control over a colliding import: %v, want ErrCollision", err)
 	}
-	if sent, _ := stagetest.Served(s.Server); sent != 0 {
+	if sent, _ := pipelinetest.Served(s.Server); sent != 0 {
 		t.Fatalf("%d requests sent", sent)
 	}
 }

@@ -9,17 +9,18 @@ import (
 
 	"github.com/datg/datg/internal/bounds"
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
+	"github.com/datg/datg/internal/simulate/simulatetest"
 	"github.com/datg/datg/pipelines/control"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/study"
 )
 
 // The control's own settings (trials, penalties, the scaffold's sampling)
 // and the study's are range-checked before any request.
 func TestControlSettingsOutOfRange(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	eps, urls := simulate.StartTest(t, data, simulate.DefaultConfig())
+	data := pipelinetest.DemoRun(t)
+	eps, urls := simulatetest.Start(t, data, simulate.DefaultConfig())
 	for name, c := range map[string]struct {
 		edit func(*control.Config)
 		want string
@@ -41,7 +42,7 @@ func TestControlSettingsOutOfRange(t *testing.T) {
 		"formula scaffold up": {func(c *control.Config) { c.Method = study.FormulaRetry; c.Scaffold.MaxTokens = 0 }, "scaffold max tokens out of range"},
 	} {
 		cfg := control.DefaultConfig()
-		cfg.Data, cfg.Method, cfg.Endpoints, cfg.Pool = data, study.LoopRetry, urls, stagetest.QuickPool()
+		cfg.Data, cfg.Method, cfg.Endpoints, cfg.Pool = data, study.LoopRetry, urls, pipelinetest.QuickPool()
 		cfg.Study.Levels, cfg.Study.Limit = []string{"low"}, 1
 		c.edit(&cfg)
 		_, err := control.Run(context.Background(), cfg)
@@ -52,7 +53,7 @@ func TestControlSettingsOutOfRange(t *testing.T) {
 			t.Errorf("%s: %v is not ErrOutOfRange", name, err)
 		}
 	}
-	if n, _ := stagetest.Served(eps[0].Server); n != 0 {
+	if n, _ := pipelinetest.Served(eps[0].Server); n != 0 {
 		t.Fatalf("%d requests reached the server", n)
 	}
 }

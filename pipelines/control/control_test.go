@@ -15,12 +15,12 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/pipelines/control"
 	"github.com/datg/datg/pipelines/generate"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -92,7 +92,7 @@ func startSim(t *testing.T, data string, cfg simulate.Config) *sim {
 // examples) against the sims.
 func config(data string, method study.Method, sims ...*sim) control.Config {
 	cfg := control.DefaultConfig()
-	cfg.Data, cfg.Method, cfg.Pool = data, method, stagetest.QuickPool()
+	cfg.Data, cfg.Method, cfg.Pool = data, method, pipelinetest.QuickPool()
 	for _, s := range sims {
 		cfg.Endpoints = append(cfg.Endpoints, s.URL)
 	}
@@ -192,8 +192,8 @@ func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []
 // Loop-Retry on the paper's scope: every example follows the protocol, and
 // every token the server decoded is in trials exactly once.
 func TestLoopRetry(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	s := startSim(t, data, stagetest.SimConfig(t))
+	data := pipelinetest.DemoRun(t)
+	s := startSim(t, data, pipelinetest.SimConfig(t))
 	cfg := config(data, study.LoopRetry, s)
 	sum := run(t, cfg)
 	traces, attempts := read(t, data)
@@ -232,8 +232,8 @@ func TestLoopRetry(t *testing.T) {
 // the sampling's, not the run's.
 func TestDeterministic(t *testing.T) {
 	rows := func(faults simulate.Faults) []string {
-		data := stagetest.DemoRun(t)
-		c := stagetest.SimConfig(t)
+		data := pipelinetest.DemoRun(t)
+		c := pipelinetest.SimConfig(t)
 		c.Faults = faults
 		run(t, config(data, study.FormulaRetry, startSim(t, data, c)))
 		trials, err := store.ReadAll(data, schema.Trials)
@@ -264,8 +264,8 @@ func TestDeterministic(t *testing.T) {
 // A continuation goes to the endpoint that wrote the attempt's beginning,
 // whose prefix cache holds it.
 func TestContinuationStaysOnItsEndpoint(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	c := stagetest.SimConfig(t)
+	data := pipelinetest.DemoRun(t)
+	c := pipelinetest.SimConfig(t)
 	a, b := startSim(t, data, c), startSim(t, data, c)
 	cfg := config(data, study.LoopRetry, a, b)
 	// Room for every example at once: a full endpoint sends a continuation
@@ -314,8 +314,8 @@ func TestContinuationStaysOnItsEndpoint(t *testing.T) {
 // Formula-Retry writes the scaffold once per example, sanitized of the
 // results the model gave away, and resamples only the reasoning after it.
 func TestFormulaRetry(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	c := stagetest.SimConfig(t)
+	data := pipelinetest.DemoRun(t)
+	c := pipelinetest.SimConfig(t)
 	c.Content.ScaffoldLeak = 1
 	s := startSim(t, data, c)
 	cfg := config(data, study.FormulaRetry, s)
@@ -368,8 +368,8 @@ func TestFormulaRetry(t *testing.T) {
 // The last allowed attempt is accepted even when it triggers, marked
 // unhealthy, and generated to the budget.
 func TestForcedAccept(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	c := stagetest.SimConfig(t)
+	data := pipelinetest.DemoRun(t)
+	c := pipelinetest.SimConfig(t)
 	// Every sample loops, whatever its repetition penalty.
 	sw := c.Profile.Languages["sw"]
 	sw.Loop, sw.WrongLanguage, sw.NoAnswer = 1, 0, 0
@@ -395,8 +395,8 @@ func TestForcedAccept(t *testing.T) {
 // A server that does not return token ids cannot be controlled: the run
 // says so, names the example, and writes nothing.
 func TestNoTokenIDs(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	s := startSim(t, data, stagetest.SimConfig(t))
+	data := pipelinetest.DemoRun(t)
+	s := startSim(t, data, pipelinetest.SimConfig(t))
 	s.setEdit(func(b []byte) []byte {
 		var m map[string]any
 		if json.Unmarshal(b, &m) != nil {
@@ -426,7 +426,7 @@ func TestNoTokenIDs(t *testing.T) {
 }
 
 func TestInvalidConfig(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	for name, edit := range map[string]func(*control.Config){
 		"method":    func(c *control.Config) { c.Method = "retry-harder" },
 		"trials":    func(c *control.Config) { c.MaxTrials = 0 },
@@ -448,8 +448,8 @@ func TestInvalidConfig(t *testing.T) {
 // the traces are those of the completions API.
 func TestChatAPIWithReasoningField(t *testing.T) {
 	texts := func(api string) map[string]string {
-		data := stagetest.DemoRun(t)
-		c := stagetest.SimConfig(t)
+		data := pipelinetest.DemoRun(t)
+		c := pipelinetest.SimConfig(t)
 		c.ReasoningField, c.TrustRequestChatTemplate = api == "chat", true
 		cfg := config(data, study.LoopRetry, startSim(t, data, c))
 		cfg.Study.API, cfg.Study.Levels = api, []string{"high"}
@@ -476,14 +476,14 @@ func TestChatAPIWithReasoningField(t *testing.T) {
 // The DATG stages apply to controlled traces unchanged: they are aligned
 // when asked for by method, and only then.
 func TestControlledTracesAlign(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	s := stagetest.StartSim(t, data, stagetest.SimConfig(t))
+	data := pipelinetest.DemoRun(t)
+	s := pipelinetest.StartSim(t, data, pipelinetest.SimConfig(t))
 	cfg := control.DefaultConfig()
-	cfg.Data, cfg.Method, cfg.Pool, cfg.Endpoints = data, study.LoopRetry, stagetest.QuickPool(), []string{s.URL}
+	cfg.Data, cfg.Method, cfg.Pool, cfg.Endpoints = data, study.LoopRetry, pipelinetest.QuickPool(), []string{s.URL}
 	cfg.Study.Limit, cfg.Study.Seeds = 1, []int64{42}
 	run(t, cfg)
-	stagetest.References(t, data, s, 1, 2)
-	stagetest.DAGs(t, data, s)
+	pipelinetest.References(t, data, s, 1, 2)
+	pipelinetest.DAGs(t, data, s)
 	acfg := align.DefaultConfig()
 	acfg.Data, acfg.Symbolic, acfg.Methods = data, true, study.Strings(study.LoopRetry)
 	if _, err := align.Run(context.Background(), acfg); err != nil {
@@ -513,13 +513,13 @@ func TestControlledTracesAlign(t *testing.T) {
 // checkpoint), under method control-base: the direction probe's base
 // traces of the same examples are left as they were.
 func TestBase(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	s := startSim(t, data, stagetest.SimConfig(t))
+	data := pipelinetest.DemoRun(t)
+	s := startSim(t, data, pipelinetest.SimConfig(t))
 	// The probe's traces of seed 42 of the same scope, at the study's
 	// penalty.
 	probe := generate.DefaultStudy()
 	probe.Models, probe.Directions, probe.Langs = []string{"Qwen/Qwen3-4B"}, []string{"en-x"}, []string{"sw", "te"}
-	if _, err := generate.Run(context.Background(), generate.Config{Data: data, Study: probe, Endpoints: []string{s.URL}, Pool: stagetest.QuickPool()}); err != nil {
+	if _, err := generate.Run(context.Background(), generate.Config{Data: data, Study: probe, Endpoints: []string{s.URL}, Pool: pipelinetest.QuickPool()}); err != nil {
 		t.Fatal(err)
 	}
 	probeRows, err := store.ReadAll(data, schema.Traces)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/generate"
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"

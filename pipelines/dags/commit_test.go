@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/schema"
@@ -27,7 +27,7 @@ func TestDAGsCommitTheirTablesTogether(t *testing.T) {
 		t.Fatal(err)
 	}
 	tables := []*schema.Table{schema.DAGs.Table, schema.Nodes.Table, schema.Edges.Table}
-	hashes := func() map[string][32]byte { return stagetest.FileHashes(t, data, tables...) }
+	hashes := func() map[string][32]byte { return pipelinetest.FileHashes(t, data, tables...) }
 	before := hashes()
 	for _, step := range steps {
 		if step == "after swap" {

@@ -15,7 +15,7 @@ import (
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"

@@ -12,11 +12,11 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/pipelines/references"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms/datg"
 )
@@ -25,17 +25,17 @@ import (
 // problems of each level (18 in all).
 func withReferences(t *testing.T) string {
 	t.Helper()
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
-	if sum := stagetest.References(t, data, sim, 2, 3); sum.Accepted != 18 {
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
+	if sum := pipelinetest.References(t, data, sim, 2, 3); sum.Accepted != 18 {
 		t.Fatalf("references: %+v", sum)
 	}
 	return data
 }
 
-func llmConfig(data string, sim *stagetest.Sim) dags.Config {
+func llmConfig(data string, sim *pipelinetest.Sim) dags.Config {
 	cfg := dags.DefaultConfig()
-	cfg.Data, cfg.Target = data, stagetest.Target(stagetest.DAGModel, sim.URL)
+	cfg.Data, cfg.Target = data, pipelinetest.Target(pipelinetest.DAGModel, sim.URL)
 	return cfg
 }
 
@@ -185,13 +185,13 @@ func TestDAGsContentFaults(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := withReferences(t)
-			sim := stagetest.Simulator(t, data, tc.faults)
+			sim := pipelinetest.Simulator(t, data, tc.faults)
 			cfg := llmConfig(data, sim)
 			sum, err := dags.Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := checkTables(t, data, stagetest.DAGModel)
+			rows := checkTables(t, data, pipelinetest.DAGModel)
 			repaired, multiNode := 0, 0
 			for _, d := range rows {
 				if d.Repaired {
@@ -222,7 +222,7 @@ func TestDAGsContentFaults(t *testing.T) {
 					distinctRepairs[text] = true
 				}
 			}
-			served, dup := stagetest.Served(sim.Server)
+			served, dup := pipelinetest.Served(sim.Server)
 			if served-int64(dup) != int64(len(distinct)+len(distinctRepairs)) || served > int64(sum.DAGs+sum.Repaired) {
 				t.Fatalf("%d requests (%d repeated) for %d DAGs (%d distinct) and %d repairs (%d distinct)",
 					served, dup, sum.DAGs, len(distinct), sum.Repaired, len(distinctRepairs))
@@ -232,10 +232,10 @@ func TestDAGsContentFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after, _ := stagetest.Served(sim.Server); after != served || again != sum {
+			if after, _ := pipelinetest.Served(sim.Server); after != served || again != sum {
 				t.Fatalf("the rerun sent %d requests; summary %+v, first %+v", after-served, again, sum)
 			}
-			checkTables(t, data, stagetest.DAGModel)
+			checkTables(t, data, pipelinetest.DAGModel)
 		})
 	}
 }
@@ -244,16 +244,16 @@ func TestDAGsContentFaults(t *testing.T) {
 // reason, and the run goes on.
 func TestDAGsFailedRepairKeepsInvalidDAG(t *testing.T) {
 	data := withReferences(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Cycle: 1})
-	h := &stagetest.Rejecting{Next: sim.Server, Marker: "The DAG you returned is not valid", Message: "context length exceeded"}
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Cycle: 1})
+	h := &pipelinetest.Rejecting{Next: sim.Server, Marker: "The DAG you returned is not valid", Message: "context length exceeded"}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	cfg := llmConfig(data, &stagetest.Sim{URL: ts.URL + "/v1"})
+	cfg := llmConfig(data, &pipelinetest.Sim{URL: ts.URL + "/v1"})
 	sum, err := dags.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := checkTables(t, data, stagetest.DAGModel)
+	rows := checkTables(t, data, pipelinetest.DAGModel)
 	invalid := 0
 	for _, d := range rows {
 		if d.Valid {
@@ -291,23 +291,23 @@ func TestDAGsFailedRepairKeepsInvalidDAG(t *testing.T) {
 // has no nodes: the nodes and edges of the DAG it replaces are dropped.
 func TestDAGsUnreadableRebuildDropsOldNodes(t *testing.T) {
 	data := withReferences(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{Malformed: 1})
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Malformed: 1})
 	cfg := llmConfig(data, sim)
 	cfg.Symbolic = true
 	if sum, err := dags.Run(context.Background(), cfg); err != nil || sum.Valid != 18 {
 		t.Fatalf("symbolic DAGs: %+v %v", sum, err)
 	}
-	h := &stagetest.Rejecting{Next: sim.Server, Marker: "The DAG you returned is not valid", Message: "context length exceeded"}
+	h := &pipelinetest.Rejecting{Next: sim.Server, Marker: "The DAG you returned is not valid", Message: "context length exceeded"}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	sum, err := dags.Run(context.Background(), llmConfig(data, &stagetest.Sim{URL: ts.URL + "/v1"}))
+	sum, err := dags.Run(context.Background(), llmConfig(data, &pipelinetest.Sim{URL: ts.URL + "/v1"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sum.DAGs != 18 || sum.Valid != 0 || h.Distinct() == 0 {
 		t.Fatalf("summary %+v, %d repairs refused (%d distinct)", sum, h.Count(), h.Distinct())
 	}
-	for _, d := range checkTables(t, data, stagetest.DAGModel) {
+	for _, d := range checkTables(t, data, pipelinetest.DAGModel) {
 		if d.Valid || d.Nodes != 0 || d.EdgeCount != 0 || !strings.Contains(d.Reason, datg.ErrNoJSON.Error()) ||
 			!strings.Contains(d.Reason, "the repair request failed") {
 			t.Fatalf("DAG %+v", d)
@@ -355,14 +355,14 @@ func TestDAGsSymbolic(t *testing.T) {
 	}
 
 	// The target points at a live server, which must not be asked.
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
 	cfg := llmConfig(data, sim)
 	cfg.Symbolic = true
 	sum, err := dags.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if served, _ := stagetest.Served(sim.Server); served != 0 {
+	if served, _ := pipelinetest.Served(sim.Server); served != 0 {
 		t.Fatalf("the symbolic builder sent %d requests", served)
 	}
 	if sum.DAGs != 18 || sum.Valid != 18 || sum.Repaired != 0 {
@@ -399,8 +399,8 @@ func TestDAGsSymbolic(t *testing.T) {
 }
 
 func TestDAGsNeedReferences(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
 	cfg := llmConfig(data, sim)
 	if _, err := dags.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "run datg references first") {
 		t.Fatalf("no derivations: got %v", err)
@@ -408,27 +408,27 @@ func TestDAGsNeedReferences(t *testing.T) {
 
 	// A model that never finds the answer leaves derivations but no
 	// accepted reference.
-	weak := stagetest.StartSim(t, "", stagetest.SimConfig(t))
+	weak := pipelinetest.StartSim(t, "", pipelinetest.SimConfig(t))
 	rc := references.DefaultConfig()
-	rc.Data, rc.Target, rc.Limit, rc.Levels, rc.PerProblem, rc.MaxAttempts = data, stagetest.Target("weak", weak.URL), 1, []string{"low"}, 1, 2
+	rc.Data, rc.Target, rc.Limit, rc.Levels, rc.PerProblem, rc.MaxAttempts = data, pipelinetest.Target("weak", weak.URL), 1, []string{"low"}, 1, 2
 	if _, err := references.Run(context.Background(), rc); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := dags.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "no accepted references") {
 		t.Fatalf("no accepted reference: got %v", err)
 	}
-	if served, _ := stagetest.Served(sim.Server); served != 0 {
+	if served, _ := pipelinetest.Served(sim.Server); served != 0 {
 		t.Fatalf("%d requests sent without references", served)
 	}
 }
 
 // References of two models are not mixed: the run asks which to use.
 func TestDAGsReferenceModel(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
 	for _, m := range []string{"ref-a", "ref-b"} {
 		rc := references.DefaultConfig()
-		rc.Data, rc.Target, rc.Limit, rc.Levels, rc.PerProblem, rc.MaxAttempts = data, stagetest.Target(m, sim.URL), 1, []string{"low"}, 2, 8
+		rc.Data, rc.Target, rc.Limit, rc.Levels, rc.PerProblem, rc.MaxAttempts = data, pipelinetest.Target(m, sim.URL), 1, []string{"low"}, 2, 8
 		if _, err := references.Run(context.Background(), rc); err != nil {
 			t.Fatal(err)
 		}

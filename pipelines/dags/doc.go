@@ -4,7 +4,7 @@
 // DIR/edges.parquet, replacing the DAGs it builds (merged by dag_id).
 //
 // With an LLM builder, each reference is sent with datg's DAG-construction
-// prompt (pipelines/prompts/dag_*.txt); the reply is read leniently (code
+// prompt (prompts/dag_*.txt); the reply is read leniently (code
 // fences and text around the JSON are tolerated) and validated strictly. A
 // DAG that fails validation gets one repair request quoting the error; if the
 // repair fails too, the DAG is stored with valid = false and the reason. The

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/datg/datg/internal/stagetest"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 )
 
 // TestMain lets the test binary serve simulated endpoints in a child
@@ -81,7 +81,7 @@ func BenchmarkGenerate(b *testing.B) {
 
 func benchRun(b *testing.B, requests int, latency time.Duration) {
 	b.StopTimer()
-	data := stagetest.DemoRun(b)
+	data := pipelinetest.DemoRun(b)
 	urls := childSimulators(b, data, latency)
 	study := DefaultStudy()
 	perCombo := 5 * 3 * 34 // demo problems x levels x direction pairs
@@ -94,7 +94,7 @@ func benchRun(b *testing.B, requests int, latency time.Duration) {
 	for s := 0; s < min(combos, 10); s++ {
 		study.Seeds = append(study.Seeds, int64(42+s))
 	}
-	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()}
+	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: pipelinetest.QuickPool()}
 
 	runtime.GC()
 	var base runtime.MemStats

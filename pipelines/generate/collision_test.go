@@ -5,10 +5,10 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/traceids"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -31,12 +31,12 @@ func TestGenerateRefusesIDCollisions(t *testing.T) {
 	}
 	for name, row := range imported {
 		t.Run(name, func(t *testing.T) {
-			data := stagetest.DemoRun(t)
+			data := pipelinetest.DemoRun(t)
 			if err := store.WriteAll(data, schema.Traces, store.Meta{Stage: "import traces"}, []schema.Trace{row}); err != nil {
 				t.Fatal(err)
 			}
 			eps, urls := endpoints(t, data, simulate.DefaultConfig())
-			_, err := Run(context.Background(), Config{Data: data, Study: st, Endpoints: urls, Pool: stagetest.QuickPool()})
+			_, err := Run(context.Background(), Config{Data: data, Study: st, Endpoints: urls, Pool: pipelinetest.QuickPool()})
 			if !errors.Is(err, traceids.ErrCollision) {
 				t.Fatalf("generate over a colliding import: %v, want ErrCollision", err)
 			}

@@ -10,10 +10,11 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
+	"github.com/datg/datg/internal/simulate/simulatetest"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/prompts"
-	"github.com/datg/datg/pipelines/simulate"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -21,7 +22,7 @@ import (
 
 func endpoints(t testing.TB, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, []string) {
 	t.Helper()
-	return simulate.StartTest(t, data, cfgs...)
+	return simulatetest.Start(t, data, cfgs...)
 }
 
 func smallStudy() Study {
@@ -38,13 +39,13 @@ func served(eps []*simulate.Endpoint) (total int64, dup int) {
 	for i, e := range eps {
 		servers[i] = e.Server
 	}
-	return stagetest.Served(servers...)
+	return pipelinetest.Served(servers...)
 }
 
 func TestGenerateWritesOneTracePerJob(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	eps, urls := endpoints(t, data, simulate.DefaultConfig(), simulate.DefaultConfig())
-	cfg := Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: stagetest.QuickPool()}
+	cfg := Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: pipelinetest.QuickPool()}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -129,14 +130,14 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 }
 
 func TestResumeAfterCancelSendsOnlyUnfinished(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	slow := simulate.DefaultConfig()
 	slow.Latency = 5 * time.Millisecond
 	eps, urls := endpoints(t, data, slow, slow)
 	study := smallStudy()
 	study.Limit = 5
 	study.SlotsPerEndpoint = 4
-	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()}
+	cfg := Config{Data: data, Study: study, Endpoints: urls, Pool: pipelinetest.QuickPool()}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -169,18 +170,18 @@ func TestResumeAfterCancelSendsOnlyUnfinished(t *testing.T) {
 }
 
 func TestMissingProblems(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	_, urls := endpoints(t, data, simulate.DefaultConfig())
 	study := smallStudy()
 	study.Levels = []string{"top"}
-	_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()})
+	_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: pipelinetest.QuickPool()})
 	if !errors.Is(err, ErrMissingProblem) {
 		t.Fatalf("got %v, want ErrMissingProblem", err)
 	}
 }
 
 func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	sim, err := simulate.NewServer(func() simulate.Config { c := simulate.DefaultConfig(); c.Data = data; return c }())
 	if err != nil {
 		t.Fatal(err)
@@ -193,11 +194,11 @@ func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
 			q = p.Question
 		}
 	}
-	h := &stagetest.Rejecting{Next: sim, Marker: q[:20], Message: "prompt too long"}
+	h := &pipelinetest.Rejecting{Next: sim, Marker: q[:20], Message: "prompt too long"}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	study := smallStudy()
-	cfg := Config{Data: data, Study: study, Endpoints: []string{ts.URL}, Pool: stagetest.QuickPool()}
+	cfg := Config{Data: data, Study: study, Endpoints: []string{ts.URL}, Pool: pipelinetest.QuickPool()}
 	res, err := Run(context.Background(), cfg)
 	if !errors.Is(err, ErrFailedRequests) || res.Failed != 3 || h.Count() != 3 {
 		t.Fatalf("got %v, result %+v, rejected %d", err, res, h.Count())
@@ -221,14 +222,14 @@ func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
 // the parser split them, content null included.
 func TestChatThroughAReasoningParserEqualsCompletions(t *testing.T) {
 	texts := func(api, key string) map[string]string {
-		data := stagetest.DemoRun(t)
+		data := pipelinetest.DemoRun(t)
 		sim := simulate.DefaultConfig()
 		sim.TrustRequestChatTemplate = true
 		sim.ReasoningField, sim.ReasoningKey = api == "chat", key
 		_, urls := endpoints(t, data, sim)
 		study := smallStudy()
 		study.API, study.Limit = api, 2
-		if _, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()}); err != nil {
+		if _, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: pipelinetest.QuickPool()}); err != nil {
 			t.Fatal(err)
 		}
 		rows, _ := store.ReadAll(data, schema.Traces)
@@ -267,22 +268,22 @@ func tail(s string) string { return s[max(0, len(s)-80):] }
 // template every chat request carries: the run stops at once, saying how
 // to start the server, instead of failing request by request.
 func TestChatToAnUntrustingServerStopsWithTheFix(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	sim := simulate.DefaultConfig()
 	_, urls := endpoints(t, data, sim)
 	study := smallStudy()
 	study.API, study.Limit = "chat", 1
-	_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()})
+	_, err := Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: pipelinetest.QuickPool()})
 	if !errors.Is(err, llm.ErrUntrustedTemplate) || !errors.Is(err, llm.ErrFatal) || !strings.Contains(err.Error(), "--trust-request-chat-template") {
 		t.Fatalf("got %v", err)
 	}
 }
 
 func TestNoLiveEndpoint(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	dead, _ := simulate.DeadURL()
 	start := time.Now()
-	_, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: []string{dead}, Pool: stagetest.QuickPool()})
+	_, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: []string{dead}, Pool: pipelinetest.QuickPool()})
 	if !errors.Is(err, llm.ErrNoEndpoint) || time.Since(start) > 10*time.Second {
 		t.Fatalf("got %v after %v", err, time.Since(start))
 	}
@@ -320,17 +321,17 @@ func deref[T any](p *T) any {
 // before anything is sent (vLLM would refuse every such request), as is
 // one that does not serve the study's model.
 func TestPlanThatCannotFitIsRefusedBeforeSending(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	sim := simulate.DefaultConfig()
 	sim.MaxModelLen = 8192 + PromptMargin - 1 // the medium budget and its margin do not fit
 	servers, urls := endpoints(t, data, sim)
-	_, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: stagetest.QuickPool()})
+	_, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: pipelinetest.QuickPool()})
 	if !errors.Is(err, llm.ErrContextTooShort) || !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "--max-model-len 10240") {
 		t.Fatalf("got %v", err)
 	}
 	study := smallStudy()
 	study.Models = []string{"Qwen/Qwen3-32B"}
-	_, err = Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: stagetest.QuickPool()})
+	_, err = Run(context.Background(), Config{Data: data, Study: study, Endpoints: urls, Pool: pipelinetest.QuickPool()})
 	if !errors.Is(err, llm.ErrModelNotServed) {
 		t.Fatalf("got %v", err)
 	}
@@ -340,7 +341,7 @@ func TestPlanThatCannotFitIsRefusedBeforeSending(t *testing.T) {
 	// With room for the budget and the margin, the same plan runs.
 	sim.MaxModelLen = 8192 + PromptMargin
 	_, urls = endpoints(t, data, sim)
-	if _, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: stagetest.QuickPool()}); err != nil {
+	if _, err := Run(context.Background(), Config{Data: data, Study: smallStudy(), Endpoints: urls, Pool: pipelinetest.QuickPool()}); err != nil {
 		t.Fatal(err)
 	}
 }

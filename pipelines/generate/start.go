@@ -12,7 +12,7 @@ import (
 // PromptMargin is the room, in tokens, left for a prompt beside a
 // generation's budget when a server's context is checked: a PolyMath
 // question in any of the study's languages with its system message and
-// prefix is well under it. pipelines/vllm/serve.sh adds the same margin
+// prefix is well under it. scripts/serve_vllm.sh adds the same margin
 // (and a Formula-Retry scaffold's budget) to the largest budget.
 const PromptMargin = 2048
 

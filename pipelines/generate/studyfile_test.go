@@ -10,9 +10,9 @@ import (
 
 	"github.com/datg/datg/internal/bounds"
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/strictjson"
-	"github.com/datg/datg/pipelines/simulate"
 )
 
 func studyFile(t *testing.T, content string) string {
@@ -104,7 +104,7 @@ func TestStudyFileOneObjectNoRepeatedKeys(t *testing.T) {
 // an invalid configuration before any request: a temperature of 1e300 no
 // longer reaches the pool to fail there as an endpoint fault.
 func TestRunRefusesOutOfRangeSamplingBeforeAnyRequest(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	eps, urls := endpoints(t, data, simulate.DefaultConfig())
 	for name, edit := range map[string]func(*Study){
 		"temperature":        func(s *Study) { s.Temperature = 1e300 },
@@ -114,7 +114,7 @@ func TestRunRefusesOutOfRangeSamplingBeforeAnyRequest(t *testing.T) {
 	} {
 		s := smallStudy()
 		edit(&s)
-		_, err := Run(context.Background(), Config{Data: data, Study: s, Endpoints: urls, Pool: stagetest.QuickPool()})
+		_, err := Run(context.Background(), Config{Data: data, Study: s, Endpoints: urls, Pool: pipelinetest.QuickPool()})
 		if !errors.Is(err, inputerr.ErrInvalidConfig) || !errors.Is(err, bounds.ErrOutOfRange) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: got %v", name, err)
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"

@@ -16,12 +16,12 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
-	"github.com/datg/datg/internal/stagetest"
+	"github.com/datg/datg/internal/pipelinetest"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/pipelines/imports"
 	"github.com/datg/datg/pipelines/references"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -86,9 +86,9 @@ func referenceTraces(t *testing.T, data string) map[string]schema.Trace {
 // numbered in attempt order, each also a trace with seed = ref_index; every
 // attempt, rejected ones included, is a derivation; a rerun asks nothing.
 func TestReferencesPerProblem(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
-	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, sim.URL))
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
+	cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, sim.URL))
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Limit, cfg.Levels = 4, 12, 3, []string{"low", "medium", "high"}
 	sum, err := references.Run(context.Background(), cfg)
 	if err != nil {
@@ -101,7 +101,7 @@ func TestReferencesPerProblem(t *testing.T) {
 	if sum.Problems != 9 || sum.Complete != 9 || len(sum.Short) != 0 || sum.Accepted != 9*cfg.PerProblem {
 		t.Fatalf("summary %+v", sum)
 	}
-	served, dup := stagetest.Served(sim.Server)
+	served, dup := pipelinetest.Served(sim.Server)
 	if served != int64(sum.Attempts) || dup != 0 {
 		t.Fatalf("%d attempts, but the server answered %d requests (%d repeated)", sum.Attempts, served, dup)
 	}
@@ -115,7 +115,7 @@ func TestReferencesPerProblem(t *testing.T) {
 		gold := answer.NewGold(p.Answer)
 		next := int32(0)
 		for i, r := range list {
-			if r.Attempt != int32(i) || r.Model != stagetest.ReferenceModel || r.RequestKey == "" || r.CompletionTokens <= 0 || r.FinishReason != "stop" {
+			if r.Attempt != int32(i) || r.Model != pipelinetest.ReferenceModel || r.RequestKey == "" || r.CompletionTokens <= 0 || r.FinishReason != "stop" {
 				t.Fatalf("%s attempt %d: %+v", id, i, r)
 			}
 			text := transforms.ThinkOpen + r.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + r.Response
@@ -140,10 +140,10 @@ func TestReferencesPerProblem(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s ref %d: no trace %s", id, r.RefIndex, r.TraceID)
 			}
-			want := transforms.TraceID(transforms.TraceKey{Model: stagetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
+			want := transforms.TraceID(transforms.TraceKey{Model: pipelinetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
 				Level: p.Level, ProblemID: id, Seed: int64(r.RefIndex), Method: "reference"})
 			if tr.TraceID != want || tr.Seed != int64(r.RefIndex) || tr.Direction != string(study.EnEn) || tr.InputLang != "en" ||
-				tr.ReasoningLang != "en" || tr.Level != p.Level || tr.ProblemID != id || tr.Model != stagetest.ReferenceModel ||
+				tr.ReasoningLang != "en" || tr.Level != p.Level || tr.ProblemID != id || tr.Model != pipelinetest.ReferenceModel ||
 				tr.RequestKey != r.RequestKey || tr.Text != text || tr.TextHash != transforms.TextHash(text) || tr.Source != "references" {
 				t.Fatalf("trace of %s ref %d: %+v", id, r.RefIndex, tr)
 			}
@@ -167,7 +167,7 @@ func TestReferencesPerProblem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := stagetest.Served(sim.Server); after != served {
+	if after, _ := pipelinetest.Served(sim.Server); after != served {
 		t.Fatalf("the rerun sent %d requests", after-served)
 	}
 	if again.Attempts != sum.Attempts || again.Accepted != sum.Accepted || again.Complete != sum.Complete {
@@ -187,7 +187,7 @@ func TestReferencesPerProblem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, dup := stagetest.Served(sim.Server)
+	after, dup := pipelinetest.Served(sim.Server)
 	if after-served != int64(more.Attempts-sum.Attempts) || dup != 0 || more.Accepted != 9*6 {
 		t.Fatalf("%d new requests (%d repeated) for %d new attempts; summary %+v", after-served, dup, more.Attempts-sum.Attempts, more)
 	}
@@ -204,12 +204,12 @@ func TestReferencesPerProblem(t *testing.T) {
 // A model that never finds the answer uses every attempt and leaves each
 // problem short, which the summary and the derivations record.
 func TestReferencesStopAtMaxAttempts(t *testing.T) {
-	data := stagetest.DemoRun(t)
+	data := pipelinetest.DemoRun(t)
 	// Without the run's answer key the simulated model answers 0 (or a
 	// number near it), and the gold answers of low-0 (15) and medium-0 (23)
 	// are never near 0.
-	weak := stagetest.StartSim(t, "", stagetest.SimConfig(t))
-	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, weak.URL))
+	weak := pipelinetest.StartSim(t, "", pipelinetest.SimConfig(t))
+	cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, weak.URL))
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Limit, cfg.Levels = 2, 5, 1, []string{"low", "medium"}
 	sum, err := references.Run(context.Background(), cfg)
 	if err != nil {
@@ -220,7 +220,7 @@ func TestReferencesStopAtMaxAttempts(t *testing.T) {
 		!slices.Equal(sum.Short, []string{"low-0 (0 of 2)", "medium-0 (0 of 2)"}) {
 		t.Fatalf("summary %+v", sum)
 	}
-	if served, _ := stagetest.Served(weak.Server); served != 10 {
+	if served, _ := pipelinetest.Served(weak.Server); served != 10 {
 		t.Fatalf("the server answered %d requests, want MaxAttempts x 2 = 10", served)
 	}
 	derivs := readDerivations(t, data)
@@ -244,9 +244,9 @@ func TestReferencesStopAtMaxAttempts(t *testing.T) {
 // every problem uses all its attempts, and a problem is short exactly when
 // a derivation was rejected.
 func TestReferencesSingleRound(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
-	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, sim.URL))
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
+	cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, sim.URL))
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Levels = 3, 3, []string{"low", "medium", "high"}
 	sum, err := references.Run(context.Background(), cfg)
 	if err != nil {
@@ -289,11 +289,11 @@ func TestReferencesSingleRound(t *testing.T) {
 func TestReferencesSurviveServerFaults(t *testing.T) {
 	levels := []string{"low", "medium", "high"}
 	run := func(faults simulate.Faults) ([]schema.Reference, simulate.Stats) {
-		data := stagetest.DemoRun(t)
-		c := stagetest.SimConfig(t)
+		data := pipelinetest.DemoRun(t)
+		c := pipelinetest.SimConfig(t)
 		c.Faults = faults
-		sim := stagetest.StartSim(t, data, c)
-		cfg := config(data, stagetest.Target(stagetest.ReferenceModel, sim.URL))
+		sim := pipelinetest.StartSim(t, data, c)
+		cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, sim.URL))
 		cfg.PerProblem, cfg.MaxAttempts, cfg.Levels = 3, 8, levels
 		// One endpoint failing 30% of requests is sometimes out of rotation
 		// for a while; a slow machine must not turn that into a failed run.
@@ -328,13 +328,13 @@ func TestReferencesSurviveServerFaults(t *testing.T) {
 // Requests a server rejects fail the run without writing a table, naming
 // the problem; the rerun asks only for what had failed.
 func TestReferencesRejectedRequestsResume(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
 	problems := englishProblems(t, data, []string{"low"}, 3)
-	h := &stagetest.Rejecting{Next: sim.Server, Marker: problems["low-1"].Question[:30], Message: "prompt too long"}
+	h := &pipelinetest.Rejecting{Next: sim.Server, Marker: problems["low-1"].Question[:30], Message: "prompt too long"}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, ts.URL+"/v1"))
+	cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, ts.URL+"/v1"))
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Limit, cfg.Levels = 2, 6, 3, []string{"low"}
 	_, err := references.Run(context.Background(), cfg)
 	if !errors.Is(err, llm.ErrFailedRequests) || !strings.Contains(err.Error(), "low-1") || !strings.Contains(err.Error(), "prompt too long") || h.Count() != 2 {
@@ -343,13 +343,13 @@ func TestReferencesRejectedRequestsResume(t *testing.T) {
 	if store.Exists(data, schema.References.Table) || store.Exists(data, schema.Traces.Table) {
 		t.Fatal("a failed run wrote its tables")
 	}
-	before, _ := stagetest.Served(sim.Server)
+	before, _ := pipelinetest.Served(sim.Server)
 	h.Off.Store(true)
 	sum, err := references.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, dup := stagetest.Served(sim.Server)
+	after, dup := pipelinetest.Served(sim.Server)
 	list := readDerivations(t, data)["low-1"]
 	if dup != 0 || after-before != int64(len(list)) || sum.Complete != 3 {
 		t.Fatalf("the rerun sent %d requests (%d repeated) for low-1's %d derivations; summary %+v", after-before, dup, len(list), sum)
@@ -358,11 +358,11 @@ func TestReferencesRejectedRequestsResume(t *testing.T) {
 
 // A server that never answers stops the run with ErrNoEndpoint.
 func TestReferencesNoEndpoint(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	c := stagetest.SimConfig(t)
+	data := pipelinetest.DemoRun(t)
+	c := pipelinetest.SimConfig(t)
 	c.Faults.Dead = true
-	dead := stagetest.StartSim(t, data, c)
-	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, dead.URL))
+	dead := pipelinetest.StartSim(t, data, c)
+	cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, dead.URL))
 	cfg.Limit, cfg.Levels = 1, []string{"low"}
 	_, err := references.Run(context.Background(), cfg)
 	if !errors.Is(err, llm.ErrNoEndpoint) {
@@ -374,18 +374,18 @@ func TestReferencesNoEndpoint(t *testing.T) {
 }
 
 func TestReferencesNeedProblems(t *testing.T) {
-	sim := stagetest.Simulator(t, "", simulate.ContentFaults{})
-	cfg := config(t.TempDir(), stagetest.Target(stagetest.ReferenceModel, sim.URL))
+	sim := pipelinetest.Simulator(t, "", simulate.ContentFaults{})
+	cfg := config(t.TempDir(), pipelinetest.Target(pipelinetest.ReferenceModel, sim.URL))
 	_, err := references.Run(context.Background(), cfg)
 	if !errors.Is(err, store.ErrNoTable) || !strings.Contains(err.Error(), "datg ingest") {
 		t.Fatalf("no problems table: got %v", err)
 	}
-	cfg.Data = stagetest.DemoRun(t)
+	cfg.Data = pipelinetest.DemoRun(t)
 	cfg.Levels = []string{"top"}
 	if _, err := references.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "no English problems") {
 		t.Fatalf("no problem of the level: got %v", err)
 	}
-	if served, _ := stagetest.Served(sim.Server); served != 0 {
+	if served, _ := pipelinetest.Served(sim.Server); served != 0 {
 		t.Fatalf("%d requests sent without problems", served)
 	}
 }
@@ -433,11 +433,11 @@ func TestReferencesValidate(t *testing.T) {
 // An imported trace holding a reference trace's identity under another id
 // is refused before any request, as import refuses it.
 func TestReferencesRefuseIDCollisions(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
-	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, sim.URL))
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
+	cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, sim.URL))
 	cfg.Levels, cfg.Limit = []string{"low"}, 1
-	held := schema.Trace{TraceID: "my-reference", Model: stagetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
+	held := schema.Trace{TraceID: "my-reference", Model: pipelinetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
 		Direction: string(study.EnEn), Level: "low", ProblemID: "low-0", Seed: 2, Method: "reference", Text: "imported", Source: "import:x.jsonl"}
 	if err := store.WriteAll(data, schema.Traces, store.Meta{}, []schema.Trace{held}); err != nil {
 		t.Fatal(err)
@@ -446,7 +446,7 @@ func TestReferencesRefuseIDCollisions(t *testing.T) {
 	if !errors.Is(err, traceids.ErrCollision) {
 		t.Fatalf("references over a colliding import: %v, want ErrCollision", err)
 	}
-	if sent, _ := stagetest.Served(sim.Server); sent != 0 {
+	if sent, _ := pipelinetest.Served(sim.Server); sent != 0 {
 		t.Fatalf("%d requests sent", sent)
 	}
 }
@@ -456,8 +456,8 @@ func TestReferencesRefuseIDCollisions(t *testing.T) {
 // under an id it derives was silently replaced. The table is held from the
 // check to the commit: such an import fails at once, as with generate.
 func TestReferencesHoldTheTracesTable(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	sim := stagetest.Simulator(t, data, simulate.ContentFaults{})
+	data := pipelinetest.DemoRun(t)
+	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{})
 	first := make(chan struct{})
 	release := make(chan struct{})
 	var once sync.Once
@@ -467,7 +467,7 @@ func TestReferencesHoldTheTracesTable(t *testing.T) {
 		sim.Server.ServeHTTP(w, r)
 	}))
 	defer ts.Close()
-	cfg := config(data, stagetest.Target(stagetest.ReferenceModel, ts.URL+"/v1"))
+	cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, ts.URL+"/v1"))
 	cfg.Levels, cfg.Limit, cfg.PerProblem = []string{"low"}, 1, 1
 	done := make(chan error, 1)
 	go func() {
@@ -492,11 +492,11 @@ func TestReferencesHoldTheTracesTable(t *testing.T) {
 // top_p for those models), every request is answered, and the traces
 // record what was sent (no temperature or top_p) and the snapshot served.
 func TestReferencesFromAnOpenAIReasoningModel(t *testing.T) {
-	data := stagetest.DemoRun(t)
-	c := stagetest.SimConfig(t)
+	data := pipelinetest.DemoRun(t)
+	c := pipelinetest.SimConfig(t)
 	c.Dialect = simulate.DialectOpenAI
-	sim := stagetest.StartSim(t, data, c)
-	target := stagetest.Target("gpt-5.4", sim.URL)
+	sim := pipelinetest.StartSim(t, data, c)
+	target := pipelinetest.Target("gpt-5.4", sim.URL)
 	target.Pool.Server, target.Pool.ReasoningEffort = llm.ServerOpenAI, "medium"
 	cfg := config(data, target)
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Levels = 2, 4, []string{"low"}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/schema"
 	datgsql "github.com/datg/datg/sql"
 )

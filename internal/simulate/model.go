@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/scaffold"

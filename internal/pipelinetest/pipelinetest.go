@@ -1,13 +1,15 @@
-// Package stagetest holds what the tests of datg's pipeline stages share: a
-// run directory holding the demo problem set, pool options that retry at
-// once, the in-repo simulator serving the demo's worked solutions over
-// loopback HTTP, request counts taken from it, and the LLM stages run in
-// sequence to set up the stage under test.
+// Package pipelinetest holds what the tests of datg's pipeline stages share,
+// as net/http/httptest does for servers: a run directory holding the demo
+// problem set, pool options that retry at once, the in-repo simulator
+// serving the demo's worked solutions over loopback HTTP, request counts
+// taken from it, and the LLM stages run in sequence to set up the stage
+// under test.
 //
-// It imports the ingest, references and dags stages, so the tests of those
-// stages that use it must be external test packages (package dags_test),
-// and it must not import a stage whose in-package tests use it (generate).
-package stagetest
+// It sits above the stages (it runs ingest, references and dags) and only
+// tests import it, so the binary never links it. A stage's tests that use
+// it are external test packages (package dags_test); the compiler refuses
+// the import cycle an in-package test would make.
+package pipelinetest
 
 import (
 	"context"
@@ -19,12 +21,12 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/pipelines/ingest"
 	"github.com/datg/datg/pipelines/references"
-	"github.com/datg/datg/pipelines/simulate"
 	"github.com/datg/datg/schema"
 )
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/answer"
 	"github.com/datg/datg/transforms/datg"

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/scaffold"

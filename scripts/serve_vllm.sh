@@ -3,8 +3,8 @@
 # every one answers; print their base URLs, comma-separated, for
 # `datg generate --endpoints`.
 #
-#   pipelines/vllm/serve.sh Qwen/Qwen3-4B            # 8 GPUs, ports 8000-8007
-#   GPUS=4 BASE_PORT=9000 pipelines/vllm/serve.sh Qwen/Qwen3-8B
+#   scripts/serve_vllm.sh Qwen/Qwen3-4B            # 8 GPUs, ports 8000-8007
+#   GPUS=4 BASE_PORT=9000 scripts/serve_vllm.sh Qwen/Qwen3-8B
 #
 # Settings are the paper's (appendix G): max_num_seqs 16,
 # max_num_batched_tokens 8192, gpu_memory_utilization 0.82. Servers run in
@@ -29,7 +29,7 @@
 # key through OPENAI_API_KEY or --api-key-env VLLM_API_KEY).
 set -euo pipefail
 
-MODEL=${1:?usage: serve.sh MODEL}
+MODEL=${1:?usage: serve_vllm.sh MODEL}
 GPUS=${GPUS:-8}
 BASE_PORT=${BASE_PORT:-8000}
 HOST=${HOST:-127.0.0.1}
@@ -40,7 +40,7 @@ PROMPT_MARGIN=${PROMPT_MARGIN:-2048}    # room for the prompt (datg generate.Pro
 SCAFFOLD_BUDGET=${SCAFFOLD_BUDGET:-4096} # a Formula-Retry scaffold in the prompt
 MAX_MODEL_LEN=${MAX_MODEL_LEN:-$((MAX_BUDGET + PROMPT_MARGIN + SCAFFOLD_BUDGET))}
 
-command -v vllm >/dev/null || { echo "serve.sh: vllm is not installed (pip install vllm)" >&2; exit 1; }
+command -v vllm >/dev/null || { echo "serve_vllm.sh: vllm is not installed (pip install vllm)" >&2; exit 1; }
 mkdir -p "$LOG_DIR"
 : > "$LOG_DIR/pids"
 key_args=()
@@ -71,15 +71,15 @@ for i in "${!urls[@]}"; do
   url=${urls[$i]}
   until curl -sf "${auth[@]}" "$url/models" >/dev/null; do
     if ! kill -0 "${pids[$i]}" 2>/dev/null; then
-      echo "serve.sh: the server for $url (GPU $i) exited; see $LOG_DIR/vllm-gpu$i.log" >&2
+      echo "serve_vllm.sh: the server for $url (GPU $i) exited; see $LOG_DIR/vllm-gpu$i.log" >&2
       exit 1
     fi
     if ((SECONDS > deadline)); then
-      echo "serve.sh: $url did not answer within ${TIMEOUT}s; see $LOG_DIR" >&2
+      echo "serve_vllm.sh: $url did not answer within ${TIMEOUT}s; see $LOG_DIR" >&2
       exit 1
     fi
     sleep 5
   done
-  echo "serve.sh: $url is up" >&2
+  echo "serve_vllm.sh: $url is up" >&2
 done
 (IFS=,; echo "${urls[*]}")

@@ -3,7 +3,7 @@ package simulate
 import (
 	"strings"
 
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 )
 
 // continued splits an assistant turn that extends a study prefix (the

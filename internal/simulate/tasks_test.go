@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/testenv"
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/transforms/datg"
 )
 

@@ -1,4 +1,4 @@
-package stagetest
+package pipelinetest
 
 import (
 	"bytes"

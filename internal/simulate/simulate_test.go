@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/transforms"
 	openai "github.com/sashabaranov/go-openai"
 )

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"testing"
 	"time"
 )
 
@@ -88,30 +87,4 @@ func DeadURL() (string, error) {
 	addr := ln.Addr().String()
 	ln.Close()
 	return "http://" + addr + "/v1", nil
-}
-
-// StartTest serves endpoints for a test or benchmark, each answering from
-// the run in data (when not empty), and closes them when the test ends. It
-// returns them and their base URLs.
-func StartTest(tb testing.TB, data string, cfgs ...Config) ([]*Endpoint, []string) {
-	tb.Helper()
-	for i := range cfgs {
-		if data != "" {
-			cfgs[i].Data = data
-		}
-	}
-	eps, err := StartMany(cfgs...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		for _, e := range eps {
-			e.Close()
-		}
-	})
-	urls := make([]string, len(eps))
-	for i, e := range eps {
-		urls[i] = e.URL
-	}
-	return eps, urls
 }

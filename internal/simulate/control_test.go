@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/datg/datg/pipelines/prompts"
+	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/scaffold"
 )

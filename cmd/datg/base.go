@@ -17,6 +17,13 @@ type Command struct {
 	Long      string // the help text
 	Flag      flag.FlagSet
 	Run       func(ctx context.Context, cmd *Command, args []string) error
+
+	// CustomFlags: the command parses its own flags (after a source or
+	// action word: datg import traces --from ...), so run leaves them.
+	CustomFlags bool
+	// FieldFlags names the flag that sets a Config field where it is not
+	// the field's name in kebab case (MaxTokens: --max-tokens).
+	FieldFlags map[string]string
 }
 
 // Name is the command's name.

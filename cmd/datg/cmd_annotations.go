@@ -8,8 +8,9 @@ import (
 )
 
 var cmdAnnotations = &Command{
-	UsageLine: "annotations sample [--langs fr,sw,bn,te] [--levels low,medium,high] [--per-level 20] [--seed S] [--aligner NAME] [--models M,..] [--force] --out FILE.jsonl",
-	Short:     "draw the paper's human-audit sample, ready to fill and import",
+	CustomFlags: true,
+	UsageLine:   "annotations sample [--langs fr,sw,bn,te] [--levels low,medium,high] [--per-level 20] [--seed S] [--aligner NAME] [--models M,..] [--force] --out FILE.jsonl",
+	Short:       "draw the paper's human-audit sample, ready to fill and import",
 	Long: `Annotations sample draws the human evaluation of DATG (the paper's appendix
 "Human Evaluation of DATG"): per language of --langs and level of --levels,
 --per-level base en-x traces drawn from those with a current score under

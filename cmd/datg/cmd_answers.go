@@ -8,8 +8,9 @@ import (
 )
 
 var cmdAnswers = &Command{
-	UsageLine: "answers check [--grader math-verify|multilingual] < IN.jsonl > OUT.jsonl",
-	Short:     "grade (gold, prediction) pairs from stdin with one of datg's graders",
+	CustomFlags: true,
+	UsageLine:   "answers check [--grader math-verify|multilingual] < IN.jsonl > OUT.jsonl",
+	Short:       "grade (gold, prediction) pairs from stdin with one of datg's graders",
 	Long: `Answers check reads one JSON object a line from stdin, {"gold": "...",
 "pred": "..."}, and writes one line per input line, in order, to stdout:
 {"correct": true|false, "extracted": "...", "reason": "...", "where": "..."}.

@@ -9,8 +9,9 @@ import (
 )
 
 var cmdImport = &Command{
-	UsageLine: "import traces|dags|alignments|annotations --in FILE.jsonl [--aligner NAME]",
-	Short:     "add traces, DAGs, alignments or human annotations produced elsewhere",
+	CustomFlags: true,
+	UsageLine:   "import traces|dags|alignments|annotations --in FILE.jsonl [--aligner NAME]",
+	Short:       "add traces, DAGs, alignments or human annotations produced elsewhere",
 	Long: `Import adds outputs produced elsewhere, one JSON object a line.
 
 import traces: {"model", "input_lang", "reasoning_lang", "level",

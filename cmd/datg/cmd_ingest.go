@@ -8,8 +8,9 @@ import (
 )
 
 var cmdIngest = &Command{
-	UsageLine: "ingest polymath --src DIR [--langs L,..] [--levels low,medium,high] [--per-level N]",
-	Short:     "read the PolyMath benchmark into the problems table",
+	CustomFlags: true,
+	UsageLine:   "ingest polymath --src DIR [--langs L,..] [--levels low,medium,high] [--per-level N]",
+	Short:       "read the PolyMath benchmark into the problems table",
 	Long: `Ingest reads PolyMath from DIR in either of its layouts, {lang}/{level}.jsonl
 (the GitHub release) or {lang}/{level}.parquet (the Hugging Face release), and
 writes DIR/problems.parquet, merging by (problem_id, lang).
@@ -48,10 +49,10 @@ func runIngest(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg := ingestCfg
 	cfg.Data, cfg.Langs, cfg.Levels = *ingestData, ingestLangs, ingestLevels
-	n, err := ingest.Run(ctx, cfg)
+	sum, err := ingest.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "ingest: %d problems (%d languages x %d levels) -> %s/problems.parquet\n", n, len(cfg.Langs), len(cfg.Levels), cfg.Data)
+	fmt.Fprintf(stdout, "ingest: %d problems (%d languages x %d levels) -> %s/problems.parquet\n", sum.Problems, len(cfg.Langs), len(cfg.Levels), cfg.Data)
 	return nil
 }

@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string) int {
 	cmd.Flag.SetOutput(io.Discard)
 	rest := args[1:]
 	var err error
-	if cmd.Name() != "import" && cmd.Name() != "ingest" && cmd.Name() != "answers" && cmd.Name() != "annotations" {
+	if !cmd.CustomFlags {
 		if err = parseFlags(cmd, rest); err == nil {
 			rest = cmd.Flag.Args()
 		}
@@ -95,10 +95,10 @@ func run(ctx context.Context, args []string) int {
 		fmt.Fprintf(stderr, "datg: %s: %s (usage: datg %s)\n", cmd.Name(), oneLine(ue), cmd.UsageLine)
 		return 2
 	case errors.Is(err, inputerr.ErrInvalidConfig):
-		fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), oneLine(err))
+		fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), cmd.describe(err))
 		return 2
 	}
-	fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), oneLine(err))
+	fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), cmd.describe(err))
 	return 1
 }
 

@@ -194,6 +194,9 @@ func TestErrorsAreOneLineWithStage(t *testing.T) {
 		{[]string{"verify", "--data", data, "extra"}, 2, "datg: verify: unexpected argument"},
 		{[]string{"generate", "--data", data, "--nope"}, 2, "datg: generate: flag provided but not defined: -nope (usage: datg generate"},
 		{[]string{"ingest", "polymath", "--bogus"}, 2, "datg: ingest: flag provided but not defined: -bogus"},
+		// A library error names the Config field (PerLevel); the command line
+		// shows the flag that sets it.
+		{[]string{"ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "-1", "--data", data}, 2, "datg: ingest: invalid configuration: --per-level: must not be negative"},
 		{[]string{"generate", "--data", data, "--seeds", "42,42", "--endpoints", "http://127.0.0.1:1"}, 2, "seeds lists 42 twice"},
 		{[]string{"generate", "--data", data, "--limit", "-1", "--endpoints", "http://127.0.0.1:1"}, 2, "limit must not be negative"},
 		{[]string{"generate", "--data", data, "--langs", "en", "--directions", "en-x", "--endpoints", "http://127.0.0.1:1"}, 2, "nothing to generate"},
@@ -344,4 +347,15 @@ func servers(eps []*simulate.Endpoint) []*simulate.Server {
 		out[i] = e.Server
 	}
 	return out
+}
+
+func TestKebabSpellsFieldsAsFlags(t *testing.T) {
+	for field, want := range map[string]string{
+		"MaxTokens": "max-tokens", "BaseURL": "base-url", "PerLevel": "per-level",
+		"Endpoints": "endpoints", "TopK": "top-k", "URLPath": "url-path", "Src": "src",
+	} {
+		if got := kebab(field); got != want {
+			t.Errorf("kebab(%q) = %q, want %q", field, got, want)
+		}
+	}
 }

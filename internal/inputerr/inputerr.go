@@ -62,3 +62,45 @@ func At(path string, line int, err error) *Error { return &Error{Path: path, Lin
 func Field(path string, line int, field string, err error) *Error {
 	return &Error{Path: path, Line: line, Field: field, Err: err}
 }
+
+// FieldError is a problem with one field of a Config. It names the field as
+// Go code sets it (Endpoints, MaxTokens), not as a command line does: a
+// library caller has no flags. cmd/datg shows it as the flag that sets the
+// field (--endpoints, --max-tokens).
+type FieldError struct {
+	Field string // the Config field, as declared
+	Err   error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// BadField makes a FieldError; format and args are as for fmt.Errorf (so
+// %w wraps a sentinel).
+func BadField(field, format string, args ...any) *FieldError {
+	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// Fields returns every FieldError in err's tree, outermost first.
+func Fields(err error) []*FieldError {
+	var out []*FieldError
+	var walk func(error)
+	walk = func(err error) {
+		if err == nil {
+			return
+		}
+		if fe, ok := err.(*FieldError); ok {
+			out = append(out, fe)
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap())
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				walk(e)
+			}
+		}
+	}
+	walk(err)
+	return out
+}

@@ -2,6 +2,7 @@ package inputerr
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -44,5 +45,21 @@ func TestErrorNamesThePlace(t *testing.T) {
 		if !errors.Is(c.err, cause) {
 			t.Errorf("%v does not wrap its cause", c.err)
 		}
+	}
+}
+
+func TestFieldsAreFoundThroughWrapsAndJoins(t *testing.T) {
+	limit := BadField("Limit", "must not be negative, not %d", -1)
+	model := BadField("Model", "%w", fs.ErrNotExist)
+	err := fmt.Errorf("setting up: %w", Invalid(limit, errors.New("other"), model))
+	got := Fields(err)
+	if len(got) != 2 || got[0] != limit || got[1] != model {
+		t.Fatalf("Fields = %v, want [%v %v]", got, limit, model)
+	}
+	if want := "Limit: must not be negative, not -1"; limit.Error() != want {
+		t.Errorf("Error() = %q, want %q", limit.Error(), want)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%v does not wrap the field's cause", err)
 	}
 }

@@ -42,23 +42,23 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	var errs []error
 	if c.Src == "" {
-		errs = append(errs, errors.New("no source directory (--src)"))
+		errs = append(errs, inputerr.BadField("Src", "no source directory"))
 	}
 	if len(c.Langs) == 0 || len(c.Levels) == 0 {
-		errs = append(errs, errors.New("no languages or no levels"))
+		errs = append(errs, inputerr.BadField("Langs", "no languages or no levels"))
 	}
 	for _, l := range c.Langs {
 		if _, err := study.LookupLanguage(l); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, inputerr.BadField("Langs", "%w", err))
 		}
 	}
 	for _, l := range c.Levels {
 		if !study.ValidLevel(l) {
-			errs = append(errs, fmt.Errorf("unknown level %q (known: %v)", l, study.Levels))
+			errs = append(errs, inputerr.BadField("Levels", "unknown level %q (known: %v)", l, study.Levels))
 		}
 	}
 	if c.PerLevel < 0 {
-		errs = append(errs, errors.New("problems per level must not be negative"))
+		errs = append(errs, inputerr.BadField("PerLevel", "must not be negative"))
 	}
 	return inputerr.Invalid(errs...)
 }
@@ -75,14 +75,19 @@ type gold struct {
 	answer, where string
 }
 
+// Summary is what a run wrote.
+type Summary struct {
+	Problems int // rows written (merged into the problems table)
+}
+
 // Run reads and checks every file, then writes the problems table. On any
 // error nothing is written.
-func Run(ctx context.Context, cfg Config) (int, error) {
+func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
-		return 0, err
+		return Summary{}, err
 	}
 	if fi, err := os.Stat(cfg.Src); err != nil || !fi.IsDir() {
-		return 0, fmt.Errorf("source %s is not a directory", cfg.Src)
+		return Summary{}, fmt.Errorf("source %s is not a directory", cfg.Src)
 	}
 	golds := map[string]gold{} // problem_id -> first gold seen
 	var problems []schema.Problem
@@ -91,47 +96,47 @@ func Run(ctx context.Context, cfg Config) (int, error) {
 		var countFrom string
 		for _, lang := range cfg.Langs {
 			if err := ctx.Err(); err != nil {
-				return 0, err
+				return Summary{}, err
 			}
 			path, rows, err := readLevel(cfg.Src, lang, level)
 			if err != nil {
-				return 0, err
+				return Summary{}, err
 			}
 			if cfg.PerLevel > 0 && len(rows) != cfg.PerLevel {
-				return 0, inputerr.At(path, 0, fmt.Errorf("%w: %d, want %d", ErrCount, len(rows), cfg.PerLevel))
+				return Summary{}, inputerr.At(path, 0, fmt.Errorf("%w: %d, want %d", ErrCount, len(rows), cfg.PerLevel))
 			}
 			if count >= 0 && len(rows) != count {
-				return 0, inputerr.At(path, 0, fmt.Errorf("%w: %d, but %s has %d", ErrCount, len(rows), countFrom, count))
+				return Summary{}, inputerr.At(path, 0, fmt.Errorf("%w: %d, but %s has %d", ErrCount, len(rows), countFrom, count))
 			}
 			count, countFrom = len(rows), path
 			for i, r := range rows {
 				p, err := problem(r, lang, level, i)
 				if err != nil {
-					return 0, inputerr.At(path, i+1, err)
+					return Summary{}, inputerr.At(path, i+1, err)
 				}
 				p.Source, _ = filepath.Rel(cfg.Src, path)
 				where := fmt.Sprintf("%s:%d", path, i+1)
 				if g, ok := golds[p.ProblemID]; !ok {
 					golds[p.ProblemID] = gold{p.Answer, where}
 				} else if g.answer != p.Answer {
-					return 0, inputerr.At(path, i+1, fmt.Errorf("%w: %q here, %q at %s", ErrGoldMismatch, p.Answer, g.answer, g.where))
+					return Summary{}, inputerr.At(path, i+1, fmt.Errorf("%w: %q here, %q at %s", ErrGoldMismatch, p.Answer, g.answer, g.where))
 				}
 				problems = append(problems, p)
 			}
 		}
 	}
 	if err := checkAgainstTable(cfg.Data, golds); err != nil {
-		return 0, err
+		return Summary{}, err
 	}
 	m, err := store.NewMerger(cfg.Data, schema.Problems, store.Meta{Stage: "ingest", ConfigHash: store.HashConfig(cfg)})
 	if err != nil {
-		return 0, err
+		return Summary{}, err
 	}
 	defer m.Abort()
 	if err := m.Write(problems...); err != nil {
-		return 0, err
+		return Summary{}, err
 	}
-	return len(problems), m.Commit()
+	return Summary{Problems: len(problems)}, m.Commit()
 }
 
 // problem checks one source row: its id must be {level}-{lang}-{k} with k

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
@@ -20,12 +22,12 @@ func TestIngestPolyMathJSONL(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Src = testenv.PolyMath(t)
 	cfg.Data = t.TempDir()
-	n, err := Run(context.Background(), cfg)
+	sum, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 12*3*125 {
-		t.Fatalf("ingested %d problems, want %d", n, 12*3*125)
+	if sum.Problems != 12*3*125 {
+		t.Fatalf("ingested %d problems, want %d", sum.Problems, 12*3*125)
 	}
 	rows, err := store.ReadAll(cfg.Data, schema.Problems)
 	if err != nil {
@@ -190,4 +192,18 @@ func FuzzReadJSONL(f *testing.F) {
 		os.WriteFile(p, data, 0o644)
 		readJSONL(p) // must not panic
 	})
+}
+
+// A library caller is told which Config field is wrong, not which flag.
+func TestValidateNamesConfigFields(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.PerLevel = -1
+	cfg.Levels = []string{"hard"}
+	var got []string
+	for _, fe := range inputerr.Fields(cfg.Validate()) {
+		got = append(got, fe.Field)
+	}
+	if want := []string{"Src", "Levels", "PerLevel"}; !slices.Equal(got, want) {
+		t.Fatalf("fields at fault = %v, want %v", got, want)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -54,10 +53,10 @@ func Builtin() *Set { return builtin() }
 // one.
 func Load(dir string) (*Set, error) {
 	if dir == "" {
-		return nil, inputerr.Invalid(errors.New("--prompts names no directory"))
+		return nil, inputerr.Invalid(inputerr.BadField("Prompts", "names no directory"))
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, inputerr.Invalid(fmt.Errorf("--prompts %s is not a directory", dir))
+		return nil, inputerr.Invalid(inputerr.BadField("Prompts", "%s is not a directory", dir))
 	}
 	return load(os.DirFS(dir), dir)
 }

@@ -71,10 +71,9 @@ func runImport(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, cmd.Flag.Args()); err != nil {
 		return err
 	}
-	if *importIn == "" {
-		return usageError{cmd, "--in FILE is required"}
-	}
-	sum, err := imports.Run(ctx, imports.Config{Kind: args[0], In: *importIn, Data: *importData, Aligner: *importAligner})
+	cfg := imports.DefaultConfig()
+	cfg.Kind, cfg.In, cfg.Data, cfg.Aligner = args[0], *importIn, *importData, *importAligner
+	sum, err := imports.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}

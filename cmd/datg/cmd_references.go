@@ -9,8 +9,9 @@ import (
 )
 
 var cmdReferences = &Command{
-	UsageLine: "references --model M --base-url URL [--batch] [--per-problem 5] [--attempts 12] [--levels ..] [--limit N]",
-	Short:     "sample English reference derivations, keeping those the grader accepts",
+	FieldFlags: map[string]string{"MaxAttempts": "attempts"},
+	UsageLine:  "references --model M --base-url URL [--batch] [--per-problem 5] [--attempts 12] [--levels ..] [--limit N]",
+	Short:      "sample English reference derivations, keeping those the grader accepts",
 	Long: `References asks a strong model (the paper: Qwen3.6-Plus) for English worked
 solutions of each problem and keeps those whose final answer the grader
 accepts, until --per-problem of them, in at most --attempts tries per

@@ -34,6 +34,12 @@ alignments computed symbolically, with defects injected at the --json-*,
 
 It runs until interrupted. --url-file receives the endpoints' base URLs,
 one a line, once all are listening.`,
+	FieldFlags: map[string]string{
+		"Content.Fenced": "json-fenced-rate", "Content.Malformed": "json-malformed-rate",
+		"Content.Cycle": "dag-cycle-rate", "Content.UnknownNode": "unknown-node-rate",
+		"Content.AbsentSpan": "absent-span-rate", "Content.BadStatus": "bad-status-rate",
+		"Content.ScaffoldLeak": "scaffold-leak-rate", "Faults.Dead": "dead",
+	},
 }
 
 var (
@@ -117,5 +123,7 @@ func runSimulate(ctx context.Context, cmd *Command, args []string) error {
 		defer f.Close()
 		cfg.Log = f
 	}
-	return simulate.Run(ctx, cfg, stderr)
+	cfg.Notices = stderr
+	_, err := simulate.Run(ctx, cfg)
+	return err
 }

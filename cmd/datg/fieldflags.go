@@ -20,11 +20,20 @@ func (c *Command) describe(err error) string {
 	return oneLine(stringError(msg))
 }
 
-// flagOf is the command's flag that sets a Config field, or "" when none
-// does (the message keeps the field's name).
+// flagOf is the command's flag that sets a Config field (a path, such as
+// Faults.ErrorRate, for a nested one), or "" when none does (the message
+// keeps the field's name).
 func (c *Command) flagOf(field string) string {
 	if f, ok := c.FieldFlags[field]; ok {
 		return f
+	}
+	if f, ok := poolFieldFlags[field]; ok && c.Flag.Lookup(f) != nil {
+		return f
+	}
+	// A nested config's field (Faults.ErrorRate) is set by the flag of its
+	// own name (--error-rate).
+	if i := strings.LastIndexByte(field, '.'); i >= 0 {
+		field = field[i+1:]
 	}
 	if name := kebab(field); c.Flag.Lookup(name) != nil {
 		return name
@@ -48,6 +57,18 @@ func kebab(field string) string {
 		b.WriteRune(unicode.ToLower(r))
 	}
 	return b.String()
+}
+
+// poolFieldFlags are the flags of llm.Target's fields (llmflags.go) whose
+// names are not their fields' in kebab case.
+var poolFieldFlags = map[string]string{
+	"Pool.SlotsPerEndpoint": "slots",
+	"Pool.RequestTimeout":   "timeout",
+	"Pool.RequestDeadline":  "deadline",
+	"Pool.BackoffBase":      "backoff",
+	"Batch.Enabled":         "batch",
+	"Batch.Poll":            "batch-poll",
+	"Batch.Rounds":          "batch-rounds",
 }
 
 type stringError string

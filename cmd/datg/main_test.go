@@ -197,6 +197,8 @@ func TestErrorsAreOneLineWithStage(t *testing.T) {
 		// A library error names the Config field (PerLevel); the command line
 		// shows the flag that sets it.
 		{[]string{"ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "-1", "--data", data}, 2, "datg: ingest: invalid configuration: --per-level: must not be negative"},
+		// A nested field (Content.Cycle) shown as its flag, named apart.
+		{[]string{"simulate", "--data", data, "--dag-cycle-rate", "-1"}, 2, "datg: simulate: invalid configuration: --dag-cycle-rate: rate -1 is not in [0, 1]"},
 		{[]string{"generate", "--data", data, "--seeds", "42,42", "--endpoints", "http://127.0.0.1:1"}, 2, "seeds lists 42 twice"},
 		{[]string{"generate", "--data", data, "--limit", "-1", "--endpoints", "http://127.0.0.1:1"}, 2, "limit must not be negative"},
 		{[]string{"generate", "--data", data, "--langs", "en", "--directions", "en-x", "--endpoints", "http://127.0.0.1:1"}, 2, "nothing to generate"},

@@ -104,3 +104,48 @@ func Fields(err error) []*FieldError {
 	walk(err)
 	return out
 }
+
+// Problems collects what a Validate method finds, each problem naming its
+// Config field. The zero value is ready to use.
+type Problems struct{ errs []error }
+
+// Add records a problem with field; format and args are as for fmt.Errorf.
+func (p *Problems) Add(field, format string, args ...any) {
+	p.errs = append(p.errs, BadField(field, format, args...))
+}
+
+// Check records err, when not nil, as a problem with field.
+func (p *Problems) Check(field string, err error) {
+	if err != nil {
+		p.errs = append(p.errs, &FieldError{Field: field, Err: err})
+	}
+}
+
+// Nested records the problems a nested config's Validate found (an
+// Invalid, whose problems name their own fields), when err is not nil.
+func (p *Problems) Nested(err error) {
+	if err != nil {
+		p.errs = append(p.errs, err)
+	}
+}
+
+// NestedIn is Nested for a config held in the field named field: each
+// problem's field becomes a path (Pool.MaxAttempts).
+func (p *Problems) NestedIn(field string, err error) {
+	for _, fe := range Fields(err) {
+		fe.Field = field + "." + fe.Field
+	}
+	p.Nested(err)
+}
+
+// Err is the problems as one Invalid error, or nil when there are none.
+func (p *Problems) Err() error { return Invalid(p.errs...) }
+
+// FieldNames lists the fields the FieldErrors in err's tree name, in order.
+func FieldNames(err error) []string {
+	var names []string
+	for _, fe := range Fields(err) {
+		names = append(names, fe.Field)
+	}
+	return names
+}

@@ -63,3 +63,28 @@ func TestFieldsAreFoundThroughWrapsAndJoins(t *testing.T) {
 		t.Errorf("%v does not wrap the field's cause", err)
 	}
 }
+
+func TestProblemsNameTheirFields(t *testing.T) {
+	var p Problems
+	if p.Err() != nil {
+		t.Fatal("no problems must be no error")
+	}
+	p.Add("Limit", "must not be negative")
+	p.Check("MaxTokens", nil)
+	p.Check("Seed", fs.ErrInvalid)
+	p.Nested(Invalid(BadField("Model", "none given")))
+	err := p.Err()
+	if !errors.Is(err, ErrInvalidConfig) || !errors.Is(err, fs.ErrInvalid) {
+		t.Fatalf("%v does not wrap ErrInvalidConfig and its causes", err)
+	}
+	var got []string
+	for _, fe := range Fields(err) {
+		got = append(got, fe.Field)
+	}
+	if want := []string{"Limit", "Seed", "Model"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("fields = %v, want %v", got, want)
+	}
+	if n := strings.Count(err.Error(), ErrInvalidConfig.Error()); n != 1 {
+		t.Errorf("%q says %q %d times, want once", err, ErrInvalidConfig, n)
+	}
+}

@@ -1,6 +1,8 @@
 package llm
 
 import (
+	"github.com/datg/datg/internal/inputerr"
+
 	"bufio"
 	"context"
 	"encoding/hex"
@@ -41,10 +43,14 @@ const (
 
 // Validate reports options that cannot work.
 func (o BatchOptions) Validate() error {
-	if o.Poll < 0 || o.Rounds < 0 {
-		return fmt.Errorf("batch poll interval %v and rounds %d must not be negative", o.Poll, o.Rounds)
+	var p inputerr.Problems
+	if o.Poll < 0 {
+		p.Add("Poll", "batch poll interval %v must not be negative", o.Poll)
 	}
-	return nil
+	if o.Rounds < 0 {
+		p.Add("Rounds", "batch rounds %d must not be negative", o.Rounds)
+	}
+	return p.Err()
 }
 
 // batchHook, when set (by tests), is called at each step of a
@@ -72,7 +78,7 @@ type batcher struct {
 
 func newBatcher(pool *Pool, dir string, opts BatchOptions, label string, stderr io.Writer) (*batcher, error) {
 	if pool.Server() != ServerOpenAI {
-		return nil, fmt.Errorf("%w (these endpoints are %s)", ErrBatchUnsupported, pool.Server())
+		return nil, inputerr.Invalid(inputerr.BadField("Batch.Enabled", "%w (these endpoints are %s)", ErrBatchUnsupported, pool.Server()))
 	}
 	if opts.Poll == 0 {
 		opts.Poll = defaultBatchPoll

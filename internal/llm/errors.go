@@ -65,9 +65,9 @@ var ErrQuota = errors.New("the API account has no quota left (insufficient_quota
 
 // ErrBudgetSpentReasoning means an OpenAI reasoning model spent the whole
 // max_completion_tokens on reasoning and returned no answer. The request
-// is not retried (it would spend the budget again); raise --max-tokens or
-// lower --reasoning-effort.
-var ErrBudgetSpentReasoning = errors.New("the reasoning model spent its whole budget reasoning (raise --max-tokens or lower --reasoning-effort)")
+// is not retried (it would spend the budget again); raise the budget or
+// lower the reasoning effort.
+var ErrBudgetSpentReasoning = errors.New("the reasoning model spent its whole budget reasoning (raise the token budget or lower the reasoning effort)")
 
 // errAttemptTimeout ends one attempt that found no answer within its time
 // (attemptTimeout). A long generation can outlast it on a loaded server,
@@ -77,12 +77,13 @@ var errAttemptTimeout = errors.New("no answer within the attempt's time limit")
 // ErrUntrustedTemplate means a vLLM server refused the chat template datg
 // sends with each chat request: it was not started with
 // --trust-request-chat-template (scripts/serve_vllm.sh starts it so), or
-// use --api completions, which needs no template.
-var ErrUntrustedTemplate = errors.New("the server refuses request chat templates: start vLLM with --trust-request-chat-template (scripts/serve_vllm.sh does), or use --api completions")
+// use the completions API, which needs no template.
+var ErrUntrustedTemplate = errors.New("the server refuses request chat templates: start vLLM with --trust-request-chat-template (scripts/serve_vllm.sh does), or use the completions API")
 
 // ErrBatchUnsupported means --batch was asked of servers without OpenAI's
-// Batch API (vLLM has no /v1/batches): a configuration error.
-var ErrBatchUnsupported = fmt.Errorf("%w: --batch needs OpenAI's Batch API (pass --server openai for an OpenAI-compatible server that has /v1/batches; vLLM has none)", inputerr.ErrInvalidConfig)
+// Batch API (vLLM has no /v1/batches): a configuration error (it comes
+// wrapped in inputerr.Invalid).
+var ErrBatchUnsupported = errors.New("a batch needs OpenAI's Batch API (the server must be openai: an OpenAI-compatible server that has /v1/batches; vLLM has none)")
 
 // ErrBatchFailed means a batch ended in status failed (OpenAI refused the
 // whole input file, e.g. its enqueued token limit was reached): nothing in

@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -84,26 +83,27 @@ func DefaultOptions() Options {
 
 // Validate reports settings that cannot work.
 func (o Options) Validate() error {
-	var errs []error
-	check := func(ok bool, format string, args ...any) {
+	var p inputerr.Problems
+	check := func(ok bool, field, format string, args ...any) {
 		if !ok {
-			errs = append(errs, fmt.Errorf(format, args...))
+			p.Add(field, format, args...)
 		}
 	}
-	check(o.SlotsPerEndpoint >= 1, "slots per endpoint must be at least 1, not %d", o.SlotsPerEndpoint)
-	check(o.MaxAttempts >= 1, "max attempts must be at least 1, not %d", o.MaxAttempts)
-	check(o.FailThreshold >= 1, "fail threshold must be at least 1, not %d", o.FailThreshold)
-	check(o.BackoffBase > 0 && o.BackoffMax >= o.BackoffBase, "backoff %v..%v is not a range", o.BackoffBase, o.BackoffMax)
-	check(o.CooldownBase > 0 && o.CooldownMax >= o.CooldownBase, "cooldown %v..%v is not a range", o.CooldownBase, o.CooldownMax)
-	check(o.Patience > 0, "patience must be positive")
-	check(o.RequestTimeout >= 0 && o.ConnectTimeout > 0, "timeouts must be positive (a request timeout of 0 grows with the budget)")
-	check(o.RequestDeadline >= 0, "request deadline must not be negative, not %v", o.RequestDeadline)
-	check(o.StallTimeout > 0, "stall timeout must be positive, not %v", o.StallTimeout)
-	check(o.MinResponseRate >= 0 && !math.IsInf(o.MinResponseRate, 0), "minimum response rate must be a non-negative number of bytes a second, not %v", o.MinResponseRate)
-	check(o.Server == "" || o.Server == ServerVLLM || o.Server == ServerOpenAI, "server %q is neither %s nor %s", o.Server, ServerVLLM, ServerOpenAI)
-	check(o.ReasoningEffort == "" || slices.Contains(ReasoningEfforts, o.ReasoningEffort), "reasoning effort %q is none of %s", o.ReasoningEffort, strings.Join(ReasoningEfforts, ", "))
-	check(headerSafe(o.APIKey), "the API key holds characters an HTTP header cannot carry (a line break?)")
-	return inputerr.Invalid(errs...)
+	check(o.SlotsPerEndpoint >= 1, "SlotsPerEndpoint", "slots per endpoint must be at least 1, not %d", o.SlotsPerEndpoint)
+	check(o.MaxAttempts >= 1, "MaxAttempts", "max attempts must be at least 1, not %d", o.MaxAttempts)
+	check(o.FailThreshold >= 1, "FailThreshold", "fail threshold must be at least 1, not %d", o.FailThreshold)
+	check(o.BackoffBase > 0 && o.BackoffMax >= o.BackoffBase, "BackoffBase", "backoff %v..%v is not a range", o.BackoffBase, o.BackoffMax)
+	check(o.CooldownBase > 0 && o.CooldownMax >= o.CooldownBase, "CooldownBase", "cooldown %v..%v is not a range", o.CooldownBase, o.CooldownMax)
+	check(o.Patience > 0, "Patience", "patience must be positive")
+	check(o.RequestTimeout >= 0, "RequestTimeout", "request timeout must not be negative (0 grows with the budget)")
+	check(o.ConnectTimeout > 0, "ConnectTimeout", "connect timeout must be positive")
+	check(o.RequestDeadline >= 0, "RequestDeadline", "request deadline must not be negative, not %v", o.RequestDeadline)
+	check(o.StallTimeout > 0, "StallTimeout", "stall timeout must be positive, not %v", o.StallTimeout)
+	check(o.MinResponseRate >= 0 && !math.IsInf(o.MinResponseRate, 0), "MinResponseRate", "minimum response rate must be a non-negative number of bytes a second, not %v", o.MinResponseRate)
+	check(o.Server == "" || o.Server == ServerVLLM || o.Server == ServerOpenAI, "Server", "server %q is neither %s nor %s", o.Server, ServerVLLM, ServerOpenAI)
+	check(o.ReasoningEffort == "" || slices.Contains(ReasoningEfforts, o.ReasoningEffort), "ReasoningEffort", "reasoning effort %q is none of %s", o.ReasoningEffort, strings.Join(ReasoningEfforts, ", "))
+	check(headerSafe(o.APIKey), "APIKey", "the API key holds characters an HTTP header cannot carry (a line break?)")
+	return p.Err()
 }
 
 // headerSafe reports whether s can be sent in an HTTP header: Go's transport

@@ -1,6 +1,8 @@
 package llm
 
 import (
+	"github.com/datg/datg/internal/inputerr"
+
 	"fmt"
 	"net/url"
 	"slices"
@@ -90,7 +92,8 @@ var openAIFields = map[string]bool{
 func (o Options) Shape(req Request) (Request, error) {
 	if o.Server != ServerOpenAI {
 		if o.ReasoningEffort != "" {
-			return req, fmt.Errorf("%w: %s: --reasoning-effort is for OpenAI's reasoning models; these endpoints are %s", ErrBadRequestConfig, req.describe(), o.Server)
+			return req, fmt.Errorf("%w: %s: %w", ErrBadRequestConfig, req.describe(),
+				inputerr.BadField("Pool.ReasoningEffort", "is for OpenAI's reasoning models; these endpoints are %s", o.Server))
 		}
 		return req, nil
 	}
@@ -107,7 +110,7 @@ func (o Options) Shape(req Request) (Request, error) {
 	}
 	if IsReasoningModel(req.Model) || o.ReasoningEffort != "" {
 		if req.API != APIChat {
-			problems = append(problems, "OpenAI serves its reasoning models on chat/completions only (pass --api chat)")
+			problems = append(problems, "OpenAI serves its reasoning models on chat/completions only (the chat API)")
 		}
 		if len(req.Stop) > 0 {
 			problems = append(problems, "OpenAI's reasoning models refuse stop strings")

@@ -24,32 +24,28 @@ type Target struct {
 
 // Validate reports a target that cannot work.
 func (t Target) Validate() error {
-	var errs []error
+	var p inputerr.Problems
 	if len(t.Endpoints) == 0 {
-		errs = append(errs, errors.New("no endpoint: pass --base-url URL (or --endpoints URL,...)"))
+		p.Add("Endpoints", "no endpoint (base URLs: one vLLM server per GPU, or one hosted API)")
 	}
 	if t.Model == "" {
-		errs = append(errs, errors.New("no model: pass --model NAME"))
+		p.Add("Model", "no model")
 	}
 	if t.API != APIChat && t.API != APICompletions {
-		errs = append(errs, fmt.Errorf("api %q is neither chat nor completions", t.API))
+		p.Add("API", "%q is neither chat nor completions", t.API)
 	}
-	if err := t.Pool.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if err := t.Batch.Validate(); err != nil {
-		errs = append(errs, err)
-	}
+	p.NestedIn("Pool", t.Pool.Validate())
+	p.NestedIn("Batch", t.Batch.Validate())
 	if server := ResolveServer(t.Pool.Server, t.Endpoints); t.Batch.Enabled && server != ServerOpenAI {
-		errs = append(errs, fmt.Errorf("%w (these endpoints are %s)", ErrBatchUnsupported, server))
+		p.Check("Batch.Enabled", fmt.Errorf("%w (these endpoints are %s)", ErrBatchUnsupported, server))
 	}
 	switch server := ResolveServer(t.Pool.Server, t.Endpoints); {
 	case server == ServerVLLM && t.Pool.ReasoningEffort != "":
-		errs = append(errs, errors.New("--reasoning-effort is for OpenAI's reasoning models, and these endpoints are vLLM (pass --server openai if they are OpenAI's)"))
+		p.Add("Pool.ReasoningEffort", "is for OpenAI's reasoning models, and these endpoints are vLLM (say the server is openai if they are OpenAI's)")
 	case server == ServerOpenAI && (IsReasoningModel(t.Model) || t.Pool.ReasoningEffort != "") && t.API != APIChat:
-		errs = append(errs, fmt.Errorf("OpenAI serves %s on chat/completions only: pass --api chat", t.Model))
+		p.Add("API", "OpenAI serves %s on chat/completions only", t.Model)
 	}
-	return inputerr.Invalid(errs...)
+	return p.Err()
 }
 
 // JournalDir is where a run's LLM calls are journaled.

@@ -195,7 +195,7 @@ func TestWhatATargetRefusesIsAConfigError(t *testing.T) {
 		{"vLLM field to OpenAI", llm.ServerOpenAI, "", "repetition_penalty", llm.Request{API: llm.APIChat, Model: "gpt-4.1", MaxTokens: 9, Extra: map[string]any{"repetition_penalty": 1.1}}},
 		{"stop to a reasoning model", llm.ServerOpenAI, "", "stop", llm.Request{API: llm.APIChat, Model: "gpt-5.4", MaxTokens: 9, Stop: []string{"x"}}},
 		{"completions for a reasoning model", llm.ServerOpenAI, "", "chat/completions only", llm.Request{API: llm.APICompletions, Model: "o3-mini", MaxTokens: 9, Prompt: "p"}},
-		{"effort to vLLM", llm.ServerVLLM, "low", "--reasoning-effort", llm.Request{API: llm.APIChat, Model: "Qwen/Qwen3-4B", MaxTokens: 9}},
+		{"effort to vLLM", llm.ServerVLLM, "low", "Pool.ReasoningEffort", llm.Request{API: llm.APIChat, Model: "Qwen/Qwen3-4B", MaxTokens: 9}},
 	}
 	for _, c := range cases {
 		o := fastOptions()

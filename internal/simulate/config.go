@@ -1,8 +1,6 @@
 package simulate
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -22,6 +20,8 @@ type Config struct {
 	// URLFile, when set, receives the endpoints' base URLs, one a line, once
 	// all are listening (written atomically).
 	URLFile string
+	// Notices receives Run's lines saying what it serves (nil: nowhere).
+	Notices io.Writer
 	// Data is a run directory whose problems table is the answer key.
 	Data string
 	// Solutions is a JSONL file of worked solutions ({"problem_id",
@@ -143,59 +143,64 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports settings that cannot work.
+// Validate reports settings that cannot work, each naming its field.
 func (c Config) Validate() error {
 	var errs []error
+	bad := func(field, format string, args ...any) { errs = append(errs, inputerr.BadField(field, format, args...)) }
 	if c.Count < 1 {
-		errs = append(errs, fmt.Errorf("count must be at least 1, not %d", c.Count))
+		bad("Count", "must be at least 1, not %d", c.Count)
 	}
 	if c.MaxSeqs < 1 {
-		errs = append(errs, fmt.Errorf("max-seqs must be at least 1, not %d", c.MaxSeqs))
+		bad("MaxSeqs", "must be at least 1, not %d", c.MaxSeqs)
+	}
+	type rate struct {
+		field string
+		r     float64
 	}
 	f := c.Faults
-	for name, r := range map[string]float64{"error rate": f.ErrorRate, "drop rate": f.DropRate, "malformed rate": f.MalformedRate,
-		"empty rate": f.EmptyRate, "bad-usage rate": f.BadUsageRate, "trickle rate": f.TrickleRate} {
-		if !(r >= 0 && r <= 1) {
-			errs = append(errs, fmt.Errorf("%s %v is not in [0, 1]", name, r))
+	for _, x := range []rate{{"Faults.ErrorRate", f.ErrorRate}, {"Faults.DropRate", f.DropRate}, {"Faults.MalformedRate", f.MalformedRate},
+		{"Faults.EmptyRate", f.EmptyRate}, {"Faults.BadUsageRate", f.BadUsageRate}, {"Faults.TrickleRate", f.TrickleRate},
+		{"Content.Fenced", c.Content.Fenced}, {"Content.Malformed", c.Content.Malformed}, {"Content.Cycle", c.Content.Cycle},
+		{"Content.UnknownNode", c.Content.UnknownNode}, {"Content.AbsentSpan", c.Content.AbsentSpan},
+		{"Content.BadStatus", c.Content.BadStatus}, {"Content.ScaffoldLeak", c.Content.ScaffoldLeak}} {
+		if !(x.r >= 0 && x.r <= 1) {
+			bad(x.field, "rate %v is not in [0, 1]", x.r)
 		}
 	}
 	if f.ErrorRate+f.DropRate+f.MalformedRate+f.EmptyRate+f.BadUsageRate+f.TrickleRate > 1 {
-		errs = append(errs, errors.New("fault rates add up to more than 1"))
+		bad("Faults", "fault rates add up to more than 1")
 	}
 	if f.EmptyForm != "" && !slices.Contains(EmptyForms, f.EmptyForm) {
-		errs = append(errs, fmt.Errorf("empty form %q is none of %s", f.EmptyForm, strings.Join(EmptyForms, ", ")))
+		bad("Faults.EmptyForm", "%q is none of %s", f.EmptyForm, strings.Join(EmptyForms, ", "))
 	}
 	if math.IsNaN(f.BadUsage) || math.IsInf(f.BadUsage, 0) {
-		errs = append(errs, fmt.Errorf("bad usage %v is not a JSON number", f.BadUsage))
+		bad("Faults.BadUsage", "%v is not a JSON number", f.BadUsage)
 	}
 	if f.TrickleInterval < 0 {
-		errs = append(errs, errors.New("trickle interval must not be negative"))
+		bad("Faults.TrickleInterval", "must not be negative")
 	}
 	for _, code := range c.Faults.ErrorCodes {
 		if code < 400 || code > 599 {
-			errs = append(errs, fmt.Errorf("error code %d is not an HTTP error", code))
-		}
-	}
-	for name, r := range map[string]float64{"fenced": c.Content.Fenced, "malformed": c.Content.Malformed, "cycle": c.Content.Cycle,
-		"unknown-node": c.Content.UnknownNode, "absent-span": c.Content.AbsentSpan, "bad-status": c.Content.BadStatus, "scaffold-leak": c.Content.ScaffoldLeak} {
-		if r < 0 || r > 1 {
-			errs = append(errs, fmt.Errorf("%s rate %v is not in [0, 1]", name, r))
+			bad("Faults.ErrorCodes", "%d is not an HTTP error", code)
 		}
 	}
 	if c.ReasoningKey != "" && c.ReasoningKey != "reasoning_content" && c.ReasoningKey != "reasoning" {
-		errs = append(errs, fmt.Errorf("reasoning key %q is neither reasoning_content nor reasoning", c.ReasoningKey))
+		bad("ReasoningKey", "%q is neither reasoning_content nor reasoning", c.ReasoningKey)
 	}
 	if c.Dialect != DialectVLLM && c.Dialect != DialectOpenAI {
-		errs = append(errs, fmt.Errorf("dialect %q is neither %s nor %s", c.Dialect, DialectVLLM, DialectOpenAI))
+		bad("Dialect", "%q is neither %s nor %s", c.Dialect, DialectVLLM, DialectOpenAI)
 	}
 	if c.MaxModelLen < 1 {
-		errs = append(errs, fmt.Errorf("max model len must be at least 1, not %d", c.MaxModelLen))
+		bad("MaxModelLen", "must be at least 1, not %d", c.MaxModelLen)
 	}
 	if b := c.Batch; b.StepPolls < 0 || b.FailFirst < 0 || b.ExpireFirst < 0 || b.ExpireAnswered < 0 || b.PartialFirst < 0 || b.FailedLines < 0 {
-		errs = append(errs, errors.New("batch settings must not be negative"))
+		bad("Batch", "settings must not be negative")
 	}
-	if c.Latency < 0 || c.TokenLatency < 0 {
-		errs = append(errs, errors.New("latencies must not be negative"))
+	if c.Latency < 0 {
+		bad("Latency", "must not be negative")
+	}
+	if c.TokenLatency < 0 {
+		bad("TokenLatency", "must not be negative")
 	}
 	return inputerr.Invalid(errs...)
 }

@@ -14,20 +14,25 @@ import (
 	"github.com/datg/datg/internal/atomicfile"
 )
 
+// Summary is what a Run served.
+type Summary struct {
+	URLs []string // the endpoints' base URLs
+}
+
 // Run serves cfg.Count simulated endpoints until ctx ends. It reports each
-// base URL on stderr and, when asked, in cfg.URLFile.
-func Run(ctx context.Context, cfg Config, stderr io.Writer) error {
+// base URL on cfg.Notices and, when asked, in cfg.URLFile.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
-		return err
+		return Summary{}, err
 	}
 	key, err := loadAnswerKey(cfg.Data, cfg.Solutions)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
 	m := &model{profile: cfg.Profile, key: key}
 	listeners, err := listen(cfg.Listen, cfg.Count)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
 	var urls []string
 	var servers []*http.Server
@@ -41,19 +46,23 @@ func Run(ctx context.Context, cfg Config, stderr io.Writer) error {
 		go func(ln net.Listener) { errc <- hs.Serve(ln) }(ln)
 	}
 	known := len(key)
+	notices := cfg.Notices
+	if notices == nil {
+		notices = io.Discard
+	}
 	for _, u := range urls {
-		fmt.Fprintf(stderr, "simulate: serving %s (a simulated model, not an LLM; answer key: %d questions)\n", u, known)
+		fmt.Fprintf(notices, "simulate: serving %s (a simulated model, not an LLM; answer key: %d questions)\n", u, known)
 	}
 	if cfg.URLFile != "" {
 		if err := atomicfile.WriteFile(cfg.URLFile, []byte(strings.Join(urls, "\n")+"\n")); err != nil {
-			return err
+			return Summary{}, err
 		}
 	}
 	select {
 	case <-ctx.Done():
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
-			return err
+			return Summary{URLs: urls}, err
 		}
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -61,7 +70,7 @@ func Run(ctx context.Context, cfg Config, stderr io.Writer) error {
 	for _, hs := range servers {
 		hs.Shutdown(shutdown)
 	}
-	return nil
+	return Summary{URLs: urls}, nil
 }
 
 // listen opens count listeners: on consecutive ports from a fixed port, or

@@ -108,7 +108,7 @@ func loadAnswerKey(dir, solutionsPath string) (map[string]problemInfo, error) {
 		return nil
 	})
 	if errors.Is(err, store.ErrNoTable) {
-		return nil, fmt.Errorf("no problems table in %s for the answer key; run datg ingest first or leave --data out", dir)
+		return nil, fmt.Errorf("no problems table in %s for the answer key; run datg ingest first or leave Data empty", dir)
 	}
 	return key, err
 }

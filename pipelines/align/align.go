@@ -54,24 +54,20 @@ func DefaultConfig() Config {
 
 // Validate checks the run.
 func (c Config) Validate() error {
-	var errs []error
+	var p inputerr.Problems
 	if !c.Symbolic {
-		if err := c.Target.Validate(); err != nil {
-			errs = append(errs, err)
-		}
+		p.Nested(c.Target.Validate())
 	}
 	for _, d := range c.Directions {
 		if !slices.Contains(study.Directions, study.Direction(d)) {
-			errs = append(errs, fmt.Errorf("unknown direction %q", d))
+			p.Add("Directions", "unknown direction %q", d)
 		}
 	}
 	if c.Limit < 0 {
-		errs = append(errs, errors.New("limit must not be negative"))
+		p.Add("Limit", "must not be negative")
 	}
-	if err := bounds.Budget(c.MaxTokens); err != nil {
-		errs = append(errs, fmt.Errorf("max tokens %w", err))
-	}
-	return inputerr.Invalid(errs...)
+	p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+	return p.Err()
 }
 
 // Summary counts the alignments made.

@@ -1,8 +1,6 @@
 package annotations
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/datg/datg/internal/inputerr"
@@ -38,39 +36,36 @@ func DefaultConfig() Config {
 
 // Validate reports every problem of the configuration at once.
 func (c Config) Validate() error {
-	var errs []error
+	var p inputerr.Problems
 	if c.Out == "" {
-		errs = append(errs, errors.New("--out FILE is required"))
+		p.Add("Out", "no output file")
 	}
 	if len(c.Langs) == 0 {
-		errs = append(errs, errors.New("no languages to sample"))
+		p.Add("Langs", "no languages to sample")
 	}
 	for _, l := range c.Langs {
 		if l == "" || l == "en" {
-			errs = append(errs, fmt.Errorf("language %q: the audit samples en-x traces of a non-English language", l))
+			p.Add("Langs", "language %q: the audit samples en-x traces of a non-English language", l)
 		}
 	}
 	if len(c.Levels) == 0 {
-		errs = append(errs, errors.New("no levels to sample"))
+		p.Add("Levels", "no levels to sample")
 	}
 	for _, l := range c.Levels {
 		if !study.ValidLevel(l) {
-			errs = append(errs, fmt.Errorf("level %q is not one of %v", l, study.Levels))
+			p.Add("Levels", "level %q is not one of %v", l, study.Levels)
 		}
 	}
 	if dup := duplicate(c.Langs); dup != "" {
-		errs = append(errs, fmt.Errorf("language %q given twice", dup))
+		p.Add("Langs", "language %q given twice", dup)
 	}
 	if dup := duplicate(c.Levels); dup != "" {
-		errs = append(errs, fmt.Errorf("level %q given twice", dup))
+		p.Add("Levels", "level %q given twice", dup)
 	}
 	if c.PerLevel < 1 {
-		errs = append(errs, fmt.Errorf("--per-level %d: at least 1", c.PerLevel))
+		p.Add("PerLevel", "%d: at least 1", c.PerLevel)
 	}
-	if len(errs) > 0 {
-		return inputerr.Invalid(errs...)
-	}
-	return nil
+	return p.Err()
 }
 
 func duplicate(xs []string) string {

@@ -1,6 +1,8 @@
 package annotations
 
 import (
+	"github.com/datg/datg/internal/inputerr"
+
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -45,7 +47,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	if !cfg.Force {
 		if _, err := os.Stat(cfg.Out); err == nil {
-			return Summary{}, fmt.Errorf("%w: %s (pass --force to replace it: filled-in judgments would be lost)", ErrOutputExists, cfg.Out)
+			return Summary{}, inputerr.BadField("Force", "%w: %s (kept: replacing it would lose filled-in judgments)", ErrOutputExists, cfg.Out)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return Summary{}, err
 		}
@@ -112,7 +114,7 @@ func chooseAligner(ctx context.Context, db *duck.DB, asked string) (string, erro
 	case asked != "":
 		return asked, nil
 	case len(all) > 1:
-		return "", fmt.Errorf("%w: the scores come from %s; choose one with --aligner", ErrAmbiguousAligner, strings.Join(all, ", "))
+		return "", inputerr.BadField("Aligner", "%w: the scores come from %s; choose one", ErrAmbiguousAligner, strings.Join(all, ", "))
 	}
 	return all[0], nil
 }

@@ -304,9 +304,15 @@ func TestSampleRefusesToOverwrite(t *testing.T) {
 	}
 	bad := DefaultConfig()
 	bad.Data, bad.PerLevel, bad.Levels = dir, 0, []string{"easy"}
-	if _, err := Run(context.Background(), bad); !errors.Is(err, inputerr.ErrInvalidConfig) ||
-		!strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "easy") || !strings.Contains(err.Error(), "per-level") {
-		t.Fatalf("bad config: %v", err)
+	_, err := Run(context.Background(), bad)
+	if !errors.Is(err, inputerr.ErrInvalidConfig) {
+		t.Fatalf("bad config: %v, want ErrInvalidConfig", err)
+	}
+	if got, want := inputerr.FieldNames(err), []string{"Out", "Levels", "PerLevel"}; !slices.Equal(got, want) {
+		t.Errorf("bad config: fields at fault %v, want %v", got, want)
+	}
+	if !strings.Contains(err.Error(), `"easy"`) {
+		t.Errorf("bad config: %q does not name the level", err)
 	}
 }
 

@@ -58,26 +58,22 @@ func DefaultConfig() Config {
 
 // Validate checks the run.
 func (c Config) Validate() error {
-	var errs []error
+	var p inputerr.Problems
 	for _, level := range slices.Sorted(maps.Keys(c.Budgets)) {
 		b := c.Budgets[level]
 		if !study.ValidLevel(level) {
-			errs = append(errs, fmt.Errorf("budget of unknown level %q (known: %v)", level, study.Levels))
+			p.Add("Budgets", "budget of unknown level %q (known: %v)", level, study.Levels)
 		}
 		if b.Nodes < 1 || b.DescChars < 1 || b.Parents < 1 || b.Nodes > datg.MaxNodes || b.Parents > datg.MaxParents || b.DescChars > 100_000 {
-			errs = append(errs, fmt.Errorf("budget of %s: %d nodes, %d description characters, %d parents: each must be at least 1 (and at most %d nodes, %d parents, 100000 characters, the DAG caps)",
-				level, b.Nodes, b.DescChars, b.Parents, datg.MaxNodes, datg.MaxParents))
+			p.Add("Budgets", "budget of %s: %d nodes, %d description characters, %d parents: each must be at least 1 (and at most %d nodes, %d parents, 100000 characters, the DAG caps)",
+				level, b.Nodes, b.DescChars, b.Parents, datg.MaxNodes, datg.MaxParents)
 		}
 	}
 	if !c.Symbolic {
-		if err := c.Target.Validate(); err != nil {
-			errs = append(errs, err)
-		}
-		if err := bounds.Budget(c.MaxTokens); err != nil {
-			errs = append(errs, fmt.Errorf("max tokens %w", err))
-		}
+		p.Nested(c.Target.Validate())
+		p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
 	}
-	return inputerr.Invalid(errs...)
+	return p.Err()
 }
 
 // Summary counts the DAGs built.
@@ -211,7 +207,7 @@ func loadReferences(cfg Config) ([]reference, error) {
 			names = append(names, m)
 		}
 		sort.Strings(names)
-		return nil, inputerr.Invalid(fmt.Errorf("references come from several models %v; choose one with --reference-model", names))
+		return nil, inputerr.Invalid(inputerr.BadField("ReferenceModel", "references come from several models %v; choose one", names))
 	}
 	if len(refs) == 0 {
 		return nil, fmt.Errorf("no accepted references in %s", cfg.Data)

@@ -436,9 +436,13 @@ func TestDAGsReferenceModel(t *testing.T) {
 	cfg := llmConfig(data, sim)
 	cfg.Symbolic = true
 	_, err := dags.Run(context.Background(), cfg)
-	if !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "--reference-model") ||
-		!strings.Contains(err.Error(), "ref-a") || !strings.Contains(err.Error(), "ref-b") {
-		t.Fatalf("two reference models: got %v", err)
+	if !errors.Is(err, inputerr.ErrInvalidConfig) || !slices.Equal(inputerr.FieldNames(err), []string{"ReferenceModel"}) {
+		t.Fatalf("two reference models: got %v, want a configuration error naming ReferenceModel", err)
+	}
+	for _, model := range []string{"ref-a", "ref-b"} {
+		if !strings.Contains(err.Error(), model) {
+			t.Errorf("two reference models: %q does not list %s", err, model)
+		}
 	}
 	cfg.ReferenceModel = "ref-b"
 	sum, err := dags.Run(context.Background(), cfg)
@@ -468,14 +472,14 @@ func TestDAGsValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.MaxTokens = 0
-	if err := cfg.Validate(); !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "max tokens") {
-		t.Fatalf("no tokens: %v", err)
+	if err := cfg.Validate(); !errors.Is(err, inputerr.ErrInvalidConfig) || !slices.Equal(inputerr.FieldNames(err), []string{"MaxTokens"}) {
+		t.Fatalf("no tokens: %v, want a configuration error naming MaxTokens", err)
 	}
 	if _, err := dags.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
 		t.Fatalf("Run: %v", err)
 	}
 	cfg.MaxTokens = 3_000_000_000
-	if err := cfg.Validate(); !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "max tokens out of range") {
+	if err := cfg.Validate(); !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), "MaxTokens: out of range") {
 		t.Fatalf("a budget past the cap: %v", err)
 	}
 	if err := (dags.Config{Symbolic: true}).Validate(); err != nil {

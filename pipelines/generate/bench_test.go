@@ -32,7 +32,8 @@ func TestMain(m *testing.M) {
 		for m := range 100 {
 			cfg.Models = append(cfg.Models, benchModel(m))
 		}
-		if err := simulate.Run(context.Background(), cfg, os.Stderr); err != nil {
+		cfg.Notices = os.Stderr
+		if _, err := simulate.Run(context.Background(), cfg); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -46,6 +46,9 @@ var Kinds = []string{"traces", "dags", "alignments", "annotations"}
 
 // Run imports cfg.In into the run.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
 	switch cfg.Kind {
 	case "traces":
 		return importTraces(ctx, cfg)
@@ -56,7 +59,26 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	case "annotations":
 		return importAnnotations(ctx, cfg)
 	}
-	return Summary{}, fmt.Errorf("unknown import %q (%v)", cfg.Kind, Kinds)
+	panic("imports: Validate let kind " + cfg.Kind + " through")
+}
+
+// DefaultConfig imports into the default run directory; Kind and In are
+// for the caller to say.
+func DefaultConfig() Config { return Config{Data: "data/run"} }
+
+// Validate checks the kind and that there is a file to read.
+func (c Config) Validate() error {
+	var errs []error
+	if !slices.Contains(Kinds, c.Kind) {
+		errs = append(errs, inputerr.BadField("Kind", "unknown import %q (%v)", c.Kind, Kinds))
+	}
+	if c.In == "" {
+		errs = append(errs, inputerr.BadField("In", "no file to import"))
+	}
+	if c.Data == "" {
+		errs = append(errs, inputerr.BadField("Data", "no run directory"))
+	}
+	return inputerr.Invalid(errs...)
 }
 
 // traceRecord is one line of a traces import. Pointers tell a missing

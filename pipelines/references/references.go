@@ -2,7 +2,6 @@ package references
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -51,31 +50,27 @@ func DefaultConfig() Config {
 
 // Validate checks the run.
 func (c Config) Validate() error {
-	var errs []error
-	if err := c.Target.Validate(); err != nil {
-		errs = append(errs, err)
+	var p inputerr.Problems
+	p.Nested(c.Target.Validate())
+	if c.PerProblem < 1 || c.PerProblem > c.MaxAttempts {
+		p.Add("PerProblem", "need 1 <= %d <= MaxAttempts (%d)", c.PerProblem, c.MaxAttempts)
 	}
-	if c.PerProblem < 1 || c.MaxAttempts < c.PerProblem || c.MaxAttempts > MaxAttempts {
-		errs = append(errs, fmt.Errorf("need 1 <= per-problem (%d) <= max-attempts (%d) <= %d", c.PerProblem, c.MaxAttempts, MaxAttempts))
+	if c.MaxAttempts > MaxAttempts {
+		p.Add("MaxAttempts", "%d is more than %d", c.MaxAttempts, MaxAttempts)
 	}
-	for _, f := range []struct {
-		name string
-		err  error
-	}{{"max tokens", bounds.Budget(c.MaxTokens)}, {"temperature", bounds.Temperature(c.Temperature)},
-		{"top_p", bounds.TopP(c.TopP)}, {"seed", bounds.Seed(c.Seed)}} {
-		if f.err != nil {
-			errs = append(errs, fmt.Errorf("%s %w", f.name, f.err))
-		}
-	}
+	p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+	p.Check("Temperature", bounds.Temperature(c.Temperature))
+	p.Check("TopP", bounds.TopP(c.TopP))
+	p.Check("Seed", bounds.Seed(c.Seed))
 	for _, l := range c.Levels {
 		if !study.ValidLevel(l) {
-			errs = append(errs, fmt.Errorf("unknown level %q", l))
+			p.Add("Levels", "unknown level %q", l)
 		}
 	}
 	if c.Limit < 0 {
-		errs = append(errs, errors.New("limit must not be negative"))
+		p.Add("Limit", "must not be negative")
 	}
-	return inputerr.Invalid(errs...)
+	return p.Err()
 }
 
 // Summary counts what a run did.

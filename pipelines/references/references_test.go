@@ -397,31 +397,37 @@ func TestReferencesValidate(t *testing.T) {
 	}
 	for name, tc := range map[string]struct {
 		edit func(*references.Config)
-		want string
+		field, want string // the Config field at fault, and what the message says
 	}{
-		"no endpoint":       {func(c *references.Config) { c.Target.Endpoints = nil }, "no endpoint"},
-		"no model":          {func(c *references.Config) { c.Target.Model = "" }, "no model"},
-		"bad api":           {func(c *references.Config) { c.Target.API = "grpc" }, "grpc"},
-		"no references":     {func(c *references.Config) { c.PerProblem = 0 }, "per-problem (0)"},
-		"too few attempts":  {func(c *references.Config) { c.PerProblem, c.MaxAttempts = 5, 4 }, "max-attempts (4)"},
-		"no tokens":         {func(c *references.Config) { c.MaxTokens = 0 }, "max tokens"},
-		"cold":              {func(c *references.Config) { c.Temperature = -0.1 }, "temperature"},
-		"top_p zero":        {func(c *references.Config) { c.TopP = 0 }, "top_p"},
-		"top_p above one":   {func(c *references.Config) { c.TopP = 1.5 }, "top_p"},
-		"unknown level":     {func(c *references.Config) { c.Levels = []string{"low", "hard"} }, `"hard"`},
-		"negative limit":    {func(c *references.Config) { c.Limit = -1 }, "limit"},
-		"huge budget":       {func(c *references.Config) { c.MaxTokens = 3_000_000_000 }, "max tokens out of range"},
-		"huge temperature":  {func(c *references.Config) { c.Temperature = 1e300 }, "temperature out of range"},
-		"many attempts":     {func(c *references.Config) { c.MaxAttempts = 1001 }, "max-attempts (1001) <= 1000"},
-		"negative seed":     {func(c *references.Config) { c.Seed = -1 }, "seed out of range"},
-		"bad pool settings": {func(c *references.Config) { c.Target.Pool.SlotsPerEndpoint = 0 }, "slots per endpoint"},
+		"no endpoint":       {func(c *references.Config) { c.Target.Endpoints = nil }, "Endpoints", "no endpoint"},
+		"no model":          {func(c *references.Config) { c.Target.Model = "" }, "Model", "no model"},
+		"bad api":           {func(c *references.Config) { c.Target.API = "grpc" }, "API", "grpc"},
+		"no references":     {func(c *references.Config) { c.PerProblem = 0 }, "PerProblem", "1 <= 0 <= MaxAttempts (12)"},
+		"too few attempts":  {func(c *references.Config) { c.PerProblem, c.MaxAttempts = 5, 4 }, "PerProblem", "MaxAttempts (4)"},
+		"no tokens":         {func(c *references.Config) { c.MaxTokens = 0 }, "MaxTokens", "out of range"},
+		"cold":              {func(c *references.Config) { c.Temperature = -0.1 }, "Temperature", "out of range"},
+		"top_p zero":        {func(c *references.Config) { c.TopP = 0 }, "TopP", "out of range"},
+		"top_p above one":   {func(c *references.Config) { c.TopP = 1.5 }, "TopP", "out of range"},
+		"unknown level":     {func(c *references.Config) { c.Levels = []string{"low", "hard"} }, "Levels", `"hard"`},
+		"negative limit":    {func(c *references.Config) { c.Limit = -1 }, "Limit", "must not be negative"},
+		"huge budget":       {func(c *references.Config) { c.MaxTokens = 3_000_000_000 }, "MaxTokens", "out of range"},
+		"huge temperature":  {func(c *references.Config) { c.Temperature = 1e300 }, "Temperature", "out of range"},
+		"many attempts":     {func(c *references.Config) { c.MaxAttempts = 1001 }, "MaxAttempts", "1001 is more than 1000"},
+		"negative seed":     {func(c *references.Config) { c.Seed = -1 }, "Seed", "out of range"},
+		"bad pool settings": {func(c *references.Config) { c.Target.Pool.SlotsPerEndpoint = 0 }, "Pool.SlotsPerEndpoint", "slots per endpoint"},
 	} {
 		cfg := good
 		cfg.Levels = slices.Clone(good.Levels)
 		tc.edit(&cfg)
 		err := cfg.Validate()
-		if !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: got %v, want ErrInvalidConfig mentioning %q", name, err, tc.want)
+		if !errors.Is(err, inputerr.ErrInvalidConfig) {
+			t.Errorf("%s: got %v, want ErrInvalidConfig", name, err)
+		}
+		if fields := inputerr.FieldNames(err); !slices.Equal(fields, []string{tc.field}) {
+			t.Errorf("%s: fields at fault %v, want [%s]", name, fields, tc.field)
+		}
+		if err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %q does not say %q", name, err, tc.want)
 		}
 		// Run refuses the config before reading anything.
 		if _, err := references.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -58,7 +57,7 @@ func lookupGrader(name string) (grader, error) {
 	}
 	i := slices.IndexFunc(graders, func(g grader) bool { return g.name == name })
 	if i < 0 {
-		return grader{}, inputerr.Invalid(fmt.Errorf("unknown grader %q (%s)", name, strings.Join(Graders(), " or ")))
+		return grader{}, inputerr.Invalid(inputerr.BadField("Grader", "unknown grader %q (%s)", name, strings.Join(Graders(), " or ")))
 	}
 	return graders[i], nil
 }

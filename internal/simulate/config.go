@@ -146,7 +146,9 @@ func DefaultConfig() Config {
 // Validate reports settings that cannot work, each naming its field.
 func (c Config) Validate() error {
 	var errs []error
-	bad := func(field, format string, args ...any) { errs = append(errs, inputerr.BadField(field, format, args...)) }
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, inputerr.BadField(field, format, args...))
+	}
 	if c.Count < 1 {
 		bad("Count", "must be at least 1, not %d", c.Count)
 	}

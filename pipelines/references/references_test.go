@@ -396,7 +396,7 @@ func TestReferencesValidate(t *testing.T) {
 		t.Fatalf("default config with a target: %v", err)
 	}
 	for name, tc := range map[string]struct {
-		edit func(*references.Config)
+		edit        func(*references.Config)
 		field, want string // the Config field at fault, and what the message says
 	}{
 		"no endpoint":       {func(c *references.Config) { c.Target.Endpoints = nil }, "Endpoints", "no endpoint"},

@@ -41,3 +41,19 @@ var AlignmentStatuses = []AlignmentStatus{AlignmentOK, AlignmentInvalidJSON}
 func ParseAlignmentStatus(s string) (AlignmentStatus, error) {
 	return parse(s, AlignmentStatuses, ErrUnknownStatus)
 }
+
+// AlignmentErrorKind is alignment_errors.kind: what was wrong with an item
+// of an aligner's reply (the item is dropped; the rest is scored).
+type AlignmentErrorKind string
+
+// The alignment error kinds.
+const (
+	UnknownNode    AlignmentErrorKind = "unknown-node"     // an event for a node the DAG lacks
+	BadStatus      AlignmentErrorKind = "bad-status"       // an event whose status is none of COMMIT, ATTEMPT, ERROR
+	MissingStatus  AlignmentErrorKind = "missing-status"   // an event saying MISSING, which only no events imply
+	TooManyActions AlignmentErrorKind = "too-many-actions" // a harmful action past its list's cap
+	InvalidJSON    AlignmentErrorKind = "invalid-json"     // the reply held no usable alignment
+)
+
+// AlignmentErrorKinds lists the alignment error kinds.
+var AlignmentErrorKinds = []AlignmentErrorKind{UnknownNode, BadStatus, MissingStatus, TooManyActions, InvalidJSON}

@@ -29,14 +29,14 @@ func Rows(trace *schema.Trace, d *dags.Stored, aligner, raw string) Result {
 	dagID, dag := d.Row.DagID, d.DAG
 	res := Result{Alignment: schema.Alignment{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner, Status: string(study.AlignmentOK),
 		Raw: raw, TextHash: transforms.TextHash(trace.Text), DagHash: d.Row.ContentHash, CreatedAt: time.Now().UTC()}}
-	errRow := func(kind, detail string) {
+	errRow := func(kind study.AlignmentErrorKind, detail string) {
 		res.Errors = append(res.Errors, schema.AlignmentError{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner,
-			Seq: int32(len(res.Errors)), Kind: kind, Detail: detail})
+			Seq: int32(len(res.Errors)), Kind: string(kind), Detail: detail})
 	}
 	a, err := datg.ParseAlignment(raw)
 	if err != nil {
 		res.Alignment.Status = string(study.AlignmentInvalidJSON)
-		errRow("invalid-json", err.Error())
+		errRow(study.InvalidJSON, err.Error())
 		res.Alignment.Problems = 1
 		return res
 	}

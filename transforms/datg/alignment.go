@@ -78,7 +78,7 @@ type CheckedAction struct {
 
 // Problem is something wrong in an alignment, kept rather than dropped.
 type Problem struct {
-	Kind   string // unknown-node, bad-status, missing-status, too-many-actions
+	Kind   study.AlignmentErrorKind
 	Detail string
 }
 
@@ -112,7 +112,7 @@ func Check(d DAG, a Alignment) ([]CheckedEvent, []CheckedAction, []Problem) {
 	for _, id := range ids {
 		list := a.AuditResults[id]
 		if _, ok := known[id]; !ok {
-			problems = append(problems, Problem{Kind: "unknown-node", Detail: fmt.Sprintf("node %q is not in the DAG (%d events)", id, len(list))})
+			problems = append(problems, Problem{Kind: study.UnknownNode, Detail: fmt.Sprintf("node %q is not in the DAG (%d events)", id, len(list))})
 			continue
 		}
 		for seq, e := range list {
@@ -122,9 +122,9 @@ func Check(d DAG, a Alignment) ([]CheckedEvent, []CheckedAction, []Problem) {
 				e.Status = status
 				events = append(events, CheckedEvent{NodeID: id, Seq: seq, Event: e})
 			case study.Missing:
-				problems = append(problems, Problem{Kind: "missing-status", Detail: fmt.Sprintf("node %s event %d has status MISSING, which is implied by no events", id, seq)})
+				problems = append(problems, Problem{Kind: study.MissingStatus, Detail: fmt.Sprintf("node %s event %d has status MISSING, which is implied by no events", id, seq)})
 			default:
-				problems = append(problems, Problem{Kind: "bad-status", Detail: fmt.Sprintf("node %s event %d has status %q", id, seq, e.Status)})
+				problems = append(problems, Problem{Kind: study.BadStatus, Detail: fmt.Sprintf("node %s event %d has status %q", id, seq, e.Status)})
 			}
 		}
 	}
@@ -135,7 +135,7 @@ func Check(d DAG, a Alignment) ([]CheckedEvent, []CheckedAction, []Problem) {
 	}{{Contradictory, a.ContradictorySteps}, {HarmfulLoop, a.HarmfulLoopSteps}, {Degenerate, a.DegenerateSteps}} {
 		for seq, act := range l.list {
 			if limit := ActionCaps[l.cat]; seq >= limit {
-				problems = append(problems, Problem{Kind: "too-many-actions",
+				problems = append(problems, Problem{Kind: study.TooManyActions,
 					Detail: fmt.Sprintf("%s_steps item %d of %d is past the cap of %d and is not scored: %q", l.cat, seq+1, len(l.list), limit, act.EvidenceSpan)})
 				continue
 			}

@@ -89,7 +89,7 @@ func TestCheckAlignment(t *testing.T) {
 	}
 	kinds := []string{}
 	for _, p := range problems {
-		kinds = append(kinds, p.Kind)
+		kinds = append(kinds, string(p.Kind))
 	}
 	if strings.Join(kinds, ",") != "bad-status,missing-status,unknown-node" {
 		t.Errorf("problems %v", problems)

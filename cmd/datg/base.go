@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -135,3 +136,17 @@ type usageError struct {
 }
 
 func (e usageError) Error() string { return e.msg }
+
+// actionThenFlags reads the line of a CustomFlags command: an action word
+// (one of actions: datg import traces, datg annotations sample), then
+// flags, then nothing. hint is the usage said when the word is missing or
+// unknown.
+func actionThenFlags(cmd *Command, args []string, actions []string, hint string) (string, error) {
+	if len(args) == 0 || !slices.Contains(actions, args[0]) {
+		return "", usageError{cmd, hint}
+	}
+	if err := parseFlags(cmd, args[1:]); err != nil {
+		return "", err
+	}
+	return args[0], noArgs(cmd, cmd.Flag.Args())
+}

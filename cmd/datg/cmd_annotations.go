@@ -54,13 +54,7 @@ func init() {
 }
 
 func runAnnotations(ctx context.Context, cmd *Command, args []string) error {
-	if len(args) == 0 || args[0] != "sample" {
-		return usageError{cmd, "the only subcommand is sample: datg annotations sample --out FILE.jsonl"}
-	}
-	if err := parseFlags(cmd, args[1:]); err != nil {
-		return err
-	}
-	if err := noArgs(cmd, cmd.Flag.Args()); err != nil {
+	if _, err := actionThenFlags(cmd, args, []string{"sample"}, "the only subcommand is sample: datg annotations sample --out FILE.jsonl"); err != nil {
 		return err
 	}
 	cfg := annotationsCfg

@@ -27,13 +27,7 @@ var answersGrader = cmdAnswers.Flag.String("grader", verify.DefaultGrader(), "th
 func init() { cmdAnswers.Run = runAnswers }
 
 func runAnswers(ctx context.Context, cmd *Command, args []string) error {
-	if len(args) == 0 || args[0] != "check" {
-		return usageError{cmd, "the only subcommand is check: datg answers check < IN.jsonl"}
-	}
-	if err := parseFlags(cmd, args[1:]); err != nil {
-		return err
-	}
-	if err := noArgs(cmd, cmd.Flag.Args()); err != nil {
+	if _, err := actionThenFlags(cmd, args, []string{"check"}, "the only subcommand is check: datg answers check < IN.jsonl"); err != nil {
 		return err
 	}
 	_, err := verify.CheckLines(ctx, *answersGrader, stdin, stdout)

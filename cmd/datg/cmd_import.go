@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/datg/datg/pipelines/imports"
 )
@@ -62,17 +61,12 @@ var (
 func init() { cmdImport.Run = runImport }
 
 func runImport(ctx context.Context, cmd *Command, args []string) error {
-	if len(args) == 0 || !slices.Contains(imports.Kinds, args[0]) {
-		return usageError{cmd, "say what to import: datg import traces|dags|alignments|annotations --in FILE.jsonl"}
-	}
-	if err := parseFlags(cmd, args[1:]); err != nil {
-		return err
-	}
-	if err := noArgs(cmd, cmd.Flag.Args()); err != nil {
+	kind, err := actionThenFlags(cmd, args, imports.Kinds, "say what to import: datg import traces|dags|alignments|annotations --in FILE.jsonl")
+	if err != nil {
 		return err
 	}
 	cfg := imports.DefaultConfig()
-	cfg.Kind, cfg.In, cfg.Data, cfg.Aligner = args[0], *importIn, *importData, *importAligner
+	cfg.Kind, cfg.In, cfg.Data, cfg.Aligner = kind, *importIn, *importData, *importAligner
 	sum, err := imports.Run(ctx, cfg)
 	if err != nil {
 		return err

@@ -38,13 +38,7 @@ func init() {
 }
 
 func runIngest(ctx context.Context, cmd *Command, args []string) error {
-	if len(args) == 0 || args[0] != "polymath" {
-		return usageError{cmd, "the source must be named: datg ingest polymath --src DIR"}
-	}
-	if err := parseFlags(cmd, args[1:]); err != nil {
-		return err
-	}
-	if err := noArgs(cmd, cmd.Flag.Args()); err != nil {
+	if _, err := actionThenFlags(cmd, args, []string{"polymath"}, "the source must be named: datg ingest polymath --src DIR"); err != nil {
 		return err
 	}
 	cfg := ingestCfg

@@ -107,7 +107,13 @@ func TestSameOriginRedirectIsFollowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp, err := pool.Do(context.Background(), swahiliRequest(0))
-	if err != nil || resp.Text == "" || resp.Attempts != 1 {
-		t.Fatalf("same-origin redirect: %+v, %v", resp, err)
+	if err != nil {
+		t.Fatalf("same-origin redirect: %v", err)
+	}
+	if resp.Text == "" {
+		t.Fatal("same-origin redirect: an answer without text")
+	}
+	if resp.Attempts != 1 {
+		t.Fatalf("same-origin redirect: %d attempts, want 1", resp.Attempts)
 	}
 }

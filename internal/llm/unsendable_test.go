@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
@@ -55,11 +57,19 @@ func TestUnsendableRequestIsAConfigError(t *testing.T) {
 	if st := eps[0].Server.Stats(); st.Requests != 0 {
 		t.Fatalf("the server saw %d requests", st.Requests)
 	}
-	if st := pool.Status()[0]; !st.Up || st.Faults != 0 || pool.Retries() != 0 {
-		t.Fatalf("the endpoint was blamed: %+v, %d retries", st, pool.Retries())
+	type blame struct {
+		Up              bool
+		Faults, Retries int64
 	}
-	if resp, err := pool.Do(context.Background(), swahiliRequest(0)); err != nil || resp.Attempts != 1 {
-		t.Fatalf("a good request afterwards: %+v, %v", resp, err)
+	if st := pool.Status()[0]; !st.Up || st.Faults != 0 || pool.Retries() != 0 {
+		t.Fatalf("the endpoint was blamed (-want +got):\n%s", cmp.Diff(blame{true, 0, 0}, blame{st.Up, st.Faults, pool.Retries()}))
+	}
+	resp, err := pool.Do(context.Background(), swahiliRequest(0))
+	if err != nil {
+		t.Fatalf("a good request afterwards: %v", err)
+	}
+	if resp.Attempts != 1 {
+		t.Fatalf("a good request afterwards took %d attempts, want 1", resp.Attempts)
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/journal"
 	"github.com/datg/datg/internal/llm"
@@ -194,10 +196,15 @@ func TestBatchFullCycle(t *testing.T) {
 		t.Fatalf("online keys %v, batch keys %v", slices.Sorted(mapKeys(ogot.resp)), keys)
 	}
 	for k, want := range ogot.resp {
-		r := got.resp[k]
-		if r.Text != want.Text || r.FinishReason != want.FinishReason || r.PromptTokens != want.PromptTokens ||
-			r.CompletionTokens != want.CompletionTokens || r.Model != want.Model {
-			t.Errorf("request %.12s: batch answer %+v differs from online %+v", k, r, want)
+		type answer struct {
+			Text, FinishReason, Model      string
+			PromptTokens, CompletionTokens int
+		}
+		of := func(r llm.Response) answer {
+			return answer{r.Text, r.FinishReason, r.Model, r.PromptTokens, r.CompletionTokens}
+		}
+		if diff := cmp.Diff(of(want), of(got.resp[k])); diff != "" {
+			t.Errorf("request %.12s: batch answer differs from online (-online +batch):\n%s", k, diff)
 		}
 	}
 

@@ -33,9 +33,14 @@ func TestContinuationIsTheSameSample(t *testing.T) {
 			r := s
 			r.MaxTokens = s.MaxTokens - cut
 			tail := m.generate(sys, user, asst+head.Text(), r)
-			if head.Text()+tail.Text() != whole.Text() || len(head.Tokens)+len(tail.Tokens) != len(whole.Tokens) ||
-				tail.FinishReason != whole.FinishReason || tail.Correct != whole.Correct {
-				t.Fatalf("%s cut at %d: head+tail differs from the whole sample", outcome, cut)
+			type sample struct {
+				Text, FinishReason string
+				Tokens             int
+				Correct            bool
+			}
+			joined := sample{head.Text() + tail.Text(), tail.FinishReason, len(head.Tokens) + len(tail.Tokens), tail.Correct}
+			if diff := cmp.Diff(sample{whole.Text(), whole.FinishReason, len(whole.Tokens), whole.Correct}, joined); diff != "" {
+				t.Fatalf("%s cut at %d: head+tail differs from the whole sample (-whole +head and tail):\n%s", outcome, cut, diff)
 			}
 			if tail.Reasoning+tail.Answer != tail.Text() || (whole.Answer != "" && tail.Answer != whole.Answer) {
 				t.Fatalf("%s cut at %d: reasoning/answer split %q | %q", outcome, cut, tail.Reasoning, tail.Answer)

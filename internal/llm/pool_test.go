@@ -46,6 +46,19 @@ func start(t *testing.T, cfgs ...simulate.Config) []*simulate.Endpoint {
 	return eps
 }
 
+// answeredAtOnce sends req and checks that its first attempt answered it.
+func answeredAtOnce(t *testing.T, name string, pool *llm.Pool, req llm.Request) llm.Response {
+	t.Helper()
+	resp, err := pool.Do(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if resp.Attempts != 1 {
+		t.Fatalf("%s took %d attempts, want 1", name, resp.Attempts)
+	}
+	return resp
+}
+
 func swahiliRequest(i int) llm.Request {
 	sw, _ := prompts.Lookup("sw")
 	seed := int64(42)

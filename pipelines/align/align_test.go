@@ -314,24 +314,48 @@ func checkSummary(t *testing.T, sum, rowSum, want align.Summary, ignore ...strin
 	}
 }
 
+// llmAlignment is a run aligned by the LLM aligner: what it should hold,
+// and what it holds.
+type llmAlignment struct {
+	data        string
+	sim         *pipelinetest.Sim
+	cfg         align.Config
+	r           run
+	want        map[pair]bool // the base traces of the configured directions with their DAGs
+	tb          tables
+	sum, rowSum align.Summary // Run's summary, and the one its rows imply
+}
+
+// alignLLM aligns a fresh run with the LLM aligner, against a simulator
+// that makes faults, and checks the tables it wrote.
+func alignLLM(t *testing.T, faults simulate.ContentFaults) llmAlignment {
+	t.Helper()
+	a := llmAlignment{data: alignRun(t)}
+	a.sim = pipelinetest.Simulator(t, a.data, faults)
+	a.cfg = llmConfig(a.data, a.sim)
+	var err error
+	if a.sum, err = align.Run(context.Background(), a.cfg); err != nil {
+		t.Fatal(err)
+	}
+	a.r = readRun(t, a.data)
+	a.want = a.r.pairs("base", a.cfg.Directions, 0)
+	a.tb, a.rowSum = check(t, a.data, pipelinetest.AlignModel, a.r, a.want)
+	return a
+}
+
 // The LLM aligner keeps every event of a known node with a valid status,
 // records unknown nodes and bad statuses as alignment errors, keeps events
 // whose span is nowhere in the trace without a position, and a rerun asks
 // nothing.
 func TestAlignLLMContentFaults(t *testing.T) {
-	data := alignRun(t)
-	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Fenced: 0.3, UnknownNode: 0.3, AbsentSpan: 0.2, BadStatus: 0.2})
-	cfg := llmConfig(data, sim)
-	sum, err := align.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
+	a := alignLLM(t, simulate.ContentFaults{Fenced: 0.3, UnknownNode: 0.3, AbsentSpan: 0.2, BadStatus: 0.2})
+	sim, cfg, r, want, tb, sum, rowSum := a.sim, a.cfg, a.r, a.want, a.tb, a.sum, a.rowSum
+	if got, want := cfg.Directions, study.Strings(study.EnEn, study.EnX); !slices.Equal(got, want) {
+		t.Fatalf("directions %v, want %v", got, want)
 	}
-	r := readRun(t, data)
-	want := r.pairs("base", study.Strings(study.EnEn, study.EnX), 0)
 	if len(want) != 2*2*2*3 {
 		t.Fatalf("%d pairs to align, want 24 (2 levels x 2 problems x 2 directions x 3 DAGs)", len(want))
 	}
-	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
 	checkSummary(t, sum, rowSum, align.Summary{Alignments: len(want), Unusable: 0}, "Unlocated", "Problems")
 	if sum.Unlocated == 0 || sum.Problems == 0 {
 		t.Fatalf("summary: %d unlocated events and %d problems; the faults should make both", sum.Unlocated, sum.Problems)
@@ -418,16 +442,8 @@ func TestAlignLLMContentFaults(t *testing.T) {
 // too, the alignment is stored as invalid-json with no events, and scoring
 // leaves it out.
 func TestAlignInvalidJSON(t *testing.T) {
-	data := alignRun(t)
-	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Malformed: 1})
-	cfg := llmConfig(data, sim)
-	sum, err := align.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := readRun(t, data)
-	want := r.pairs("base", cfg.Directions, 0)
-	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
+	a := alignLLM(t, simulate.ContentFaults{Malformed: 1})
+	data, sim, cfg, r, want, tb, sum, rowSum := a.data, a.sim, a.cfg, a.r, a.want, a.tb, a.sum, a.rowSum
 	checkSummary(t, sum, rowSum, align.Summary{Unusable: len(want), Problems: len(want)}, "Alignments", "Unlocated")
 	if len(tb.events) != 0 || len(tb.actions) != 0 {
 		t.Fatalf("%d alignments with events and %d with harmful actions, want none", len(tb.events), len(tb.actions))
@@ -455,16 +471,8 @@ func TestAlignInvalidJSON(t *testing.T) {
 
 // The second request for a reply without an alignment can succeed.
 func TestAlignRetryIsANewSample(t *testing.T) {
-	data := alignRun(t)
-	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Malformed: 0.5})
-	cfg := llmConfig(data, sim)
-	sum, err := align.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := readRun(t, data)
-	want := r.pairs("base", cfg.Directions, 0)
-	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
+	a := alignLLM(t, simulate.ContentFaults{Malformed: 0.5})
+	sim, r, want, tb, sum, rowSum := a.sim, a.r, a.want, a.tb, a.sum, a.rowSum
 	unusable := map[pair]bool{}
 	for p, a := range tb.aligns {
 		if a.Status != "ok" {

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,15 +21,7 @@ const janet = "Known:\n" +
 	"- total_remaining = remaining_per_day * 7 = ?\n"
 
 // janetClean is janet after Sanitize: only the trailing newline goes.
-const janetClean = "Known:\n" +
-	"- eggs_per_day = 16\n" +
-	"- eaten_per_day = 3\n" +
-	"- muffins_per_day = 4\n" +
-	"- days = 7\n" +
-	"\n" +
-	"Plan:\n" +
-	"- remaining_per_day = 16 - 3 - 4 = ?\n" +
-	"- total_remaining = remaining_per_day * 7 = ?"
+var janetClean = strings.TrimSuffix(janet, "\n")
 
 func TestSanitize(t *testing.T) {
 	plan := "Known:\n- eggs_per_day = 16\nPlan:\n- remaining_per_day = 16 - 3 - 4 = ?"

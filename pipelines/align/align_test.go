@@ -132,45 +132,39 @@ type tables struct {
 
 func readTables(t *testing.T, data, aligner string) tables {
 	t.Helper()
-	tb := tables{aligns: map[pair]schema.Alignment{}, events: map[pair][]schema.AlignmentEvent{},
-		actions: map[pair][]schema.HarmfulAction{}, errs: map[pair][]schema.AlignmentError{}}
-	aligns, err := store.ReadAll(data, schema.Alignments)
-	if err != nil {
-		t.Fatal(err)
+	tb := tables{aligns: map[pair]schema.Alignment{}}
+	for p, as := range rowsByPair(t, data, schema.Alignments, false, func(a schema.Alignment) (pair, bool) {
+		return pair{a.TraceID, a.DagID}, a.Aligner == aligner
+	}) {
+		tb.aligns[p] = as[len(as)-1]
 	}
-	for _, a := range aligns {
-		if a.Aligner == aligner {
-			tb.aligns[pair{a.TraceID, a.DagID}] = a
-		}
-	}
-	events, err := store.ReadAll(data, schema.AlignmentEvents)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range events {
-		if e.Aligner == aligner {
-			tb.events[pair{e.TraceID, e.DagID}] = append(tb.events[pair{e.TraceID, e.DagID}], e)
-		}
-	}
-	actions, err := store.ReadAll(data, schema.HarmfulActions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range actions {
-		if a.Aligner == aligner {
-			tb.actions[pair{a.TraceID, a.DagID}] = append(tb.actions[pair{a.TraceID, a.DagID}], a)
-		}
-	}
-	errs, err := store.ReadAll(data, schema.AlignmentErrors)
-	if err != nil && !errors.Is(err, store.ErrNoTable) {
-		t.Fatal(err)
-	}
-	for _, e := range errs {
-		if e.Aligner == aligner {
-			tb.errs[pair{e.TraceID, e.DagID}] = append(tb.errs[pair{e.TraceID, e.DagID}], e)
-		}
-	}
+	tb.events = rowsByPair(t, data, schema.AlignmentEvents, false, func(e schema.AlignmentEvent) (pair, bool) {
+		return pair{e.TraceID, e.DagID}, e.Aligner == aligner
+	})
+	tb.actions = rowsByPair(t, data, schema.HarmfulActions, false, func(a schema.HarmfulAction) (pair, bool) {
+		return pair{a.TraceID, a.DagID}, a.Aligner == aligner
+	})
+	tb.errs = rowsByPair(t, data, schema.AlignmentErrors, true, func(e schema.AlignmentError) (pair, bool) {
+		return pair{e.TraceID, e.DagID}, e.Aligner == aligner
+	})
 	return tb
+}
+
+// rowsByPair reads a table and groups the rows keep takes by their pair.
+// An optional table may be missing (it then has no rows).
+func rowsByPair[T any](t *testing.T, data string, def schema.Def[T], optional bool, keep func(T) (pair, bool)) map[pair][]T {
+	t.Helper()
+	rows, err := store.ReadAll(data, def)
+	if err != nil && !(optional && errors.Is(err, store.ErrNoTable)) {
+		t.Fatal(err)
+	}
+	out := map[pair][]T{}
+	for _, r := range rows {
+		if p, ok := keep(r); ok {
+			out[p] = append(out[p], r)
+		}
+	}
+	return out
 }
 
 // paragraphBreaks counts the blank-line breaks in s: whitespace runs with

@@ -89,8 +89,11 @@ func checkTables(t *testing.T, data, builder string) map[string]schema.DAG {
 		edgeCount[e.DagID]++
 		p, okp := byDAG[e.DagID][e.ParentID]
 		c, okc := byDAG[e.DagID][e.ChildID]
-		if !okp || !okc {
-			t.Fatalf("edge %+v joins nodes its DAG does not have", e)
+		if !okp {
+			t.Fatalf("edge %s -> %s: DAG %s has no parent node %s", e.ParentID, e.ChildID, e.DagID, e.ParentID)
+		}
+		if !okc {
+			t.Fatalf("edge %s -> %s: DAG %s has no child node %s", e.ParentID, e.ChildID, e.DagID, e.ChildID)
 		}
 		if out[e.DagID].Valid && p.Position >= c.Position {
 			t.Fatalf("edge %+v of a valid DAG: parent at %d, child at %d", e, p.Position, c.Position)

@@ -12,8 +12,10 @@ func TestLanguagesComplete(t *testing.T) {
 	var got []string
 	for _, l := range Languages() {
 		got = append(got, l.Code)
-		if l.Name == "" || l.NativeName == "" || l.System == "" || l.Prefix == "" {
-			t.Errorf("%s: empty field in %+v", l.Code, l)
+		for field, v := range map[string]string{"Name": l.Name, "NativeName": l.NativeName, "System": l.System, "Prefix": l.Prefix} {
+			if v == "" {
+				t.Errorf("%s: empty %s", l.Code, field)
+			}
 		}
 		if !strings.Contains(l.System, `\boxed{}`) {
 			t.Errorf("%s: system message does not ask for \\boxed{}", l.Code)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/inputerr"
 )
 
@@ -39,17 +41,23 @@ func TestExportLoadRoundTrip(t *testing.T) {
 		t.Fatalf("exported set hash %s, builtin %s", s.Hash(), b.Hash())
 	}
 	in := AlignInput{Language: "Swahili", DAG: "{}", Trace: "trace"}
-	if s.AlignUser(in) != b.AlignUser(in) || s.DAGSystem() != b.DAGSystem() {
-		t.Fatal("the exported set renders differently")
+	if diff := cmp.Diff(b.AlignUser(in), s.AlignUser(in)); diff != "" {
+		t.Fatalf("the exported set renders the alignment request differently (-builtin +exported):\n%s", diff)
+	}
+	if diff := cmp.Diff(b.DAGSystem(), s.DAGSystem()); diff != "" {
+		t.Fatalf("the exported set renders the DAG system message differently (-builtin +exported):\n%s", diff)
 	}
 	sw, _ := s.Language("sw")
 	bsw, _ := b.Language("sw")
-	if sw != bsw {
-		t.Fatalf("sw: %+v vs %+v", sw, bsw)
+	if diff := cmp.Diff(bsw, sw); diff != "" {
+		t.Fatalf("sw (-builtin +exported and loaded):\n%s", diff)
 	}
 	var nilSet *Set
-	if nilSet.Hash() != b.Hash() || nilSet.ReferenceSystem() != b.ReferenceSystem() {
-		t.Fatal("a nil set is not the builtin one")
+	if got, want := nilSet.Hash(), b.Hash(); got != want {
+		t.Fatalf("a nil set's hash is %s, want the builtin set's %s", got, want)
+	}
+	if nilSet.ReferenceSystem() != b.ReferenceSystem() {
+		t.Fatal("a nil set's reference system is not the builtin one")
 	}
 	if _, err := Export(dir); !errors.Is(err, ErrExportTarget) || !errors.Is(err, inputerr.ErrInvalidConfig) {
 		t.Fatalf("export over a set: %v", err)
@@ -157,8 +165,11 @@ func TestLoadRefusesBadSets(t *testing.T) {
 func editIn(t *testing.T, dir, name, old, new string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil || !strings.Contains(string(b), old) {
-		t.Fatalf("%s: %v, or no %q", name, err, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q to edit", name, old)
 	}
 	write(t, dir, name, strings.Replace(string(b), old, new, 1))
 }

@@ -12,8 +12,10 @@ func TestLanguagesInPaperOrder(t *testing.T) {
 		t.Fatalf("codes %s, want %s", got, want)
 	}
 	for _, l := range Languages() {
-		if l.Name == "" || l.NativeName == "" || l.Script == "" {
-			t.Errorf("%s: empty field in %+v", l.Code, l)
+		for field, v := range map[string]string{"Name": l.Name, "NativeName": l.NativeName, "Script": string(l.Script)} {
+			if v == "" {
+				t.Errorf("%s: empty %s", l.Code, field)
+			}
 		}
 		found := false
 		for _, r := range Resources {

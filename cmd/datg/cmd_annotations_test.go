@@ -42,26 +42,30 @@ func TestAnnotationsSampleCommand(t *testing.T) {
 			t.Fatalf("%v: %+v", step, r)
 		}
 	}
+	// expect checks a run's exit code and that its stderr says each of says.
+	expect := func(name string, r result, code int, says ...string) {
+		t.Helper()
+		if r.code != code {
+			t.Fatalf("%s: exit code %d, want %d; stderr:\n%s", name, r.code, code, r.stderr)
+		}
+		for _, s := range says {
+			if !strings.Contains(r.stderr, s) {
+				t.Fatalf("%s: stderr does not say %q:\n%s", name, s, r.stderr)
+			}
+		}
+	}
 	out := filepath.Join(files, "audit.jsonl")
 	r := datg(t, nil, "annotations", "sample", "--data", dir, "--langs", "fr,sw", "--levels", "low", "--per-level", "3", "--out", out)
-	if r.code != 0 || !strings.Contains(r.stderr, "fr low has 2 candidates, fewer than --per-level 3: all 2 taken") ||
-		!strings.Contains(r.stderr, "sw low has 0 candidates") || !strings.Contains(r.stdout, "2 instances") {
-		t.Fatalf("%+v", r)
+	expect("sample", r, 0, "fr low has 2 candidates, fewer than --per-level 3: all 2 taken", "sw low has 0 candidates")
+	if !strings.Contains(r.stdout, "2 instances") {
+		t.Fatalf("sample: stdout does not say %q:\n%s", "2 instances", r.stdout)
 	}
 	b, _ := os.ReadFile(out)
 	if n := strings.Count(string(b), "\n"); n != 2 {
-		t.Fatalf("%d lines", n)
+		t.Fatalf("the sample has %d lines, want 2", n)
 	}
-	if r := datg(t, nil, "annotations", "sample", "--data", dir, "--out", out); r.code != 1 || !strings.Contains(r.stderr, "exists") || !strings.Contains(r.stderr, "--force") {
-		t.Fatalf("existing --out: %+v", r)
-	}
-	if r := datg(t, nil, "annotations", "sample", "--data", dir); r.code != 2 || !strings.Contains(r.stderr, "--out") {
-		t.Fatalf("no --out: %+v", r)
-	}
-	if r := datg(t, nil, "annotations", "draw", "--data", dir); r.code != 2 {
-		t.Fatalf("unknown subcommand: %+v", r)
-	}
-	if r := datg(t, nil, "import", "annotations", "--data", dir, "--in", out); r.code != 1 || !strings.Contains(r.stderr, "annotator") || !strings.Contains(r.stderr, "audit.jsonl:1") {
-		t.Fatalf("importing the unfilled sample: %+v", r)
-	}
+	expect("existing --out", datg(t, nil, "annotations", "sample", "--data", dir, "--out", out), 1, "exists", "--force")
+	expect("no --out", datg(t, nil, "annotations", "sample", "--data", dir), 2, "--out")
+	expect("unknown subcommand", datg(t, nil, "annotations", "draw", "--data", dir), 2)
+	expect("importing the unfilled sample", datg(t, nil, "import", "annotations", "--data", dir, "--in", out), 1, "annotator", "audit.jsonl:1")
 }

@@ -52,8 +52,11 @@ func TestRanges(t *testing.T) {
 		{"penalty nan", RepetitionPenalty(nan), false},
 	}
 	for _, c := range cases {
-		if c.ok != (c.err == nil) || (!c.ok && !errors.Is(c.err, ErrOutOfRange)) {
-			t.Errorf("%s: %v", c.name, c.err)
+		if c.ok && c.err != nil {
+			t.Errorf("%s: %v, want it in range", c.name, c.err)
+		}
+		if !c.ok && !errors.Is(c.err, ErrOutOfRange) {
+			t.Errorf("%s: %v, want ErrOutOfRange", c.name, c.err)
 		}
 	}
 }

@@ -33,6 +33,17 @@ func query(t *testing.T, db *DB, q string) (string, error) {
 	return out.String(), err
 }
 
+// checkQuery checks that q reads want (as CSV).
+func checkQuery(t *testing.T, name string, db *DB, q, want string) {
+	t.Helper()
+	got, err := query(t, db, q)
+	if err != nil {
+		t.Errorf("%s: %s: %v", name, q, err)
+	} else if got != want {
+		t.Errorf("%s reads %q, want %q", name, got, want)
+	}
+}
+
 func open(t *testing.T, dir string) *DB {
 	t.Helper()
 	db, err := Open(context.Background(), dir)
@@ -99,9 +110,7 @@ func TestSQLIsReadOnly(t *testing.T) {
 			t.Errorf("%s: ran (%q), want refused", q, out)
 		}
 	}
-	if got, err := query(t, db, "SELECT trace_id FROM answers ORDER BY 1"); err != nil || got != "trace_id\nt1\nt2\n" {
-		t.Fatalf("the run after the attacks: %q, %v", got, err)
-	}
+	checkQuery(t, "the run after the attacks", db, "SELECT trace_id FROM answers ORDER BY 1", "trace_id\nt1\nt2\n")
 	if after := hashTree(t, dir); after != before {
 		t.Error("the run's files changed")
 	}
@@ -137,10 +146,7 @@ func TestGlobCharactersInPathsAreLiteral(t *testing.T) {
 	}
 	for _, name := range names {
 		db := open(t, filepath.Join(parent, name))
-		got, err := query(t, db, "SELECT trace_id FROM answers")
-		if err != nil || got != "trace_id\n"+name+"\n" {
-			t.Errorf("%s reads %q, %v", name, got, err)
-		}
+		checkQuery(t, name, db, "SELECT trace_id FROM answers", "trace_id\n"+name+"\n")
 	}
 }
 
@@ -152,12 +158,8 @@ func TestViewsReadOneGeneration(t *testing.T) {
 	writeAnswers(t, dir, "new")
 	writeAnswers(t, dir, "newer")
 	writeAnswers(t, dir, "newest")
-	if got, err := query(t, db, "SELECT trace_id FROM answers"); err != nil || got != "trace_id\nold\n" {
-		t.Fatalf("pinned view reads %q, %v", got, err)
-	}
-	if got, err := query(t, open(t, dir), "SELECT trace_id FROM answers"); err != nil || got != "trace_id\nnewest\n" {
-		t.Fatalf("a new database reads %q, %v", got, err)
-	}
+	checkQuery(t, "the pinned view", db, "SELECT trace_id FROM answers", "trace_id\nold\n")
+	checkQuery(t, "a new database", open(t, dir), "SELECT trace_id FROM answers", "trace_id\nnewest\n")
 }
 
 // A table whose file lacks a declared column is refused, naming the file

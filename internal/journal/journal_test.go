@@ -33,9 +33,8 @@ func TestPutGetReopen(t *testing.T) {
 	if err := j.Put(keys[0], rec{Text: "replaced?", N: 99}); err != nil {
 		t.Fatal(err)
 	}
-	var r rec
-	if ok, err := j.Get(keys[0], &r); !ok || err != nil || r.N != 0 {
-		t.Fatalf("Get = %v %v %+v; a second Put must not replace a record", ok, err, r)
+	if r := get(t, j, keys[0]); r.N != 0 {
+		t.Fatalf("the record has N %d after a second Put, want the first's 0: a second Put must not replace a record", r.N)
 	}
 	j.Close()
 
@@ -47,9 +46,10 @@ func TestPutGetReopen(t *testing.T) {
 	if j.Len() != 3 {
 		t.Fatalf("Len = %d, want 3", j.Len())
 	}
-	if ok, err := j.Get(keys[1], &r); !ok || err != nil || r.Text != long || r.N != 1 {
-		t.Fatalf("long record did not survive reopening: ok=%v err=%v n=%d len=%d", ok, err, r.N, len(r.Text))
+	if r := get(t, j, keys[1]); r.Text != long || r.N != 1 {
+		t.Fatalf("long record did not survive reopening: N %d, want 1; text of %d bytes, want %d (same %v)", r.N, len(r.Text), len(long), r.Text == long)
 	}
+	var r rec
 	if ok, _ := j.Get(KeyOf([]byte("absent")), &r); ok {
 		t.Fatal("absent key found")
 	}
@@ -139,8 +139,21 @@ func TestGlobCharactersInThePath(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	var r rec
-	if ok, err := j.Get(k, &r); !ok || err != nil || r.N != 7 {
-		t.Fatalf("after reopening %s: %v %v %+v", dir, ok, err, r)
+	if r := get(t, j, k); r.N != 7 {
+		t.Fatalf("after reopening %s: N %d, want 7", dir, r.N)
 	}
+}
+
+// get is the record of key k, which must be there.
+func get(t *testing.T, j *Journal, k Key) rec {
+	t.Helper()
+	var r rec
+	ok, err := j.Get(k, &r)
+	if err != nil {
+		t.Fatalf("Get(%v): %v", k, err)
+	}
+	if !ok {
+		t.Fatalf("Get(%v): not found", k)
+	}
+	return r
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/journal"
 	"github.com/datg/datg/internal/llm"
@@ -152,8 +154,11 @@ func TestBatchFullCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	batches := eps[0].Server.Batches()
-	if len(batches) != 1 || batches[0].Status != "completed" {
-		t.Fatalf("batches %+v, want one completed", batches)
+	if len(batches) != 1 {
+		t.Fatalf("%d batches %+v, want one", len(batches), batches)
+	}
+	if got := batches[0].Status; got != "completed" {
+		t.Fatalf("batch status %q, want completed", got)
 	}
 	keys := shapedKeys(t, target, reqs[:6])
 	ids := slices.Sorted(slices.Values(batches[0].CustomIDs))
@@ -164,8 +169,15 @@ func TestBatchFullCycle(t *testing.T) {
 		t.Fatalf("server answered %d requests, want 6 (all in the batch, none online)", n)
 	}
 	for _, k := range keys {
-		if r, ok := got.resp[k]; !ok || r.Batch != batches[0].ID || r.Text == "" {
-			t.Fatalf("request %.12s: answer %+v, want one from batch %s", k, r, batches[0].ID)
+		r, ok := got.resp[k]
+		if !ok {
+			t.Fatalf("request %.12s: no answer", k)
+		}
+		if r.Batch != batches[0].ID {
+			t.Fatalf("request %.12s: answered by batch %q, want %s", k, r.Batch, batches[0].ID)
+		}
+		if r.Text == "" {
+			t.Fatalf("request %.12s: an answer without text", k)
 		}
 	}
 
@@ -184,10 +196,15 @@ func TestBatchFullCycle(t *testing.T) {
 		t.Fatalf("online keys %v, batch keys %v", slices.Sorted(mapKeys(ogot.resp)), keys)
 	}
 	for k, want := range ogot.resp {
-		r := got.resp[k]
-		if r.Text != want.Text || r.FinishReason != want.FinishReason || r.PromptTokens != want.PromptTokens ||
-			r.CompletionTokens != want.CompletionTokens || r.Model != want.Model {
-			t.Errorf("request %.12s: batch answer %+v differs from online %+v", k, r, want)
+		type answer struct {
+			Text, FinishReason, Model      string
+			PromptTokens, CompletionTokens int
+		}
+		of := func(r llm.Response) answer {
+			return answer{r.Text, r.FinishReason, r.Model, r.PromptTokens, r.CompletionTokens}
+		}
+		if diff := cmp.Diff(of(want), of(got.resp[k])); diff != "" {
+			t.Errorf("request %.12s: batch answer differs from online (-online +batch):\n%s", k, diff)
 		}
 	}
 
@@ -270,8 +287,15 @@ func TestBatchFailedIsReportedAndRerunSubmitsAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := eps[0].Server.Batches(); len(b) != 2 || b[1].Status != "completed" || len(got.resp) != 3 {
-		t.Fatalf("rerun: batches %+v, %d answers", b, len(got.resp))
+	b := eps[0].Server.Batches()
+	if len(b) != 2 {
+		t.Fatalf("rerun: %d batches %+v, want the failed one and a new one", len(b), b)
+	}
+	if b[1].Status != "completed" {
+		t.Fatalf("rerun: the new batch is %s, want completed", b[1].Status)
+	}
+	if len(got.resp) != 3 {
+		t.Fatalf("rerun: %d answers, want 3", len(got.resp))
 	}
 }
 
@@ -337,8 +361,12 @@ func TestBatchSurvivesKill(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b := eps[0].Server.Batches(); len(b) != 1 || len(b[0].CustomIDs) != 5 {
-				t.Fatalf("batches %+v, want exactly one, of the 5 requests", b)
+			b := eps[0].Server.Batches()
+			if len(b) != 1 {
+				t.Fatalf("%d batches %+v, want exactly one", len(b), b)
+			}
+			if n := len(b[0].CustomIDs); n != 5 {
+				t.Fatalf("the batch holds %d requests, want the 5", n)
 			}
 			if n := servedOnce(t, eps[0].Server); n != 5 || len(got.resp) != 5 {
 				t.Fatalf("server answered %d, fan-out got %d; want 5 each", n, len(got.resp))

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/simulate/simulatetest"
@@ -42,6 +44,19 @@ func start(t *testing.T, cfgs ...simulate.Config) []*simulate.Endpoint {
 	t.Helper()
 	eps, _ := simulatetest.Start(t, "", cfgs...)
 	return eps
+}
+
+// answeredAtOnce sends req and checks that its first attempt answered it.
+func answeredAtOnce(t *testing.T, name string, pool *llm.Pool, req llm.Request) llm.Response {
+	t.Helper()
+	resp, err := pool.Do(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if resp.Attempts != 1 {
+		t.Fatalf("%s took %d attempts, want 1", name, resp.Attempts)
+	}
+	return resp
 }
 
 func swahiliRequest(i int) llm.Request {
@@ -92,15 +107,35 @@ func TestExtraFieldsReachServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := rec.bodies[0]
-	if body["repetition_penalty"] != 1.08 || body["seed"] != 42.0 || body["return_token_ids"] != true ||
-		body["temperature"].(float64) < 0.59 || body["max_tokens"] != 512.0 {
-		t.Fatalf("server saw %v", body)
+	want := map[string]any{"repetition_penalty": 1.08, "seed": 42.0, "return_token_ids": true, "max_tokens": 512.0}
+	got := map[string]any{}
+	for k := range want {
+		got[k] = body[k]
 	}
-	if resp.CompletionTokens == 0 || len(resp.TokenIDs) != resp.CompletionTokens || resp.FinishReason == "" {
-		t.Fatalf("response %+v", resp)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("the server saw (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(resp.Text, " ") || resp.Attempts != 1 || resp.Endpoint != ts.URL {
-		t.Fatalf("response %+v", resp)
+	if temp, ok := body["temperature"].(float64); !ok || temp < 0.59 {
+		t.Fatalf("the server saw temperature %v, want the request's 0.6", body["temperature"])
+	}
+	if resp.CompletionTokens == 0 {
+		t.Fatal("response without completion tokens")
+	}
+	if len(resp.TokenIDs) != resp.CompletionTokens {
+		t.Fatalf("response: %d token ids for %d completion tokens", len(resp.TokenIDs), resp.CompletionTokens)
+	}
+	if resp.FinishReason == "" {
+		t.Fatal("response without a finish reason")
+	}
+	if !strings.Contains(resp.Text, " ") {
+		t.Fatalf("response text %q, want words", resp.Text)
+	}
+	type answered struct {
+		Attempts int
+		Endpoint string
+	}
+	if diff := cmp.Diff(answered{1, ts.URL}, answered{resp.Attempts, resp.Endpoint}); diff != "" {
+		t.Fatalf("response (-want +got):\n%s", diff)
 	}
 }
 
@@ -143,8 +178,11 @@ func TestRetriesAroundDeadAndFaultyEndpoints(t *testing.T) {
 		t.Fatalf("a request failed although one endpoint is healthy: %v", err)
 	}
 	fs := eps[1].Server.Stats()
-	if fs.Errors+fs.Dropped+fs.Malformed == 0 || p.Retries() == 0 {
-		t.Fatalf("no faults were exercised: %+v retries %d", fs, p.Retries())
+	if fs.Errors+fs.Dropped+fs.Malformed == 0 {
+		t.Fatal("the faulty endpoint injected no fault")
+	}
+	if p.Retries() == 0 {
+		t.Fatalf("no retry after %d errors, %d dropped and %d malformed replies", fs.Errors, fs.Dropped, fs.Malformed)
 	}
 	for i, e := range eps {
 		if st := e.Server.Stats(); st.MaxInFlight > 4 {
@@ -152,8 +190,11 @@ func TestRetriesAroundDeadAndFaultyEndpoints(t *testing.T) {
 		}
 	}
 	status := p.Status()
-	if status[0].Up || status[0].Requests > 30 {
-		t.Errorf("dead endpoint still in rotation or tried too often: %+v", status[0])
+	if status[0].Up {
+		t.Errorf("the dead endpoint is still in rotation: %+v", status[0])
+	}
+	if status[0].Requests > 30 {
+		t.Errorf("the dead endpoint was tried %d times, want at most 30", status[0].Requests)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/journal"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/simulate"
@@ -36,21 +38,30 @@ func chatRequest(maxTokens int) llm.Request {
 	}
 }
 
+// faultyPool is a pool of one simulated endpoint that injects faults; a
+// request is tried maxAttempts times, and failures never take the endpoint
+// out of rotation.
+func faultyPool(t *testing.T, faults simulate.Faults, maxAttempts int) (*llm.Pool, *simulate.Endpoint) {
+	t.Helper()
+	cfg := simConfig()
+	cfg.Faults = faults
+	ep := start(t, cfg)[0]
+	o := fastOptions()
+	o.MaxAttempts, o.FailThreshold = maxAttempts, 100
+	pool, err := llm.NewPool([]string{ep.URL}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pool, ep
+}
+
 // A 200 reply without usable text is a malformed reply: retried, never
 // journaled, and when every attempt gets one the request fails naming it.
 func TestReplyWithoutTextIsNeverJournaled(t *testing.T) {
 	for _, api := range []string{llm.APICompletions, llm.APIChat} {
 		for _, form := range []string{"null", "empty", "missing", "no-choices"} {
 			t.Run(api+"/"+form, func(t *testing.T) {
-				cfg := simConfig()
-				cfg.Faults = simulate.Faults{EmptyRate: 1, EmptyForm: form}
-				eps := start(t, cfg)
-				o := fastOptions()
-				o.MaxAttempts, o.FailThreshold = 3, 100
-				pool, err := llm.NewPool([]string{eps[0].URL}, o)
-				if err != nil {
-					t.Fatal(err)
-				}
+				pool, ep := faultyPool(t, simulate.Faults{EmptyRate: 1, EmptyForm: form}, 3)
 				j := openJournal(t, t.TempDir())
 				req := swahiliRequest(0)
 				if api == llm.APIChat {
@@ -69,7 +80,7 @@ func TestReplyWithoutTextIsNeverJournaled(t *testing.T) {
 				if n := j.Len(); n != 0 {
 					t.Fatalf("%d replies without text journaled", n)
 				}
-				if st := eps[0].Server.Stats(); st.Empty != 3 {
+				if st := ep.Server.Stats(); st.Empty != 3 {
 					t.Fatalf("the server gave %d empty replies, want one per attempt (3)", st.Empty)
 				}
 			})
@@ -95,8 +106,11 @@ func TestReplyWithoutTextIsRetried(t *testing.T) {
 			t.Fatalf("request %d answered without text", i)
 		}
 	}
-	if st := eps[0].Server.Stats(); st.Empty == 0 || pool.Retries() == 0 {
-		t.Fatalf("no empty reply was exercised: %+v", st)
+	if st := eps[0].Server.Stats(); st.Empty == 0 {
+		t.Fatal("the server sent no empty reply")
+	}
+	if pool.Retries() == 0 {
+		t.Fatal("no empty reply was retried")
 	}
 	if j.Len() != 12 {
 		t.Fatalf("%d records for 12 requests", j.Len())
@@ -134,8 +148,13 @@ func TestChatReplyWithReasoningOnlyIsKept(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: a reply with reasoning and content null was refused: %v", name, err)
 		}
-		if resp.Text != "" || resp.Reasoning == "" || resp.Attempts != 1 {
-			t.Fatalf("%s: response %+v", name, resp)
+		type kept struct {
+			Text          string
+			ReasoningKept bool
+			Attempts      int
+		}
+		if diff := cmp.Diff(kept{"", true, 1}, kept{resp.Text, resp.Reasoning != "", resp.Attempts}); diff != "" {
+			t.Fatalf("%s: response (-want +got):\n%s", name, diff)
 		}
 	}
 }
@@ -156,8 +175,12 @@ func TestReplyThatStoppedAtOnceIsKept(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", api, err)
 		}
-		if resp.Text != "" || resp.FinishReason != "stop" || resp.CompletionTokens != 1 || resp.Attempts != 1 {
-			t.Fatalf("%s: response %+v", api, resp)
+		type stopped struct {
+			Text, FinishReason         string
+			CompletionTokens, Attempts int
+		}
+		if diff := cmp.Diff(stopped{"", "stop", 1, 1}, stopped{resp.Text, resp.FinishReason, resp.CompletionTokens, resp.Attempts}); diff != "" {
+			t.Fatalf("%s: response (-want +got):\n%s", api, diff)
 		}
 	}
 }
@@ -166,19 +189,17 @@ func TestReplyThatStoppedAtOnceIsKept(t *testing.T) {
 // data.
 func TestGarbageTokenCountsAreMalformed(t *testing.T) {
 	for _, bad := range []float64{-1, -3e9, 1e6, 3e9, 1e20} {
-		cfg := simConfig()
-		cfg.Faults = simulate.Faults{BadUsageRate: 1, BadUsage: bad}
-		eps := start(t, cfg)
-		o := fastOptions()
-		o.MaxAttempts, o.FailThreshold = 2, 100
-		pool, _ := llm.NewPool([]string{eps[0].URL}, o)
+		pool, ep := faultyPool(t, simulate.Faults{BadUsageRate: 1, BadUsage: bad}, 2)
 		j := openJournal(t, t.TempDir())
 		resp, _, err := llm.NewJournaled(pool, j).Do(context.Background(), swahiliRequest(0))
 		if !errors.Is(err, llm.ErrMalformed) || !llm.RequestFailed(err) {
 			t.Fatalf("completion_tokens %g: got %+v, %v; want a failed request for a malformed reply", bad, resp, err)
 		}
-		if j.Len() != 0 || eps[0].Server.Stats().BadUsage != 2 {
-			t.Fatalf("completion_tokens %g: %d journaled, stats %+v", bad, j.Len(), eps[0].Server.Stats())
+		if n := j.Len(); n != 0 {
+			t.Fatalf("completion_tokens %g: %d replies journaled, want none", bad, n)
+		}
+		if n := ep.Server.Stats().BadUsage; n != 2 {
+			t.Fatalf("completion_tokens %g: the server sent %d replies with it, want one per attempt (2)", bad, n)
 		}
 	}
 }
@@ -215,8 +236,11 @@ func TestJournaledReplyWithoutTextIsRequestedAgain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if resp.Text+resp.Reasoning == "" || resp.CompletionTokens <= 0 {
-				t.Fatalf("run %d, request %d: the unusable journaled reply was replayed: %+v", run, i, resp)
+			if resp.Text+resp.Reasoning == "" {
+				t.Fatalf("run %d, request %d: the journaled reply without text was replayed", run, i)
+			}
+			if resp.CompletionTokens <= 0 {
+				t.Fatalf("run %d, request %d: the journaled reply with %d completion tokens was replayed", run, i, resp.CompletionTokens)
 			}
 			if cached != (run == 1) {
 				t.Fatalf("run %d, request %d: cached %v", run, i, cached)

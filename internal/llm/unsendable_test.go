@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
@@ -55,12 +57,14 @@ func TestUnsendableRequestIsAConfigError(t *testing.T) {
 	if st := eps[0].Server.Stats(); st.Requests != 0 {
 		t.Fatalf("the server saw %d requests", st.Requests)
 	}
+	type blame struct {
+		Up              bool
+		Faults, Retries int64
+	}
 	if st := pool.Status()[0]; !st.Up || st.Faults != 0 || pool.Retries() != 0 {
-		t.Fatalf("the endpoint was blamed: %+v, %d retries", st, pool.Retries())
+		t.Fatalf("the endpoint was blamed (-want +got):\n%s", cmp.Diff(blame{true, 0, 0}, blame{st.Up, st.Faults, pool.Retries()}))
 	}
-	if resp, err := pool.Do(context.Background(), swahiliRequest(0)); err != nil || resp.Attempts != 1 {
-		t.Fatalf("a good request afterwards: %+v, %v", resp, err)
-	}
+	answeredAtOnce(t, "a good request afterwards", pool, swahiliRequest(0))
 }
 
 // In a fan-out, a configuration error stops the stage as one (exit 2), not

@@ -13,6 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/simulate"
@@ -124,12 +127,14 @@ func TestOpenAIReasoningModelsGetTheirOwnFields(t *testing.T) {
 			t.Errorf("sent %s to a reasoning model: %v", refused, body)
 		}
 	}
-	if body["max_completion_tokens"] != float64(8192) || body["reasoning_effort"] != "high" {
-		t.Errorf("budget or effort not sent as OpenAI names them: %v", body)
+	type named struct{ MaxCompletionTokens, ReasoningEffort any }
+	if diff := cmp.Diff(named{float64(8192), "high"}, named{body["max_completion_tokens"], body["reasoning_effort"]}); diff != "" {
+		t.Errorf("budget or effort not sent as OpenAI names them (-want +got):\n%s", diff)
 	}
 	shaped, _ := pool.Shape(req)
-	if s := shaped.Sent(); s.Temperature != nil || s.TopP != nil || s.MaxTokens == nil || *s.MaxTokens != 8192 {
-		t.Errorf("recorded sampling %+v, want no temperature or top_p and the budget", s)
+	budget := int64(8192)
+	if diff := cmp.Diff(llm.SentSampling{MaxTokens: &budget}, shaped.Sent(), cmpopts.IgnoreFields(llm.SentSampling{}, "TopK", "RepetitionPenalty")); diff != "" {
+		t.Errorf("recorded sampling, want no temperature or top_p and the budget (-want +got):\n%s", diff)
 	}
 
 	// Against a server that enforces the rules, nothing is refused.
@@ -146,8 +151,9 @@ func TestOpenAIReasoningModelsGetTheirOwnFields(t *testing.T) {
 			t.Fatalf("%s: %v", model, err)
 		}
 	}
+	type refused struct{ Requests, Errors int64 }
 	if st := eps[0].Server.Stats(); st.Requests != 3 || st.Errors != 0 {
-		t.Fatalf("server stats %+v", st)
+		t.Fatalf("server stats (-want +got):\n%s", cmp.Diff(refused{3, 0}, refused{st.Requests, st.Errors}))
 	}
 }
 

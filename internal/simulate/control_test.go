@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/scaffold"
@@ -30,9 +33,14 @@ func TestContinuationIsTheSameSample(t *testing.T) {
 			r := s
 			r.MaxTokens = s.MaxTokens - cut
 			tail := m.generate(sys, user, asst+head.Text(), r)
-			if head.Text()+tail.Text() != whole.Text() || len(head.Tokens)+len(tail.Tokens) != len(whole.Tokens) ||
-				tail.FinishReason != whole.FinishReason || tail.Correct != whole.Correct {
-				t.Fatalf("%s cut at %d: head+tail differs from the whole sample", outcome, cut)
+			type sample struct {
+				Text, FinishReason string
+				Tokens             int
+				Correct            bool
+			}
+			joined := sample{head.Text() + tail.Text(), tail.FinishReason, len(head.Tokens) + len(tail.Tokens), tail.Correct}
+			if diff := cmp.Diff(sample{whole.Text(), whole.FinishReason, len(whole.Tokens), whole.Correct}, joined); diff != "" {
+				t.Fatalf("%s cut at %d: head+tail differs from the whole sample (-whole +head and tail):\n%s", outcome, cut, diff)
 			}
 			if tail.Reasoning+tail.Answer != tail.Text() || (whole.Answer != "" && tail.Answer != whole.Answer) {
 				t.Fatalf("%s cut at %d: reasoning/answer split %q | %q", outcome, cut, tail.Reasoning, tail.Answer)
@@ -56,12 +64,13 @@ func TestForeignContinuationIsNewSample(t *testing.T) {
 func TestStopStrings(t *testing.T) {
 	g := generation{Reasoning: "a b </x> c", Answer: " d", FinishReason: "length"}
 	g.Tokens = tokenize(g.Text())
-	cut := g.stopAt([]string{"zz", "</x>"})
-	if cut.Text() != "a b " || cut.FinishReason != "stop" || strings.Join(cut.Tokens, "") != "a b " {
-		t.Fatalf("%+v", cut)
+	type stopped struct{ Text, FinishReason, Tokens string }
+	of := func(g generation) stopped { return stopped{g.Text(), g.FinishReason, strings.Join(g.Tokens, "")} }
+	if diff := cmp.Diff(stopped{"a b ", "stop", "a b "}, of(g.stopAt([]string{"zz", "</x>"}))); diff != "" {
+		t.Fatalf("cut at </x> (-want +got):\n%s", diff)
 	}
-	if same := g.stopAt(nil); same.Text() != g.Text() || same.FinishReason != "length" {
-		t.Fatalf("no stop changed the generation: %+v", same)
+	if diff := cmp.Diff(stopped{g.Text(), "length", ""}, of(g.stopAt(nil)), cmpopts.IgnoreFields(stopped{}, "Tokens")); diff != "" {
+		t.Fatalf("no stop changed the generation (-want +got):\n%s", diff)
 	}
 }
 
@@ -72,8 +81,10 @@ func TestScaffold(t *testing.T) {
 	m.key[normQuestion("Lina saves 15 dollars a week for 7 weeks.")] = problemInfo{Lang: "en", Level: "low", Answer: "105", Steps: []string{"15 \\times 7 = 105"}}
 	sw, _ := prompts.Lookup("sw")
 	system := prompts.ScaffoldSystem(prompts.ScaffoldInput{Language: sw.Name})
-	if lang, ok := scaffoldLanguage(system); !ok || lang != "sw" {
-		t.Fatalf("scaffold system message read as %q, %v", lang, ok)
+	if lang, ok := scaffoldLanguage(system); !ok {
+		t.Fatal("the scaffold system message names no language")
+	} else if lang != "sw" {
+		t.Fatalf("scaffold system message read as %q, want sw", lang)
 	}
 	s := sampling{Model: "Qwen/Qwen3-4B", Seed: 42, Temperature: 0.2, TopP: 0.95, RepetitionPenalty: 1.02, MaxTokens: 4096}
 	clean := m.scaffold("Lina saves 15 dollars a week for 7 weeks.", "sw", s, ContentFaults{})

@@ -19,8 +19,11 @@ func post(t *testing.T, cfg Config, path, body string) map[string]any {
 	}
 	defer resp.Body.Close()
 	var reply map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("%d, %v", resp.StatusCode, err)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d, want 200", resp.StatusCode)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
+		t.Fatal(err)
 	}
 	return reply
 }
@@ -105,11 +108,17 @@ func TestTrickleFault(t *testing.T) {
 		}
 	}
 	var reply map[string]any
-	if err := json.Unmarshal(body, &reply); err != nil || reply["choices"] == nil {
+	if err := json.Unmarshal(body, &reply); err != nil {
 		t.Fatalf("trickled reply %q: %v", body, err)
 	}
-	if reads < n/2 || ep.Server.Stats().Trickled != 1 {
-		t.Fatalf("%d bytes arrived in %d reads; stats %+v", n, reads, ep.Server.Stats())
+	if reply["choices"] == nil {
+		t.Fatalf("trickled reply %q has no choices", body)
+	}
+	if reads < n/2 {
+		t.Fatalf("%d bytes arrived in %d reads, want at least %d", n, reads, n/2)
+	}
+	if got := ep.Server.Stats().Trickled; got != 1 {
+		t.Fatalf("%d replies trickled, want 1", got)
 	}
 }
 

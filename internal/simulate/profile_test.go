@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/inputerr"
 )
 
@@ -19,12 +21,18 @@ func TestLoadProfileIsStrict(t *testing.T) {
 		return p
 	}
 	p, err := LoadProfile(write(string(defaultProfile)))
-	if err != nil || p.Languages["sw"].Loop != 0.35 {
+	if err != nil {
 		t.Fatalf("the embedded profile as a file: %v", err)
 	}
+	if got := p.Languages["sw"].Loop; got != 0.35 {
+		t.Fatalf("the embedded profile as a file: sw loop %v, want 0.35", got)
+	}
 	p, err = LoadProfile(write(`{"comment": "sw loops less", "languages": {"sw": {"reasoning": 0.3, "input": 0.6, "loop": 0.1}}}`))
-	if err != nil || p.Languages["sw"].Loop != 0.1 || p.Languages["te"].Loop != 0.30 {
-		t.Fatalf("an override: %+v %v", p.Languages["sw"], err)
+	if err != nil {
+		t.Fatalf("an override: %v", err)
+	}
+	if diff := cmp.Diff(map[string]float64{"sw": 0.1, "te": 0.30}, map[string]float64{"sw": p.Languages["sw"].Loop, "te": p.Languages["te"].Loop}); diff != "" {
+		t.Fatalf("an override of sw: loop rates (-want +got):\n%s", diff)
 	}
 	for name, c := range map[string]struct {
 		content, want string

@@ -181,23 +181,34 @@ func TestStreamingMatchesPlain(t *testing.T) {
 	defer stream.Close()
 	var b strings.Builder
 	usage := 0
-	for {
-		chunk, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	drain(t, stream.Recv, func(chunk openai.CompletionResponse) {
 		for _, c := range chunk.Choices {
 			b.WriteString(c.Text)
 		}
 		if chunk.Usage != nil {
 			usage = chunk.Usage.CompletionTokens
 		}
+	})
+	if b.String() != plain.Choices[0].Text {
+		t.Fatalf("the stream's text (%d chars) differs from the plain reply's (%d chars)", b.Len(), len(plain.Choices[0].Text))
 	}
-	if b.String() != plain.Choices[0].Text || usage != plain.Usage.CompletionTokens {
-		t.Fatalf("stream gave %d chars / %d tokens, plain %d chars / %d tokens", b.Len(), usage, len(plain.Choices[0].Text), plain.Usage.CompletionTokens)
+	if usage != plain.Usage.CompletionTokens {
+		t.Fatalf("the stream counted %d completion tokens, the plain reply %d", usage, plain.Usage.CompletionTokens)
+	}
+}
+
+// drain reads a stream to its end, handing each chunk to fn.
+func drain[T any](t *testing.T, recv func() (T, error), fn func(T)) {
+	t.Helper()
+	for {
+		chunk, err := recv()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(chunk)
 	}
 }
 
@@ -215,22 +226,18 @@ func TestChatStreamWithReasoningField(t *testing.T) {
 	}
 	defer stream.Close()
 	var reasoning, content strings.Builder
-	for {
-		chunk, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	drain(t, stream.Recv, func(chunk openai.ChatCompletionStreamResponse) {
 		for _, c := range chunk.Choices {
 			reasoning.WriteString(c.Delta.ReasoningContent)
 			content.WriteString(c.Delta.Content)
 		}
-	}
+	})
 	_ = asst
-	if reasoning.Len() == 0 || !strings.Contains(content.String(), `\boxed{70}`) {
-		t.Fatalf("reasoning %d chars, content %q", reasoning.Len(), content.String())
+	if reasoning.Len() == 0 {
+		t.Fatalf("no reasoning streamed (content %q)", content.String())
+	}
+	if !strings.Contains(content.String(), `\boxed{70}`) {
+		t.Fatalf("content %q, want the answer \\boxed{70}", content.String())
 	}
 }
 
@@ -243,8 +250,11 @@ func TestInjectedFaults(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Faults = Faults{ErrorRate: 1, ErrorCodes: []int{503}}
 	resp, err := get(cfg)
-	if err != nil || resp.StatusCode != 503 {
-		t.Fatalf("error fault: %v %v", resp, err)
+	if err != nil {
+		t.Fatalf("error fault: %v", err)
+	}
+	if resp.StatusCode != 503 {
+		t.Fatalf("error fault: status %d, want 503", resp.StatusCode)
 	}
 	cfg.Faults = Faults{DropRate: 1}
 	if resp, err := get(cfg); err == nil {
@@ -285,8 +295,12 @@ func TestMaxSeqsQueues(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st := ep.Server.Stats(); st.MaxInFlight > 2 || st.Served != 8 {
-		t.Fatalf("stats %+v", st)
+	st := ep.Server.Stats()
+	if st.MaxInFlight > 2 {
+		t.Fatalf("%d requests generated at once, want at most MaxSeqs (2)", st.MaxInFlight)
+	}
+	if st.Served != 8 {
+		t.Fatalf("%d requests served, want 8", st.Served)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/schema"
 )
 
@@ -95,8 +97,19 @@ func TestNullableColumnsWithoutNullsRead(t *testing.T) {
 	dir := t.TempDir()
 	writeParquet(t, filepath.Join(dir, "problems.parquet"), []nullableProblem{{s("low-3"), s("low"), s("en"), &k, s("x"), s("q"), s("7"), s("f")}})
 	rows, err := ReadAll(dir, schema.Problems)
-	if err != nil || len(rows) != 1 || rows[0].Question != "q" || rows[0].K != 3 {
-		t.Fatalf("rows %+v, %v", rows, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type read struct {
+		Question string
+		K        int32
+	}
+	var got []read
+	for _, r := range rows {
+		got = append(got, read{r.Question, r.K})
+	}
+	if diff := cmp.Diff([]read{{"q", 3}}, got); diff != "" {
+		t.Fatalf("rows (-want +got):\n%s", diff)
 	}
 }
 
@@ -117,8 +130,15 @@ func TestInt32ReadsAsInt64(t *testing.T) {
 		got = append(got, *p)
 		return nil
 	})
-	if err != nil || len(got) != 2 || got[0].Seed != 215 || got[1].Seed != -7 {
-		t.Fatalf("got %+v, %v", got, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seeds []int64
+	for _, p := range got {
+		seeds = append(seeds, p.Seed)
+	}
+	if diff := cmp.Diff([]int64{215, -7}, seeds); diff != "" {
+		t.Fatalf("seeds (-want +got):\n%s", diff)
 	}
 }
 
@@ -142,8 +162,11 @@ func TestTimestampColumns(t *testing.T) {
 	writeParquet(t, filepath.Join(dir, "traces.parquet"), []micros{{"t1", at}})
 	var got time.Time
 	err := ScanProjection(dir, schema.Traces.Table, func(p *projection) error { got = p.CreatedAt; return nil })
-	if err != nil || !got.Equal(at.Truncate(time.Millisecond)) {
-		t.Fatalf("micros read as %v, %v; want %v", got, err, at.Truncate(time.Millisecond))
+	if err != nil {
+		t.Fatalf("micros: %v", err)
+	}
+	if want := at.Truncate(time.Millisecond); !got.Equal(want) {
+		t.Fatalf("micros read as %v, want %v", got, want)
 	}
 	writeParquet(t, filepath.Join(dir, "traces.parquet"), []number{{"t1", at.UnixMilli()}})
 	err = ScanProjection(dir, schema.Traces.Table, func(*projection) error { return nil })

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/schema"
 	"github.com/parquet-go/parquet-go"
 )
@@ -204,8 +206,11 @@ func TestScanProjection(t *testing.T) {
 		got = append(got, r.ProblemID)
 		return nil
 	})
-	if err != nil || strings.Join(got, ",") != "low-0,low-1" {
-		t.Fatalf("got %v, %v", got, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"low-0", "low-1"}, got); diff != "" {
+		t.Fatalf("problem ids (-want +got):\n%s", diff)
 	}
 }
 
@@ -222,8 +227,11 @@ func TestOneWriterPerTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(FilePath(dir, schema.Problems.Table))
-	if err != nil || fi.Mode().Perm() != 0o644 {
-		t.Fatalf("table mode %v, %v; want 0644", fi.Mode(), err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != 0o644 {
+		t.Fatalf("table mode %v, want 0644", got)
 	}
 	if err := WriteAll(dir, schema.Problems, Meta{}, problems("low-0")); err != nil {
 		t.Fatalf("writer after commit: %v", err)
@@ -244,8 +252,11 @@ func TestMergeReplacesGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ := ReadAll(dir, schema.Nodes)
-	if len(rows) != 1 || rows[0].Anchor != "new" || m.Replaced != 4 {
-		t.Fatalf("rows %+v, replaced %d", rows, m.Replaced)
+	if diff := cmp.Diff([]schema.Node{{DagID: "d1", NodeID: "n1", Anchor: "new"}}, rows); diff != "" {
+		t.Fatalf("rows (-want +got):\n%s", diff)
+	}
+	if m.Replaced != 4 {
+		t.Fatalf("replaced %d rows, want d1's 3 and d2's 1", m.Replaced)
 	}
 }
 
@@ -286,7 +297,13 @@ func TestLongTextsStoredOnce(t *testing.T) {
 		t.Fatalf("traces.parquet is %d bytes for a %d-byte text that compresses well", fi.Size(), len(text))
 	}
 	rows, err := ReadAll(dir, schema.Traces)
-	if err != nil || len(rows) != 1 || rows[0].Text != text {
-		t.Fatalf("text did not read back whole: %v", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(rows))
+	}
+	if rows[0].Text != text {
+		t.Fatalf("text did not read back whole: %d bytes, want %d", len(rows[0].Text), len(text))
 	}
 }

@@ -108,8 +108,11 @@ func TestDecode(t *testing.T) {
 		Budgets     map[string]int `json:"budgets"`
 	}
 	var s study
-	if _, err := Decode([]byte(`{"temperature": 0.6, "budgets": {"low": 4096}}`), &s, Options{}); err != nil || s.Budgets["low"] != 4096 {
-		t.Fatalf("%+v %v", s, err)
+	if _, err := Decode([]byte(`{"temperature": 0.6, "budgets": {"low": 4096}}`), &s, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Budgets["low"]; got != 4096 {
+		t.Fatalf("budgets.low = %d, want 4096", got)
 	}
 	cases := []struct {
 		doc, want string

@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/pipelinetest"
@@ -37,8 +40,10 @@ func withTraces(t *testing.T) (string, *pipelinetest.Sim) {
 	study := generate.DefaultStudy()
 	study.Models, study.Langs, study.Levels, study.Limit = []string{"Qwen/Qwen3-4B"}, []string{"en", "sw"}, []string{"low", "medium"}, 2
 	cfg := generate.Config{Data: data, Study: study, Endpoints: []string{sim.URL}, Pool: pipelinetest.QuickPool()}
-	if res, err := generate.Run(context.Background(), cfg); err != nil || res.Jobs != 16 {
-		t.Fatalf("generate: %+v %v", res, err)
+	if res, err := generate.Run(context.Background(), cfg); err != nil {
+		t.Fatalf("generate: %v", err)
+	} else if res.Jobs != 16 {
+		t.Fatalf("generate: %d jobs, want 16", res.Jobs)
 	}
 	return data, sim
 }
@@ -127,45 +132,39 @@ type tables struct {
 
 func readTables(t *testing.T, data, aligner string) tables {
 	t.Helper()
-	tb := tables{aligns: map[pair]schema.Alignment{}, events: map[pair][]schema.AlignmentEvent{},
-		actions: map[pair][]schema.HarmfulAction{}, errs: map[pair][]schema.AlignmentError{}}
-	aligns, err := store.ReadAll(data, schema.Alignments)
-	if err != nil {
-		t.Fatal(err)
+	tb := tables{aligns: map[pair]schema.Alignment{}}
+	for p, as := range rowsByPair(t, data, schema.Alignments, false, func(a schema.Alignment) (pair, bool) {
+		return pair{a.TraceID, a.DagID}, a.Aligner == aligner
+	}) {
+		tb.aligns[p] = as[len(as)-1]
 	}
-	for _, a := range aligns {
-		if a.Aligner == aligner {
-			tb.aligns[pair{a.TraceID, a.DagID}] = a
-		}
-	}
-	events, err := store.ReadAll(data, schema.AlignmentEvents)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range events {
-		if e.Aligner == aligner {
-			tb.events[pair{e.TraceID, e.DagID}] = append(tb.events[pair{e.TraceID, e.DagID}], e)
-		}
-	}
-	actions, err := store.ReadAll(data, schema.HarmfulActions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range actions {
-		if a.Aligner == aligner {
-			tb.actions[pair{a.TraceID, a.DagID}] = append(tb.actions[pair{a.TraceID, a.DagID}], a)
-		}
-	}
-	errs, err := store.ReadAll(data, schema.AlignmentErrors)
-	if err != nil && !errors.Is(err, store.ErrNoTable) {
-		t.Fatal(err)
-	}
-	for _, e := range errs {
-		if e.Aligner == aligner {
-			tb.errs[pair{e.TraceID, e.DagID}] = append(tb.errs[pair{e.TraceID, e.DagID}], e)
-		}
-	}
+	tb.events = rowsByPair(t, data, schema.AlignmentEvents, false, func(e schema.AlignmentEvent) (pair, bool) {
+		return pair{e.TraceID, e.DagID}, e.Aligner == aligner
+	})
+	tb.actions = rowsByPair(t, data, schema.HarmfulActions, false, func(a schema.HarmfulAction) (pair, bool) {
+		return pair{a.TraceID, a.DagID}, a.Aligner == aligner
+	})
+	tb.errs = rowsByPair(t, data, schema.AlignmentErrors, true, func(e schema.AlignmentError) (pair, bool) {
+		return pair{e.TraceID, e.DagID}, e.Aligner == aligner
+	})
 	return tb
+}
+
+// rowsByPair reads a table and groups the rows keep takes by their pair.
+// An optional table may be missing (it then has no rows).
+func rowsByPair[T any](t *testing.T, data string, def schema.Def[T], optional bool, keep func(T) (pair, bool)) map[pair][]T {
+	t.Helper()
+	rows, err := store.ReadAll(data, def)
+	if err != nil && !(optional && errors.Is(err, store.ErrNoTable)) {
+		t.Fatal(err)
+	}
+	out := map[pair][]T{}
+	for _, r := range rows {
+		if p, ok := keep(r); ok {
+			out[p] = append(out[p], r)
+		}
+	}
+	return out
 }
 
 // paragraphBreaks counts the blank-line breaks in s: whitespace runs with
@@ -202,16 +201,30 @@ func check(t *testing.T, data, aligner string, r run, want map[pair]bool) (table
 		sum.Alignments++
 		sum.Unlocated += int(a.Unlocated)
 		sum.Problems += len(errs)
-		if a.TextHash != tr.TextHash || int(a.Events) != len(events) || int(a.Actions) != len(actions) || int(a.Problems) != len(errs) {
-			t.Fatalf("alignment %v: %+v with %d events, %d actions and %d errors", p, a, len(events), len(actions), len(errs))
+		type counts struct {
+			TextHash                  string
+			Events, Actions, Problems int
+		}
+		if diff := cmp.Diff(counts{tr.TextHash, len(events), len(actions), len(errs)},
+			counts{a.TextHash, int(a.Events), int(a.Actions), int(a.Problems)}); diff != "" {
+			t.Fatalf("alignment %v (-trace and rows +alignment row):\n%s", p, diff)
 		}
 		if (aligner == datg.SymbolicAligner) != (a.RequestKey == "") {
 			t.Fatalf("alignment %v by %s has request key %q", p, aligner, a.RequestKey)
 		}
 		if a.Status != "ok" {
 			sum.Unusable++
-			if a.Status != "invalid-json" || len(events)+len(actions) != 0 || len(errs) != 1 || errs[0].Kind != "invalid-json" {
-				t.Fatalf("unusable alignment %v: %+v, errors %+v", p, a, errs)
+			type unusable struct {
+				Status          string
+				Events, Actions int
+				ErrorKinds      []string
+			}
+			got := unusable{Status: a.Status, Events: len(events), Actions: len(actions)}
+			for _, e := range errs {
+				got.ErrorKinds = append(got.ErrorKinds, e.Kind)
+			}
+			if diff := cmp.Diff(unusable{Status: "invalid-json", ErrorKinds: []string{"invalid-json"}}, got); diff != "" {
+				t.Fatalf("unusable alignment %v (-want +got):\n%s", p, diff)
 			}
 			continue
 		}
@@ -222,22 +235,26 @@ func check(t *testing.T, data, aligner string, r run, want map[pair]bool) (table
 		runes := []rune(tr.Text)
 		unlocated := 0
 		for _, e := range events {
-			if !nodes[e.NodeID] || !slices.Contains(study.Strings(study.EventStatuses...), e.Status) {
-				t.Fatalf("alignment %v kept event %+v", p, e)
+			if !nodes[e.NodeID] {
+				t.Fatalf("alignment %v kept an event of node %s, which its DAG does not have", p, e.NodeID)
 			}
+			if !slices.Contains(study.Strings(study.EventStatuses...), e.Status) {
+				t.Fatalf("alignment %v kept an event of %s with status %q, want one of %v", p, e.NodeID, e.Status, study.EventStatuses)
+			}
+			set, unset := positionFields(e)
 			if e.Match == datg.MatchNone {
 				unlocated++
-				if e.StartChar != nil || e.EndChar != nil || e.BlockID != nil || e.CommitProgress != nil {
-					t.Fatalf("unlocated event with a position: %+v", e)
+				if len(set) != 0 {
+					t.Fatalf("alignment %v: unlocated event %s/%d has %v, want no position", p, e.NodeID, e.Seq, set)
 				}
 				continue
 			}
-			if e.StartChar == nil || e.EndChar == nil || e.BlockID == nil || e.CommitProgress == nil {
-				t.Fatalf("located event without a position: %+v", e)
+			if len(unset) != 0 {
+				t.Fatalf("alignment %v: located event %s/%d has no %v", p, e.NodeID, e.Seq, unset)
 			}
 			start, end := int(*e.StartChar), int(*e.EndChar)
 			if start < 0 || end <= start || end > len(runes) {
-				t.Fatalf("event %+v outside the trace (%d characters)", e, len(runes))
+				t.Fatalf("alignment %v: event %s/%d at %d..%d, outside the trace (%d characters)", p, e.NodeID, e.Seq, start, end, len(runes))
 			}
 			if e.Match == datg.MatchExact && string(runes[start:end]) != strings.TrimSpace(e.EvidenceSpan) {
 				t.Fatalf("exact event at %d..%d reads %q, its span is %q", start, end, string(runes[start:end]), e.EvidenceSpan)
@@ -256,26 +273,86 @@ func check(t *testing.T, data, aligner string, r run, want map[pair]bool) (table
 	return tb, sum
 }
 
+// positionFields names the position columns an event sets and those it
+// leaves null.
+func positionFields(e schema.AlignmentEvent) (set, unset []string) {
+	for _, f := range []struct {
+		name string
+		null bool
+	}{{"start_char", e.StartChar == nil}, {"end_char", e.EndChar == nil}, {"block_id", e.BlockID == nil}, {"commit_progress", e.CommitProgress == nil}} {
+		if f.null {
+			unset = append(unset, f.name)
+		} else {
+			set = append(set, f.name)
+		}
+	}
+	return set, unset
+}
+
+// sameSummary checks that Run's summary is the one its rows imply.
+func sameSummary(t *testing.T, sum, rowSum align.Summary) {
+	t.Helper()
+	if diff := cmp.Diff(rowSum, sum); diff != "" {
+		t.Fatalf("summary (-the rows say +Run returned):\n%s", diff)
+	}
+}
+
+// checkSummary checks that Run's summary is the one its rows imply, and
+// that it counts what want does (fields of the summary other than those
+// named in ignore).
+func checkSummary(t *testing.T, sum, rowSum, want align.Summary, ignore ...string) {
+	t.Helper()
+	sameSummary(t, sum, rowSum)
+	if diff := cmp.Diff(want, sum, cmpopts.IgnoreFields(align.Summary{}, ignore...)); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
+	}
+}
+
+// llmAlignment is a run aligned by the LLM aligner: what it should hold,
+// and what it holds.
+type llmAlignment struct {
+	data        string
+	sim         *pipelinetest.Sim
+	cfg         align.Config
+	r           run
+	want        map[pair]bool // the base traces of the configured directions with their DAGs
+	tb          tables
+	sum, rowSum align.Summary // Run's summary, and the one its rows imply
+}
+
+// alignLLM aligns a fresh run with the LLM aligner, against a simulator
+// that makes faults, and checks the tables it wrote.
+func alignLLM(t *testing.T, faults simulate.ContentFaults) llmAlignment {
+	t.Helper()
+	a := llmAlignment{data: alignRun(t)}
+	a.sim = pipelinetest.Simulator(t, a.data, faults)
+	a.cfg = llmConfig(a.data, a.sim)
+	var err error
+	if a.sum, err = align.Run(context.Background(), a.cfg); err != nil {
+		t.Fatal(err)
+	}
+	a.r = readRun(t, a.data)
+	a.want = a.r.pairs("base", a.cfg.Directions, 0)
+	a.tb, a.rowSum = check(t, a.data, pipelinetest.AlignModel, a.r, a.want)
+	return a
+}
+
 // The LLM aligner keeps every event of a known node with a valid status,
 // records unknown nodes and bad statuses as alignment errors, keeps events
 // whose span is nowhere in the trace without a position, and a rerun asks
 // nothing.
 func TestAlignLLMContentFaults(t *testing.T) {
-	data := alignRun(t)
-	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Fenced: 0.3, UnknownNode: 0.3, AbsentSpan: 0.2, BadStatus: 0.2})
-	cfg := llmConfig(data, sim)
-	sum, err := align.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
+	a := alignLLM(t, simulate.ContentFaults{Fenced: 0.3, UnknownNode: 0.3, AbsentSpan: 0.2, BadStatus: 0.2})
+	sim, cfg, r, want, tb, sum, rowSum := a.sim, a.cfg, a.r, a.want, a.tb, a.sum, a.rowSum
+	if got, want := cfg.Directions, study.Strings(study.EnEn, study.EnX); !slices.Equal(got, want) {
+		t.Fatalf("directions %v, want %v", got, want)
 	}
-	r := readRun(t, data)
-	want := r.pairs("base", study.Strings(study.EnEn, study.EnX), 0)
 	if len(want) != 2*2*2*3 {
 		t.Fatalf("%d pairs to align, want 24 (2 levels x 2 problems x 2 directions x 3 DAGs)", len(want))
 	}
-	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
-	if sum != rowSum || sum.Alignments != len(want) || sum.Unusable != 0 || sum.Unlocated == 0 || sum.Problems == 0 {
-		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	checkSummary(t, sum, rowSum, align.Summary{Alignments: len(want), Unusable: 0}, "Unlocated", "Problems")
+	if sum.Unlocated == 0 || sum.Problems == 0 {
+		t.Fatalf("summary: %d unlocated events and %d problems; the faults should make both", sum.Unlocated, sum.Problems)
 	}
 
 	// Read each raw reply apart and count what should have been rejected.
@@ -312,8 +389,11 @@ func TestAlignLLMContentFaults(t *testing.T) {
 		gotKinds := map[string]int{}
 		for i, e := range tb.errs[p] {
 			gotKinds[e.Kind]++
-			if e.Seq != int32(i) || e.Detail == "" {
-				t.Fatalf("alignment error %+v", e)
+			if e.Seq != int32(i) {
+				t.Fatalf("alignment %v: error %d has seq %d", p, i, e.Seq)
+			}
+			if e.Detail == "" {
+				t.Fatalf("alignment %v: error %d (%s) has no detail", p, i, e.Kind)
 			}
 		}
 		if fmt.Sprint(gotKinds) != fmt.Sprint(wantKinds) {
@@ -341,8 +421,11 @@ func TestAlignLLMContentFaults(t *testing.T) {
 	}
 
 	again, err := align.Run(context.Background(), cfg)
-	if err != nil || again != sum {
-		t.Fatalf("rerun: %+v %v, first %+v", again, err, sum)
+	if err != nil {
+		t.Fatalf("rerun: %v", err)
+	}
+	if diff := cmp.Diff(sum, again); diff != "" {
+		t.Fatalf("rerun summary (-first +rerun):\n%s", diff)
 	}
 	if after, _ := pipelinetest.Served(sim.Server); after != served {
 		t.Fatalf("the rerun sent %d requests", after-served)
@@ -353,18 +436,11 @@ func TestAlignLLMContentFaults(t *testing.T) {
 // too, the alignment is stored as invalid-json with no events, and scoring
 // leaves it out.
 func TestAlignInvalidJSON(t *testing.T) {
-	data := alignRun(t)
-	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Malformed: 1})
-	cfg := llmConfig(data, sim)
-	sum, err := align.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := readRun(t, data)
-	want := r.pairs("base", cfg.Directions, 0)
-	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
-	if sum != rowSum || sum.Unusable != len(want) || sum.Problems != len(want) || len(tb.events) != 0 || len(tb.actions) != 0 {
-		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	a := alignLLM(t, simulate.ContentFaults{Malformed: 1})
+	data, sim, cfg, r, want, tb, sum, rowSum := a.data, a.sim, a.cfg, a.r, a.want, a.tb, a.sum, a.rowSum
+	checkSummary(t, sum, rowSum, align.Summary{Unusable: len(want), Problems: len(want)}, "Alignments", "Unlocated")
+	if len(tb.events) != 0 || len(tb.actions) != 0 {
+		t.Fatalf("%d alignments with events and %d with harmful actions, want none", len(tb.events), len(tb.actions))
 	}
 	// Two requests per alignment, and the second is another sample, not the
 	// same request again.
@@ -379,23 +455,18 @@ func TestAlignInvalidJSON(t *testing.T) {
 		t.Fatalf("the rerun sent %d requests", after-served)
 	}
 	ssum, err := score.Run(context.Background(), score.Config{Data: data})
-	if err != nil || ssum.Scored != 0 || ssum.Unusable != len(want) {
-		t.Fatalf("score: %+v %v", ssum, err)
+	if err != nil {
+		t.Fatalf("score: %v", err)
+	}
+	if diff := cmp.Diff(score.Summary{Scored: 0, Unusable: len(want)}, ssum, cmpopts.IgnoreFields(score.Summary{}, "Traces", "StaleText", "StaleDAG")); diff != "" {
+		t.Fatalf("score summary (-want +got):\n%s", diff)
 	}
 }
 
 // The second request for a reply without an alignment can succeed.
 func TestAlignRetryIsANewSample(t *testing.T) {
-	data := alignRun(t)
-	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Malformed: 0.5})
-	cfg := llmConfig(data, sim)
-	sum, err := align.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := readRun(t, data)
-	want := r.pairs("base", cfg.Directions, 0)
-	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
+	a := alignLLM(t, simulate.ContentFaults{Malformed: 0.5})
+	sim, r, want, tb, sum, rowSum := a.sim, a.r, a.want, a.tb, a.sum, a.rowSum
 	unusable := map[pair]bool{}
 	for p, a := range tb.aligns {
 		if a.Status != "ok" {
@@ -406,8 +477,10 @@ func TestAlignRetryIsANewSample(t *testing.T) {
 	// them get an alignment this time.
 	served, dup := pipelinetest.Served(sim.Server)
 	retries := int(served) - dup - r.requests(want)
-	if sum != rowSum || retries == 0 || r.requests(unusable) >= retries {
-		t.Fatalf("summary %+v; %d requests (%d repeated) for %d alignments (%d distinct)", sum, served, dup, len(want), r.requests(want))
+	sameSummary(t, sum, rowSum)
+	if retries == 0 || r.requests(unusable) >= retries {
+		t.Fatalf("%d retries (%d requests, %d repeated, for %d alignments, %d distinct) for %d distinct unusable alignments: want some, and more than those left unusable",
+			retries, served, dup, len(want), r.requests(want), r.requests(unusable))
 	}
 }
 
@@ -433,9 +506,7 @@ func TestAlignSymbolic(t *testing.T) {
 	r := readRun(t, data)
 	want := r.pairs("base", cfg.Directions, 0)
 	tb, rowSum := check(t, data, datg.SymbolicAligner, r, want)
-	if sum != rowSum || sum.Alignments != len(want) || sum.Unusable != 0 {
-		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
-	}
+	checkSummary(t, sum, rowSum, align.Summary{Alignments: len(want), Unusable: 0}, "Unlocated", "Problems")
 	committed := 0
 	for _, evs := range tb.events {
 		for _, e := range evs {
@@ -448,7 +519,7 @@ func TestAlignSymbolic(t *testing.T) {
 		t.Fatal("the symbolic aligner committed no node of traces written from the DAGs' own solutions")
 	}
 	if _, llmRows := check(t, data, pipelinetest.AlignModel, r, want); llmRows != llmSum {
-		t.Fatalf("the LLM aligner's rows changed: %+v, were %+v", llmRows, llmSum)
+		t.Fatalf("the LLM aligner's rows changed (-were +are):\n%s", cmp.Diff(llmSum, llmRows))
 	}
 	if n, _ := store.NumRows(data, schema.Alignments.Table); n != 2*int64(len(want)) {
 		t.Fatalf("%d alignments, want %d of each aligner", n, len(want))
@@ -456,48 +527,39 @@ func TestAlignSymbolic(t *testing.T) {
 }
 
 // In reference mode each reference is aligned to the other DAGs of its
-// problem, never its own.
+// problem, never its own; --limit selects problems in reference mode too.
 func TestAlignReferences(t *testing.T) {
-	data := alignRun(t)
-	cfg := align.DefaultConfig()
-	cfg.Data, cfg.Symbolic, cfg.References = data, true, true
-	sum, err := align.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := readRun(t, data)
-	want := r.pairs("reference", nil, 0)
-	// 6 problems x 3 references x 2 other DAGs.
-	if len(want) != 36 {
-		t.Fatalf("%d reference pairs, want 36", len(want))
-	}
-	if _, rowSum := check(t, data, datg.SymbolicAligner, r, want); sum != rowSum {
-		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
-	}
-	for p := range readTables(t, data, datg.SymbolicAligner).aligns {
-		tr, d := r.traces[p.trace], r.dags[p.dag]
-		if tr.ProblemID != d.Row.ProblemID || tr.Seed == int64(d.Row.RefIndex) {
-			t.Fatalf("reference %s (%s, ref %d) aligned to %s", tr.TraceID, tr.ProblemID, tr.Seed, p.dag)
-		}
-	}
-}
-
-// --limit selects problems in reference mode too.
-func TestAlignReferencesLimit(t *testing.T) {
-	data := alignRun(t)
-	cfg := align.DefaultConfig()
-	cfg.Data, cfg.Symbolic, cfg.References, cfg.Limit = data, true, true, 1
-	sum, err := align.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := readRun(t, data)
-	want := r.pairs("reference", nil, 1)
-	if len(want) != 18 {
-		t.Fatalf("%d reference pairs, want 18", len(want))
-	}
-	if _, rowSum := check(t, data, datg.SymbolicAligner, r, want); sum != rowSum {
-		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
+	for _, tc := range []struct {
+		limit, pairs int
+	}{
+		{0, 36}, // 6 problems x 3 references x 2 other DAGs
+		{1, 18}, // the first problem of each level
+	} {
+		t.Run(fmt.Sprintf("limit=%d", tc.limit), func(t *testing.T) {
+			data := alignRun(t)
+			cfg := align.DefaultConfig()
+			cfg.Data, cfg.Symbolic, cfg.References, cfg.Limit = data, true, true, tc.limit
+			sum, err := align.Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := readRun(t, data)
+			want := r.pairs("reference", nil, tc.limit)
+			if len(want) != tc.pairs {
+				t.Fatalf("%d reference pairs, want %d", len(want), tc.pairs)
+			}
+			_, rowSum := check(t, data, datg.SymbolicAligner, r, want)
+			sameSummary(t, sum, rowSum)
+			for p := range readTables(t, data, datg.SymbolicAligner).aligns {
+				tr, d := r.traces[p.trace], r.dags[p.dag]
+				if tr.ProblemID != d.Row.ProblemID {
+					t.Fatalf("reference %s of %s aligned to %s, a DAG of %s", tr.TraceID, tr.ProblemID, p.dag, d.Row.ProblemID)
+				}
+				if tr.Seed == int64(d.Row.RefIndex) {
+					t.Fatalf("reference %s (ref %d) aligned to its own DAG %s", tr.TraceID, tr.Seed, p.dag)
+				}
+			}
+		})
 	}
 }
 
@@ -567,9 +629,7 @@ func TestAlignResumeAfterCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb, rowSum := check(t, data, pipelinetest.AlignModel, r, want)
-	if sum != rowSum || sum.Alignments != len(want) || sum.Unusable != 0 {
-		t.Fatalf("summary %+v, the rows say %+v", sum, rowSum)
-	}
+	checkSummary(t, sum, rowSum, align.Summary{Alignments: len(want), Unusable: 0}, "Unlocated", "Problems")
 	// Across both runs every distinct request was answered, and at most
 	// the requests in flight at the cancellation were sent again.
 	served, dup := pipelinetest.Served(sim.Server)
@@ -599,14 +659,25 @@ func TestAlignResumeAfterCancel(t *testing.T) {
 	for p := range want {
 		traces[p.trace] = true
 	}
-	if ssum.Scored != len(want) || len(scores) != len(want) || ssum.Traces != len(traces) || len(best) != len(traces) {
-		t.Fatalf("score summary %+v, %d score rows, %d traces with a best DAG, %d traces", ssum, len(scores), len(best), len(traces))
+	type scored struct {
+		Scored, ScoreRows, Traces, TracesWithBest int
+	}
+	if diff := cmp.Diff(scored{len(want), len(want), len(traces), len(traces)}, scored{ssum.Scored, len(scores), ssum.Traces, len(best)}); diff != "" {
+		t.Fatalf("scores (-want +got):\n%s", diff)
 	}
 	for p := range want {
 		s, ok := byPair[p]
+		if !ok {
+			t.Fatalf("%v was not scored", p)
+		}
 		d := r.dags[p.dag]
-		if !ok || s.Aligner != pipelinetest.AlignModel || best[p.trace] != 1 || s.RefIndex != d.Row.RefIndex {
-			t.Fatalf("score of %v: %+v (found %v, %d best)", p, s, ok, best[p.trace])
+		type who struct {
+			Aligner     string
+			RefIndex    int32
+			BestOfTrace int
+		}
+		if diff := cmp.Diff(who{pipelinetest.AlignModel, d.Row.RefIndex, 1}, who{s.Aligner, s.RefIndex, best[p.trace]}); diff != "" {
+			t.Fatalf("score of %v (-want +got):\n%s", p, diff)
 		}
 		commits := map[string]bool{}
 		for _, e := range tb.events[p] {
@@ -615,10 +686,21 @@ func TestAlignResumeAfterCancel(t *testing.T) {
 			}
 		}
 		nodes := len(d.DAG.Nodes)
-		if int(s.NodeCount) != nodes || int(s.Committed) != len(commits) || math.Abs(s.CAR-float64(len(commits))/float64(nodes)) > 1e-9 ||
-			s.HAR < 0 || s.HAR > 1 || int(s.EdgeCount) != len(d.DAG.Edges()) || (s.PMF == nil) != (s.EdgeCount == 0) ||
-			(s.PMF != nil && (*s.PMF < 0 || *s.PMF > 1)) {
-			t.Fatalf("score of %v: %+v; the DAG has %d nodes and %d edges, %d nodes committed", p, s, nodes, len(d.DAG.Edges()), len(commits))
+		type counts struct {
+			NodeCount, Committed, EdgeCount int
+			CAR                             float64
+			PMF                             bool // a DAG with edges has one
+		}
+		want := counts{nodes, len(commits), len(d.DAG.Edges()), float64(len(commits)) / float64(nodes), len(d.DAG.Edges()) != 0}
+		got := counts{int(s.NodeCount), int(s.Committed), int(s.EdgeCount), s.CAR, s.PMF != nil}
+		if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Fatalf("score of %v (-the DAG and events say +the score row):\n%s", p, diff)
+		}
+		if s.HAR < 0 || s.HAR > 1 {
+			t.Fatalf("score of %v: HAR %v outside [0, 1]", p, s.HAR)
+		}
+		if s.PMF != nil && (*s.PMF < 0 || *s.PMF > 1) {
+			t.Fatalf("score of %v: PMF %v outside [0, 1]", p, *s.PMF)
 		}
 	}
 }
@@ -692,9 +774,11 @@ func TestRows(t *testing.T) {
 	stored := &dags.Stored{Row: schema.DAG{DagID: "low-0/r0", ContentHash: "h0"}, DAG: dag}
 	res := align.Rows(trace, stored, "m", reply)
 	a := res.Alignment
-	if a.Status != "ok" || a.Events != 3 || a.Actions != 2 || a.Problems != 3 || a.Unlocated != 1 || a.Raw != reply ||
-		a.TextHash != transforms.TextHash(trace.Text) || a.DagHash != "h0" || a.TraceID != "t1" || a.DagID != "low-0/r0" || a.Aligner != "m" {
-		t.Fatalf("alignment %+v", a)
+	wantAlignment := schema.Alignment{TraceID: "t1", DagID: "low-0/r0", Aligner: "m", Status: "ok", Raw: reply,
+		Events: 3, Actions: 2, Problems: 3, Unlocated: 1, TextHash: transforms.TextHash(trace.Text), DagHash: "h0"}
+	unchecked := cmpopts.IgnoreFields(schema.Alignment{}, "PromptTokens", "CompletionTokens", "RequestKey", "PromptSet", "CreatedAt")
+	if diff := cmp.Diff(wantAlignment, a, unchecked); diff != "" {
+		t.Fatalf("alignment (-want +got):\n%s", diff)
 	}
 	var got []string
 	for _, e := range res.Events {
@@ -718,13 +802,31 @@ func TestRows(t *testing.T) {
 	if !slices.Equal(kinds, []string{"missing-status", "bad-status", "unknown-node"}) {
 		t.Fatalf("errors %v", kinds)
 	}
-	c, l := res.Actions[0], res.Actions[1]
-	if c.Category != datg.Contradictory || c.StartChar == nil || *c.StartChar != 34 || l.Category != datg.HarmfulLoop || l.StartChar == nil || *l.StartChar != 12 {
-		t.Fatalf("actions %+v at %v, %+v at %v", c, c.StartChar, l, l.StartChar)
+	type action struct {
+		Category  string
+		StartChar *int32
+	}
+	var actions []action
+	for _, a := range res.Actions {
+		actions = append(actions, action{a.Category, a.StartChar})
+	}
+	at := func(i int32) *int32 { return &i }
+	if diff := cmp.Diff([]action{{datg.Contradictory, at(34)}, {datg.HarmfulLoop, at(12)}}, actions); diff != "" {
+		t.Fatalf("actions (-want +got):\n%s", diff)
 	}
 
 	res = align.Rows(trace, stored, "m", `{"audit_results": {"n1": [{"status": "COMM`)
-	if res.Alignment.Status != "invalid-json" || len(res.Events) != 0 || len(res.Errors) != 1 || res.Errors[0].Kind != "invalid-json" || res.Alignment.Problems != 1 {
-		t.Fatalf("cut-off reply: %+v", res)
+	type cutOff struct {
+		Status     string
+		Problems   int32
+		Events     int
+		ErrorKinds []string
+	}
+	gotCut := cutOff{Status: res.Alignment.Status, Problems: res.Alignment.Problems, Events: len(res.Events)}
+	for _, e := range res.Errors {
+		gotCut.ErrorKinds = append(gotCut.ErrorKinds, e.Kind)
+	}
+	if diff := cmp.Diff(cutOff{"invalid-json", 1, 0, []string{"invalid-json"}}, gotCut); diff != "" {
+		t.Fatalf("cut-off reply (-want +got):\n%s", diff)
 	}
 }

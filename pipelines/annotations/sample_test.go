@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/imports"
@@ -194,13 +196,23 @@ func TestSampleIsTheAuditDesign(t *testing.T) {
 			t.Errorf("line %d: trace %s drawn twice", i+1, l.TraceID)
 		case int32(l.RefIndex) != best[l.TraceID]:
 			t.Errorf("line %d: ref_index %d, the best DAG under A is %d", i+1, l.RefIndex, best[l.TraceID])
-		case l.Context.Lang != tr.ReasoningLang || l.Context.Level != tr.Level || l.Context.Trace != tr.Text || !strings.Contains(l.Context.Question, tr.ProblemID):
-			t.Errorf("line %d: context %+v does not describe the trace", i+1, l.Context)
+		default:
+			type described struct{ Lang, Level, Trace string }
+			if diff := cmp.Diff(described{tr.ReasoningLang, tr.Level, tr.Text}, described{l.Context.Lang, l.Context.Level, l.Context.Trace}); diff != "" {
+				t.Errorf("line %d: context (-the trace +the line):\n%s", i+1, diff)
+			}
+			if !strings.Contains(l.Context.Question, tr.ProblemID) {
+				t.Errorf("line %d: question %q is not %s's", i+1, l.Context.Question, tr.ProblemID)
+			}
 		}
 		seen[l.TraceID] = true
 		counts[[2]string{tr.ReasoningLang, tr.Level}]++
-		if raw[i]["annotator"] != nil || len(l.Nodes) != 3 || len(l.Edges) != 3 || len(l.Statuses) != 3 || len(l.Harmful) != 1 {
-			t.Errorf("line %d: judgments to fill %v", i+1, raw[i])
+		type toFill struct {
+			Annotator                       any
+			Nodes, Edges, Statuses, Harmful int
+		}
+		if diff := cmp.Diff(toFill{nil, 3, 3, 3, 1}, toFill{raw[i]["annotator"], len(l.Nodes), len(l.Edges), len(l.Statuses), len(l.Harmful)}); diff != "" {
+			t.Errorf("line %d: judgments to fill (-want +got):\n%s", i+1, diff)
 		}
 		for _, m := range []map[string]any{l.Nodes, l.Edges, l.Harmful} {
 			for k, v := range m {
@@ -232,8 +244,14 @@ func TestSampleIsTheAuditDesign(t *testing.T) {
 			short = append(short, c)
 		}
 	}
-	if sum.Instances != 35 || len(sum.Cells) != 12 || len(short) != 1 || short[0] != (Cell{"te", "high", 2, 2}) || sum.Aligner != "A" {
-		t.Errorf("summary %+v, short %+v", sum, short)
+	type summary struct {
+		Aligner          string
+		Instances, Cells int
+		Short            []Cell
+	}
+	want := summary{Aligner: "A", Instances: 35, Cells: 12, Short: []Cell{{"te", "high", 2, 2}}}
+	if diff := cmp.Diff(want, summary{sum.Aligner, sum.Instances, len(sum.Cells), short}); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 
 	// Same seed: byte-identical; another seed: another draw.
@@ -274,8 +292,11 @@ func TestDrawIgnoresCandidateOrder(t *testing.T) {
 	rev := slices.Clone(cell)
 	slices.Reverse(rev)
 	a, b := draw(cell, 5, 10), draw(rev, 5, 10)
-	if !slices.Equal(a, b) || len(a) != 10 {
-		t.Fatalf("%v vs %v", a, b)
+	if len(a) != 10 {
+		t.Fatalf("drew %d of 30, want 10", len(a))
+	}
+	if !slices.Equal(a, b) {
+		t.Fatalf("the candidates reversed drew %v, in order %v", b, a)
 	}
 	if all := draw(cell, 5, 50); len(all) != 30 {
 		t.Fatalf("a short cell gave %d of 30", len(all))
@@ -328,10 +349,7 @@ func TestSampleFillImport(t *testing.T) {
 		_, err := imports.Run(context.Background(), imports.Config{Kind: "annotations", In: path, Data: dir})
 		return err
 	}
-	var ie *inputerr.Error
-	if err := imp(out); !errors.As(err, &ie) || ie.Line != 1 || ie.Field != "annotator" || !errors.Is(err, imports.ErrBadRecord) {
-		t.Fatalf("unfilled sample: %v", err)
-	}
+	checkInputError(t, "unfilled sample", imp(out), 1, "annotator")
 	_, raw := readSample(t, out)
 	write := func(lines []map[string]any) string {
 		var buf bytes.Buffer
@@ -346,8 +364,8 @@ func TestSampleFillImport(t *testing.T) {
 	for _, l := range raw {
 		l["annotator"] = "ann"
 	}
-	if err := imp(write(raw)); !errors.As(err, &ie) || ie.Line != 1 || ie.Field != "nodes.n1" || !strings.Contains(err.Error(), "not judged yet") {
-		t.Fatalf("judgments unfilled: %v", err)
+	if err := checkInputError(t, "judgments unfilled", imp(write(raw)), 1, "nodes.n1"); !strings.Contains(err.Error(), "not judged yet") {
+		t.Fatalf("judgments unfilled: %v, want it to say \"not judged yet\"", err)
 	}
 	spans := map[string]any{"n1": "x = 1", "n2": "y = 2", "n3": nil}
 	status := map[string]any{"n1": "COMMIT", "n2": "ATTEMPT", "n3": "MISSING"}
@@ -364,9 +382,7 @@ func TestSampleFillImport(t *testing.T) {
 	// The last line leaves one status unfilled: refused, naming it.
 	last := raw[len(raw)-1]["statuses"].(map[string]any)
 	last["n2"] = map[string]any{"status": nil, "evidence_span": nil}
-	if err := imp(write(raw)); !errors.As(err, &ie) || ie.Line != len(raw) || ie.Field != "statuses.n2" {
-		t.Fatalf("a status unfilled: %v", err)
-	}
+	checkInputError(t, "a status unfilled", imp(write(raw)), len(raw), "statuses.n2")
 	last["n2"] = map[string]any{"status": "ATTEMPT", "evidence_span": "y = 2"}
 	if err := imp(write(raw)); err != nil {
 		t.Fatalf("filled sample: %v", err)
@@ -379,12 +395,37 @@ func TestSampleFillImport(t *testing.T) {
 	if len(rows) != 10*len(raw) {
 		t.Fatalf("%d rows for %d instances", len(rows), len(raw))
 	}
+	start, block := int32(strings.Index(traceText, "x = 1")), int32(0)
+	type located struct{ StartChar, BlockID *int32 }
 	for _, r := range rows {
-		if r.Layer == "status" && r.Item == "n1" && (r.StartChar == nil || *r.StartChar != int32(strings.Index(traceText, "x = 1")) || *r.BlockID != 0) {
-			t.Fatalf("n1's span not located: %+v", r)
+		if r.Layer != "status" || r.Item != "n1" {
+			continue
 		}
+		if diff := cmp.Diff(located{&start, &block}, located{r.StartChar, r.BlockID}); diff != "" {
+			t.Fatalf("n1's span of %s not located (-want +got):\n%s", r.TraceID, diff)
+		}
+	}
+	for _, r := range rows {
 		if r.Layer == "harmful" && r.MatchedNode != "n2" {
 			t.Fatalf("the confirmed loop quotes n2's paragraph, matched to %q", r.MatchedNode)
 		}
 	}
+}
+
+// checkInputError checks that an import failed on a bad record at line and
+// field, and returns the error.
+func checkInputError(t *testing.T, name string, err error, line int, field string) error {
+	t.Helper()
+	var ie *inputerr.Error
+	if !errors.As(err, &ie) || !errors.Is(err, imports.ErrBadRecord) {
+		t.Fatalf("%s: got %v, want ErrBadRecord at a line", name, err)
+	}
+	type place struct {
+		Line  int
+		Field string
+	}
+	if diff := cmp.Diff(place{line, field}, place{ie.Line, ie.Field}); diff != "" {
+		t.Fatalf("%s: %v (-want +got):\n%s", name, err, diff)
+	}
+	return err
 }

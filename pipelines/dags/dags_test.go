@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
@@ -88,8 +89,11 @@ func checkTables(t *testing.T, data, builder string) map[string]schema.DAG {
 		edgeCount[e.DagID]++
 		p, okp := byDAG[e.DagID][e.ParentID]
 		c, okc := byDAG[e.DagID][e.ChildID]
-		if !okp || !okc {
-			t.Fatalf("edge %+v joins nodes its DAG does not have", e)
+		if !okp {
+			t.Fatalf("edge %s -> %s: DAG %s has no parent node %s", e.ParentID, e.ChildID, e.DagID, e.ParentID)
+		}
+		if !okc {
+			t.Fatalf("edge %s -> %s: DAG %s has no child node %s", e.ParentID, e.ChildID, e.DagID, e.ChildID)
 		}
 		if out[e.DagID].Valid && p.Position >= c.Position {
 			t.Fatalf("edge %+v of a valid DAG: parent at %d, child at %d", e, p.Position, c.Position)
@@ -100,11 +104,17 @@ func checkTables(t *testing.T, data, builder string) map[string]schema.DAG {
 		if !ok || d.ProblemID != ref.ProblemID || d.RefIndex != ref.RefIndex || d.DagID != fmt.Sprintf("%s/r%d", ref.ProblemID, ref.RefIndex) {
 			t.Fatalf("DAG %s (problem %s, ref %d) is no accepted reference's", d.DagID, d.ProblemID, d.RefIndex)
 		}
-		if d.Builder != builder || d.Valid != (d.Reason == "") || (d.Valid && d.FinalNodeID == "") {
-			t.Fatalf("DAG row %+v", d)
+		if d.Builder != builder {
+			t.Fatalf("DAG %s: builder %q, want %q", d.DagID, d.Builder, builder)
+		}
+		if d.Valid != (d.Reason == "") {
+			t.Fatalf("DAG %s: valid %v with reason %q; want a reason exactly when invalid", d.DagID, d.Valid, d.Reason)
+		}
+		if d.Valid && d.FinalNodeID == "" {
+			t.Fatalf("DAG %s: valid without a final node", d.DagID)
 		}
 		if builder != datg.SymbolicBuilder && (d.PromptTokens <= 0 || d.CompletionTokens <= 0) {
-			t.Fatalf("DAG %s without token counts: %+v", d.DagID, d)
+			t.Fatalf("DAG %s: prompt tokens %d, completion tokens %d; want both counted", d.DagID, d.PromptTokens, d.CompletionTokens)
 		}
 		ns := byDAG[d.DagID]
 		if int(d.Nodes) != len(ns) || int(d.EdgeCount) != edgeCount[d.DagID] {
@@ -152,14 +162,24 @@ func checkTables(t *testing.T, data, builder string) map[string]schema.DAG {
 				want.Nodes[i].Parents = []string{}
 			}
 		}
-		if got := stored[id].DAG; !reflect.DeepEqual(got, want) || got.Validate() != nil {
-			t.Fatalf("DAG %s loads as\n%+v\nbut its raw JSON is\n%+v", id, got, want)
+		got := stored[id].DAG
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("DAG %s as loaded differs from its raw JSON (-raw +loaded):\n%s", id, diff)
+		}
+		if err := got.Validate(); err != nil {
+			t.Fatalf("DAG %s loads invalid: %v", id, err)
 		}
 	}
 	for problem, list := range dags.ByProblem(stored) {
 		for i, s := range list {
-			if !s.Row.Valid || s.Row.ProblemID != problem || (i > 0 && list[i-1].Row.RefIndex >= s.Row.RefIndex) {
-				t.Fatalf("ByProblem(%s)[%d] = %+v", problem, i, s.Row)
+			if !s.Row.Valid {
+				t.Fatalf("ByProblem(%s)[%d] = invalid DAG %s", problem, i, s.Row.DagID)
+			}
+			if s.Row.ProblemID != problem {
+				t.Fatalf("ByProblem(%s)[%d] = DAG %s of problem %s", problem, i, s.Row.DagID, s.Row.ProblemID)
+			}
+			if i > 0 && list[i-1].Row.RefIndex >= s.Row.RefIndex {
+				t.Fatalf("ByProblem(%s)[%d]: ref index %d after %d, want increasing", problem, i, s.Row.RefIndex, list[i-1].Row.RefIndex)
 			}
 		}
 	}
@@ -207,8 +227,12 @@ func TestDAGsContentFaults(t *testing.T) {
 					t.Fatalf("DAG %s: reply is not fenced: %q", d.DagID, d.Raw)
 				}
 			}
-			if sum.DAGs != 18 || sum.Valid != 18 || sum.Repaired != repaired || !tc.repairs(multiNode, repaired) {
-				t.Fatalf("summary %+v, %d repaired in the table, %d DAGs of several nodes", sum, repaired, multiNode)
+			want := dags.Summary{DAGs: 18, Valid: 18, Repaired: repaired}
+			if diff := cmp.Diff(want, sum, cmpopts.IgnoreFields(dags.Summary{}, "Changed")); diff != "" {
+				t.Fatalf("summary (-want +got; Repaired wanted as the table counts):\n%s", diff)
+			}
+			if !tc.repairs(multiNode, repaired) {
+				t.Fatalf("%d DAGs repaired, %d of several nodes: not what %s faults make", repaired, multiNode, tc.name)
 			}
 			// One request per reference, and one more per repair. References
 			// with the same derivation make the same requests: those are
@@ -232,8 +256,11 @@ func TestDAGsContentFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after, _ := pipelinetest.Served(sim.Server); after != served || again != sum {
-				t.Fatalf("the rerun sent %d requests; summary %+v, first %+v", after-served, again, sum)
+			if after, _ := pipelinetest.Served(sim.Server); after != served {
+				t.Fatalf("the rerun sent %d requests, want 0", after-served)
+			}
+			if diff := cmp.Diff(sum, again); diff != "" {
+				t.Fatalf("rerun summary (-first +rerun):\n%s", diff)
 			}
 			checkTables(t, data, pipelinetest.DAGModel)
 		})
@@ -263,16 +290,26 @@ func TestDAGsFailedRepairKeepsInvalidDAG(t *testing.T) {
 			continue
 		}
 		invalid++
-		if !strings.Contains(d.Reason, "comes later") || !strings.Contains(d.Reason, "the repair request failed") ||
-			!strings.Contains(d.Reason, "context length exceeded") || d.Nodes < 2 {
-			t.Fatalf("invalid DAG %s: %+v", d.DagID, d)
+		for _, want := range []string{"comes later", "the repair request failed", "context length exceeded"} {
+			if !strings.Contains(d.Reason, want) {
+				t.Fatalf("invalid DAG %s: reason %q, want it to say %q", d.DagID, d.Reason, want)
+			}
+		}
+		if d.Nodes < 2 {
+			t.Fatalf("invalid DAG %s: %d nodes, want the cycle's 2 or more kept", d.DagID, d.Nodes)
 		}
 	}
 	// Every invalid DAG asked for a repair; identical repair requests (of
 	// identical derivations) share one when in flight together (a refused
 	// one is not journaled, so a later identical request is sent again).
-	if invalid == 0 || sum.Valid != sum.DAGs-invalid || h.Distinct() > invalid {
-		t.Fatalf("%d invalid DAGs, %d repairs refused (%d distinct), summary %+v", invalid, h.Count(), h.Distinct(), sum)
+	if invalid == 0 {
+		t.Fatal("no DAG is invalid although every repair was refused")
+	}
+	if got, want := sum.Valid, sum.DAGs-invalid; got != want {
+		t.Fatalf("summary: Valid %d, want %d (%d DAGs, %d invalid in the table)", got, want, sum.DAGs, invalid)
+	}
+	if h.Distinct() > invalid {
+		t.Fatalf("%d distinct repairs refused (%d in all) for %d invalid DAGs, want at most one each", h.Distinct(), h.Count(), invalid)
 	}
 	stored, err := dags.Load(data)
 	if err != nil {
@@ -294,8 +331,10 @@ func TestDAGsUnreadableRebuildDropsOldNodes(t *testing.T) {
 	sim := pipelinetest.Simulator(t, data, simulate.ContentFaults{Malformed: 1})
 	cfg := llmConfig(data, sim)
 	cfg.Symbolic = true
-	if sum, err := dags.Run(context.Background(), cfg); err != nil || sum.Valid != 18 {
-		t.Fatalf("symbolic DAGs: %+v %v", sum, err)
+	if sum, err := dags.Run(context.Background(), cfg); err != nil {
+		t.Fatalf("symbolic DAGs: %v", err)
+	} else if sum.Valid != 18 {
+		t.Fatalf("symbolic DAGs: Valid %d, want 18", sum.Valid)
 	}
 	h := &pipelinetest.Rejecting{Next: sim.Server, Marker: "The DAG you returned is not valid", Message: "context length exceeded"}
 	ts := httptest.NewServer(h)
@@ -304,13 +343,24 @@ func TestDAGsUnreadableRebuildDropsOldNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.DAGs != 18 || sum.Valid != 0 || h.Distinct() == 0 {
-		t.Fatalf("summary %+v, %d repairs refused (%d distinct)", sum, h.Count(), h.Distinct())
+	if diff := cmp.Diff(dags.Summary{DAGs: 18, Valid: 0}, sum, cmpopts.IgnoreFields(dags.Summary{}, "Repaired", "Changed")); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
+	}
+	if h.Distinct() == 0 {
+		t.Fatal("no repair was asked for")
+	}
+	type emptyDAG struct {
+		Valid            bool
+		Nodes, EdgeCount int32
 	}
 	for _, d := range checkTables(t, data, pipelinetest.DAGModel) {
-		if d.Valid || d.Nodes != 0 || d.EdgeCount != 0 || !strings.Contains(d.Reason, datg.ErrNoJSON.Error()) ||
-			!strings.Contains(d.Reason, "the repair request failed") {
-			t.Fatalf("DAG %+v", d)
+		if diff := cmp.Diff(emptyDAG{}, emptyDAG{d.Valid, d.Nodes, d.EdgeCount}); diff != "" {
+			t.Fatalf("DAG %s (-want +got):\n%s", d.DagID, diff)
+		}
+		for _, want := range []string{datg.ErrNoJSON.Error(), "the repair request failed"} {
+			if !strings.Contains(d.Reason, want) {
+				t.Fatalf("DAG %s: reason %q, want it to say %q", d.DagID, d.Reason, want)
+			}
 		}
 	}
 	for _, table := range []*schema.Table{schema.Nodes.Table, schema.Edges.Table} {
@@ -365,20 +415,35 @@ func TestDAGsSymbolic(t *testing.T) {
 	if served, _ := pipelinetest.Served(sim.Server); served != 0 {
 		t.Fatalf("the symbolic builder sent %d requests", served)
 	}
-	if sum.DAGs != 18 || sum.Valid != 18 || sum.Repaired != 0 {
-		t.Fatalf("summary %+v", sum)
+	if diff := cmp.Diff(dags.Summary{DAGs: 18, Valid: 18, Repaired: 0}, sum, cmpopts.IgnoreFields(dags.Summary{}, "Changed")); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	stored, err := dags.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	kept, ok := stored["high-4/r7"]
-	if !ok || kept.Row.Builder != "import:old.jsonl" || len(kept.DAG.Nodes) != 30 {
-		t.Fatalf("a DAG the run did not build was not kept: %+v", kept)
+	if !ok {
+		t.Fatal("high-4/r7, a DAG the run did not build, was not kept")
 	}
-	rebuilt := stored["low-0/r0"]
-	if rebuilt.Row.Builder != datg.SymbolicBuilder || len(rebuilt.DAG.Nodes) >= 30 || rebuilt.DAG.Validate() != nil {
-		t.Fatalf("low-0/r0 was not rebuilt whole: %+v", rebuilt)
+	if got, want := kept.Row.Builder, "import:old.jsonl"; got != want {
+		t.Fatalf("high-4/r7, a DAG the run did not build: builder %q, want %q", got, want)
+	}
+	if got, want := len(kept.DAG.Nodes), 30; got != want {
+		t.Fatalf("high-4/r7, a DAG the run did not build: %d nodes, want %d", got, want)
+	}
+	rebuilt, ok := stored["low-0/r0"]
+	if !ok {
+		t.Fatal("low-0/r0 is missing")
+	}
+	if got, want := rebuilt.Row.Builder, datg.SymbolicBuilder; got != want {
+		t.Fatalf("low-0/r0 was not rebuilt: builder %q, want %q", got, want)
+	}
+	if n := len(rebuilt.DAG.Nodes); n >= 30 {
+		t.Fatalf("low-0/r0 was not rebuilt whole: %d nodes, want fewer than the 30 it had", n)
+	}
+	if err := rebuilt.DAG.Validate(); err != nil {
+		t.Fatalf("low-0/r0 was rebuilt invalid: %v", err)
 	}
 	n, err := store.NumRows(data, schema.Nodes.Table)
 	if err != nil {
@@ -387,8 +452,11 @@ func TestDAGsSymbolic(t *testing.T) {
 	total := int64(30)
 	for id, s := range stored {
 		if id != "high-4/r7" {
-			if s.Row.Builder != datg.SymbolicBuilder || !s.Row.Valid {
-				t.Fatalf("DAG %s: %+v", id, s.Row)
+			if s.Row.Builder != datg.SymbolicBuilder {
+				t.Fatalf("DAG %s: builder %q, want %q", id, s.Row.Builder, datg.SymbolicBuilder)
+			}
+			if !s.Row.Valid {
+				t.Fatalf("DAG %s is invalid: %s", id, s.Row.Reason)
 			}
 			total += int64(len(s.DAG.Nodes))
 		}
@@ -446,8 +514,11 @@ func TestDAGsReferenceModel(t *testing.T) {
 	}
 	cfg.ReferenceModel = "ref-b"
 	sum, err := dags.Run(context.Background(), cfg)
-	if err != nil || sum.DAGs != 2 {
-		t.Fatalf("one reference model: %+v %v", sum, err)
+	if err != nil {
+		t.Fatalf("one reference model: %v", err)
+	}
+	if sum.DAGs != 2 {
+		t.Fatalf("one reference model: DAGs %d, want 2", sum.DAGs)
 	}
 	derivs, _ := store.ReadAll(data, schema.References)
 	stored, _ := dags.Load(data)
@@ -489,8 +560,15 @@ func TestDAGsValidate(t *testing.T) {
 
 func TestRows(t *testing.T) {
 	row, nodes, edges, err := dags.Rows("low-3", 2, "I could not build the DAG.", "m")
-	if !errors.Is(err, datg.ErrNoJSON) || row.Valid || row.DagID != "low-3/r2" || row.Reason == "" || nodes != nil || edges != nil {
-		t.Fatalf("no JSON: %+v %v %v %v", row, nodes, edges, err)
+	if !errors.Is(err, datg.ErrNoJSON) {
+		t.Errorf("no JSON: err %v, want ErrNoJSON", err)
+	}
+	if got, want := row.DagID, "low-3/r2"; got != want {
+		t.Errorf("no JSON: dag_id %q, want %q", got, want)
+	}
+	checkInvalid(t, "no JSON", row, "")
+	if nodes != nil || edges != nil {
+		t.Errorf("no JSON: nodes %+v, edges %+v; want none", nodes, edges)
 	}
 
 	// Fenced, with a duplicated node and a duplicated parent: invalid, and
@@ -501,22 +579,54 @@ func TestRows(t *testing.T) {
 		{"node_id": "n2", "anchor": "b = 3", "description": "again", "parents": []},
 		{"node_id": "n3", "anchor": "c = 2b", "description": "c", "parents": ["n2"]}]}` + "\n```"
 	row, nodes, edges, err = dags.Rows("low-3", 0, raw, "m")
-	if !errors.Is(err, datg.ErrInvalidDAG) || row.Valid || !strings.Contains(row.Reason, "twice") || row.Raw != raw {
-		t.Fatalf("duplicate node: %+v %v", row, err)
+	if !errors.Is(err, datg.ErrInvalidDAG) {
+		t.Errorf("duplicate node: err %v, want ErrInvalidDAG", err)
 	}
-	var ids []string
+	checkInvalid(t, "duplicate node", row, "twice")
+	if row.Raw != raw {
+		t.Errorf("duplicate node: raw %q, want the reply %q", row.Raw, raw)
+	}
+	type kept struct {
+		Nodes              []string // id@position:final
+		Edges              int
+		RowNodes, RowEdges int32
+	}
+	got := kept{Edges: len(edges), RowNodes: row.Nodes, RowEdges: row.EdgeCount}
 	for _, n := range nodes {
-		ids = append(ids, fmt.Sprintf("%s@%d:%v", n.NodeID, n.Position, n.Final))
+		got.Nodes = append(got.Nodes, fmt.Sprintf("%s@%d:%v", n.NodeID, n.Position, n.Final))
 	}
-	if !slices.Equal(ids, []string{"n1@0:false", "n2@1:false", "n3@3:true"}) || len(edges) != 2 || row.Nodes != 3 || row.EdgeCount != 2 {
-		t.Fatalf("nodes %v, edges %+v, row %+v", ids, edges, row)
+	want := kept{Nodes: []string{"n1@0:false", "n2@1:false", "n3@3:true"}, Edges: 2, RowNodes: 3, RowEdges: 2}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("duplicate node: nodes and edges kept (-want +got):\n%s", diff)
 	}
 
 	row, _, edges, err = dags.Rows("low-3", 1, `{"final_node_id": "n2", "nodes": [
 		{"node_id": "n1", "anchor": "a = 2", "parents": []},
 		{"node_id": "n2", "anchor": "b = a + 1", "parents": ["n1"]}]}`, "m")
-	if err != nil || !row.Valid || row.Reason != "" || row.FinalNodeID != "n2" || len(edges) != 1 || edges[0] != (schema.Edge{DagID: "low-3/r1", ParentID: "n1", ChildID: "n2"}) {
-		t.Fatalf("valid DAG: %+v %+v %v", row, edges, err)
+	if err != nil {
+		t.Fatalf("valid DAG: %v", err)
+	}
+	type verdict struct {
+		Valid               bool
+		Reason, FinalNodeID string
+	}
+	if diff := cmp.Diff(verdict{Valid: true, FinalNodeID: "n2"}, verdict{row.Valid, row.Reason, row.FinalNodeID}); diff != "" {
+		t.Errorf("valid DAG (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]schema.Edge{{DagID: "low-3/r1", ParentID: "n1", ChildID: "n2"}}, edges); diff != "" {
+		t.Errorf("valid DAG: edges (-want +got):\n%s", diff)
+	}
+}
+
+// checkInvalid checks that row is an invalid DAG whose reason says want
+// (or anything, when want is empty).
+func checkInvalid(t *testing.T, name string, row schema.DAG, want string) {
+	t.Helper()
+	if row.Valid {
+		t.Errorf("%s: the DAG row is valid", name)
+	}
+	if row.Reason == "" || !strings.Contains(row.Reason, want) {
+		t.Errorf("%s: reason %q, want one saying %q", name, row.Reason, want)
 	}
 }
 
@@ -534,7 +644,14 @@ func TestRowsRefuseADAGBeyondTheCaps(t *testing.T) {
 	}
 	raw := `{"final_node_id": "n201", "nodes": [` + strings.Join(nodes, ", ") + `]}`
 	row, ns, es, err := dags.Rows("low-3", 0, raw, "m")
-	if err == nil || row.Valid || !strings.Contains(row.Reason, "201 nodes, more than 200") || ns != nil || es != nil || row.Nodes != 0 || row.Raw != raw {
-		t.Fatalf("row %+v with %d nodes, %d edges, err %v", row, len(ns), len(es), err)
+	if err == nil {
+		t.Error("no error for a DAG of 201 nodes")
+	}
+	checkInvalid(t, "201 nodes", row, "201 nodes, more than 200")
+	if ns != nil || es != nil || row.Nodes != 0 {
+		t.Errorf("201 nodes: node rows %d (nil %v), edge rows %d (nil %v), n_nodes %d; want nil, nil and 0", len(ns), ns == nil, len(es), es == nil, row.Nodes)
+	}
+	if row.Raw != raw {
+		t.Errorf("201 nodes: raw not kept as the reply gave it (%d bytes, want %d)", len(row.Raw), len(raw))
 	}
 }

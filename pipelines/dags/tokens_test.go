@@ -17,8 +17,11 @@ func TestBuildKeepsTokenCountsPastInt32(t *testing.T) {
 	resp := llm.Response{Text: `{"final_node_id": "n1", "nodes": [{"node_id": "n1", "anchor": "x = 1", "parents": []}]}`,
 		PromptTokens: huge, CompletionTokens: huge + 1}
 	row, _, _, err := DefaultConfig().build(context.Background(), llm.Journaled{}, r, llm.Request{}, resp)
-	if err != nil || !row.Valid {
-		t.Fatalf("%+v %v", row, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !row.Valid {
+		t.Fatalf("the DAG is invalid: %s", row.Reason)
 	}
 	if int64(row.PromptTokens) != huge || int64(row.CompletionTokens) != huge+1 {
 		t.Fatalf("prompt %d, completion %d tokens; want %d, %d", row.PromptTokens, row.CompletionTokens, huge, huge+1)

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms/datg"
@@ -21,22 +24,31 @@ const dagLines = `{"problem_id": "low-3", "ref_index": 0, "dag": {"final_node_id
 func TestImportDAGs(t *testing.T) {
 	dir := runDir(t)
 	sum, err := Run(context.Background(), Config{Kind: "dags", In: write(t, dagLines), Data: dir})
-	if err != nil || sum.Records != 3 || sum.Invalid != 1 {
-		t.Fatalf("%+v %v", sum, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Summary{Records: 3, Invalid: 1}, sum, cmpopts.IgnoreFields(Summary{}, "Replaced", "Changed")); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	ds, _ := store.ReadAll(dir, schema.DAGs)
 	byID := map[string]schema.DAG{}
 	for _, d := range ds {
 		byID[d.DagID] = d
 	}
-	if d := byID["low-3/r0"]; !d.Valid || d.Nodes != 2 || d.EdgeCount != 1 || d.FinalNodeID != "n2" {
-		t.Errorf("r0: %+v", d)
+	type dag struct {
+		Valid            bool
+		Nodes, EdgeCount int32
+		FinalNodeID      string
+	}
+	r0 := byID["low-3/r0"]
+	if diff := cmp.Diff(dag{true, 2, 1, "n2"}, dag{r0.Valid, r0.Nodes, r0.EdgeCount, r0.FinalNodeID}); diff != "" {
+		t.Errorf("r0 (-want +got):\n%s", diff)
 	}
 	if d := byID["low-3/r1"]; !d.Valid || d.Nodes != 1 {
-		t.Errorf("r1 (a string with a code fence): %+v", d)
+		t.Errorf("r1 (a string with a code fence): valid %v (%s), %d nodes; want valid, 1 node", d.Valid, d.Reason, d.Nodes)
 	}
 	if d := byID["low-3/r2"]; d.Valid || !strings.Contains(d.Reason, "comes later") {
-		t.Errorf("r2 (a cycle): %+v", d)
+		t.Errorf("r2 (a cycle): valid %v, reason %q; want invalid, the reason saying \"comes later\"", d.Valid, d.Reason)
 	}
 	edges, _ := store.ReadAll(dir, schema.Edges)
 	if len(edges) != 3 { // r0's one edge and the cycle's two
@@ -123,8 +135,10 @@ func TestImportDAGTooLarge(t *testing.T) {
 	// At the caps a DAG imports.
 	dir := runDir(t)
 	line := `{"problem_id": "low-3", "ref_index": 1, "dag": ` + chainDAG(datg.MaxNodes, 5) + "}"
-	if sum, err := Run(context.Background(), Config{Kind: "dags", In: write(t, line+"\n"), Data: dir}); err != nil || sum.Invalid != 0 {
-		t.Fatalf("%+v %v", sum, err)
+	if sum, err := Run(context.Background(), Config{Kind: "dags", In: write(t, line+"\n"), Data: dir}); err != nil {
+		t.Fatalf("a DAG at the caps: %v", err)
+	} else if sum.Invalid != 0 {
+		t.Fatalf("a DAG at the caps: Invalid %d, want 0", sum.Invalid)
 	}
 }
 
@@ -148,30 +162,28 @@ func TestImportDAGDuplicateKeys(t *testing.T) {
 }
 
 func TestImportAlignments(t *testing.T) {
-	dir := runDir(t)
-	if _, err := Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Run(context.Background(), Config{Kind: "dags", In: write(t, dagLines), Data: dir}); err != nil {
-		t.Fatal(err)
-	}
-	traces, _ := store.ReadAll(dir, schema.Traces)
-	var id string
-	for _, tr := range traces {
-		if tr.ProblemID == "low-3" {
-			id = tr.TraceID
-		}
-	}
+	dir, id := tracesAndDAGs(t)
 	lines := `{"trace_id": "` + id + `", "problem_id": "low-3", "ref_index": 0, "alignment": {"audit_results": {"n1": [{"status": "COMMIT", "evidence": "Kwanza", "evidence_span": "Kwanza"}], "n2": [{"status": "ERROR", "evidence": "x", "evidence_span": "not in the trace"}], "n7": [{"status": "COMMIT"}]}, "contradictory_steps": [{"evidence": "x", "evidence_span": "not in the trace"}], "harmful_loop_steps": [], "degenerate_steps": []}}
 {"trace_id": "` + id + `", "problem_id": "low-3", "ref_index": 1, "alignment": "I could not align this."}
 `
 	sum, err := Run(context.Background(), Config{Kind: "alignments", In: write(t, lines), Data: dir, Aligner: "gpt"})
-	if err != nil || sum.Records != 2 || sum.Invalid != 1 {
-		t.Fatalf("%+v %v", sum, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Summary{Records: 2, Invalid: 1}, sum, cmpopts.IgnoreFields(Summary{}, "Replaced", "Changed")); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	events, _ := store.ReadAll(dir, schema.AlignmentEvents)
-	if len(events) != 2 || events[0].Match != "exact" || events[0].StartChar == nil || events[1].Match != "none" || events[1].StartChar != nil || events[0].Aligner != "gpt" {
-		t.Fatalf("events %+v", events)
+	type event struct {
+		Aligner, Match string
+		Located        bool
+	}
+	var got []event
+	for _, e := range events {
+		got = append(got, event{e.Aligner, e.Match, e.StartChar != nil})
+	}
+	if diff := cmp.Diff([]event{{"gpt", "exact", true}, {"gpt", "none", false}}, got); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
 	}
 	errs, _ := store.ReadAll(dir, schema.AlignmentErrors)
 	kinds := []string{}
@@ -182,8 +194,12 @@ func TestImportAlignments(t *testing.T) {
 		t.Fatalf("errors %v", kinds)
 	}
 	actions, _ := store.ReadAll(dir, schema.HarmfulActions)
-	if len(actions) != 1 || actions[0].Category != "contradictory" {
-		t.Fatalf("actions %+v", actions)
+	var categories []string
+	for _, a := range actions {
+		categories = append(categories, a.Category)
+	}
+	if diff := cmp.Diff([]string{"contradictory"}, categories); diff != "" {
+		t.Fatalf("harmful actions (-want +got):\n%s", diff)
 	}
 	for _, c := range []struct{ line, want string }{
 		{strings.Replace(strings.SplitN(lines, "\n", 2)[0], id, "nope", 1), "not in the traces table"},

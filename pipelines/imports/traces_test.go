@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms"
@@ -39,8 +41,11 @@ func write(t *testing.T, content string) string {
 func TestImportTraces(t *testing.T) {
 	dir := runDir(t)
 	sum, err := Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir})
-	if err != nil || sum.Records != 2 {
-		t.Fatalf("%+v %v", sum, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Records != 2 {
+		t.Fatalf("summary: Records %d, want 2", sum.Records)
 	}
 	rows, _ := store.ReadAll(dir, schema.Traces)
 	byID := map[string]schema.Trace{}
@@ -48,16 +53,32 @@ func TestImportTraces(t *testing.T) {
 		byID[r.TraceID] = r
 	}
 	derived := transforms.TraceID(transforms.TraceKey{Model: "Qwen/Qwen3-4B", InputLang: "en", ReasoningLang: "sw", Level: "low", ProblemID: "low-3", Seed: 42, Method: "base"})
-	if r, ok := byID[derived]; !ok || r.Direction != "en-x" || r.FinishReason != "stop" || r.Truncated || r.Source != "import:traces.jsonl" {
-		t.Fatalf("derived-id trace: %+v (ok %v)", r, ok)
+	r, ok := byID[derived]
+	if !ok {
+		t.Fatalf("no trace of the derived id %s", derived)
 	}
-	if r := byID["mine-1"]; r.Direction != "x-x" || !r.Truncated || r.Method != "loop-retry" {
-		t.Fatalf("given-id trace: %+v", r)
+	type derivedTrace struct {
+		Direction, FinishReason, Source string
+		Truncated                       bool
+	}
+	if diff := cmp.Diff(derivedTrace{"en-x", "stop", "import:traces.jsonl", false}, derivedTrace{r.Direction, r.FinishReason, r.Source, r.Truncated}); diff != "" {
+		t.Fatalf("derived-id trace (-want +got):\n%s", diff)
+	}
+	type givenTrace struct {
+		Direction, Method string
+		Truncated         bool
+	}
+	r = byID["mine-1"]
+	if diff := cmp.Diff(givenTrace{"x-x", "loop-retry", true}, givenTrace{r.Direction, r.Method, r.Truncated}); diff != "" {
+		t.Fatalf("given-id trace (-want +got):\n%s", diff)
 	}
 	// Importing again replaces, not duplicates.
 	sum, err = Run(context.Background(), Config{Kind: "traces", In: write(t, good), Data: dir})
-	if err != nil || sum.Replaced != 2 {
-		t.Fatalf("reimport: %+v %v", sum, err)
+	if err != nil {
+		t.Fatalf("reimport: %v", err)
+	}
+	if sum.Replaced != 2 {
+		t.Fatalf("reimport: Replaced %d, want 2", sum.Replaced)
 	}
 	if n, _ := store.NumRows(dir, schema.Traces.Table); n != 2 {
 		t.Fatalf("%d rows after reimport", n)
@@ -131,10 +152,26 @@ func TestImportTakesSamplingAtTheEdgesOfTheRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ := store.ReadAll(dir, schema.Traces)
-	if len(rows) != 1 || *rows[0].Temperature != 2 || *rows[0].TopP != 1 || *rows[0].RepetitionPenalty != 1.13 || *rows[0].MaxTokens != 1<<20 || rows[0].TopK != nil {
-		t.Fatalf("%+v", rows)
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(rows))
+	}
+	want := sampling{Temperature: ptr(2.0), TopP: ptr(1.0), RepetitionPenalty: ptr(1.13), MaxTokens: ptr[int64](1 << 20)}
+	if diff := cmp.Diff(want, samplingOf(rows[0])); diff != "" {
+		t.Fatalf("sampling recorded (-want +got):\n%s", diff)
 	}
 }
+
+// sampling is what a trace records of how it was sampled.
+type sampling struct {
+	Temperature, TopP, RepetitionPenalty *float64
+	TopK, MaxTokens                      *int64
+}
+
+func samplingOf(r schema.Trace) sampling {
+	return sampling{r.Temperature, r.TopP, r.RepetitionPenalty, r.TopK, r.MaxTokens}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // A trace that does not say how it was sampled records NULLs, not zeros:
 // a temperature of 0 would claim greedy decoding.
@@ -145,9 +182,8 @@ func TestImportRecordsUnsaidSamplingAsNull(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ := store.ReadAll(dir, schema.Traces)
-	r := rows[0]
-	if r.Temperature != nil || r.TopP != nil || r.TopK != nil || r.RepetitionPenalty != nil || r.MaxTokens != nil {
-		t.Fatalf("unsaid sampling recorded as values: %+v", r)
+	if diff := cmp.Diff(sampling{}, samplingOf(rows[0])); diff != "" {
+		t.Fatalf("unsaid sampling recorded as values (-want +got):\n%s", diff)
 	}
 	line := strings.Replace(base, `"seed": 42`, `"seed": 42, "top_k": -2`, 1)
 	_, err := Run(context.Background(), Config{Kind: "traces", In: write(t, line+"\n"), Data: dir})
@@ -160,8 +196,8 @@ func TestImportRecordsUnsaidSamplingAsNull(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ = store.ReadAll(dir, schema.Traces)
-	if rows[0].TopK == nil || *rows[0].TopK != 0 {
-		t.Fatalf("top_k 0 recorded as %v", rows[0].TopK)
+	if diff := cmp.Diff(ptr[int64](0), rows[0].TopK); diff != "" {
+		t.Fatalf("top_k 0 recorded otherwise (-want +got):\n%s", diff)
 	}
 }
 

@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/pipelinetest"
@@ -28,6 +31,25 @@ import (
 	"github.com/datg/datg/transforms/answer"
 )
 
+// uncheckedTraceFields are the columns of a reference trace that the tests
+// do not predict.
+var uncheckedTraceFields = cmpopts.IgnoreFields(schema.Trace{}, "Prefix", "CompletionTokens", "PromptTokens", "FinishReason", "Truncated",
+	"MaxTokens", "Temperature", "TopP", "TopK", "RepetitionPenalty", "ServedModel", "Endpoint", "PromptSet", "CreatedAt")
+
+// checkRejected checks that a rejected derivation has no reference number
+// or trace, and says why it was rejected.
+func checkRejected(t *testing.T, r schema.Reference) {
+	t.Helper()
+	type rejected struct {
+		RefIndex  int32
+		TraceID   string
+		HasReason bool
+	}
+	if diff := cmp.Diff(rejected{-1, "", true}, rejected{r.RefIndex, r.TraceID, r.Reason != ""}); diff != "" {
+		t.Fatalf("rejected %s attempt %d (-want +got):\n%s", r.ProblemID, r.Attempt, diff)
+	}
+}
+
 func config(data string, target llm.Target) references.Config {
 	cfg := references.DefaultConfig()
 	cfg.Data, cfg.Target = data, target
@@ -38,12 +60,8 @@ func config(data string, target llm.Target) references.Config {
 // limit, by id.
 func englishProblems(t *testing.T, data string, levels []string, limit int) map[string]schema.Problem {
 	t.Helper()
-	rows, err := store.ReadAll(data, schema.Problems)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]schema.Problem{}
-	for _, p := range rows {
+	for _, p := range readRows(t, data, schema.Problems) {
 		if p.Lang == "en" && slices.Contains(levels, p.Level) && (limit == 0 || int(p.K) < limit) {
 			out[p.ProblemID] = p
 		}
@@ -51,14 +69,20 @@ func englishProblems(t *testing.T, data string, levels []string, limit int) map[
 	return out
 }
 
-func readDerivations(t *testing.T, data string) map[string][]schema.Reference {
+// readRows is every row of a table of the run.
+func readRows[T any](t *testing.T, data string, def schema.Def[T]) []T {
 	t.Helper()
-	rows, err := store.ReadAll(data, schema.References)
+	rows, err := store.ReadAll(data, def)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rows
+}
+
+func readDerivations(t *testing.T, data string) map[string][]schema.Reference {
+	t.Helper()
 	out := map[string][]schema.Reference{}
-	for _, r := range rows {
+	for _, r := range readRows(t, data, schema.References) {
 		out[r.ProblemID] = append(out[r.ProblemID], r)
 	}
 	for _, l := range out {
@@ -69,12 +93,8 @@ func readDerivations(t *testing.T, data string) map[string][]schema.Reference {
 
 func referenceTraces(t *testing.T, data string) map[string]schema.Trace {
 	t.Helper()
-	rows, err := store.ReadAll(data, schema.Traces)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]schema.Trace{}
-	for _, r := range rows {
+	for _, r := range readRows(t, data, schema.Traces) {
 		if r.Method == "reference" {
 			out[r.TraceID] = r
 		}
@@ -98,8 +118,9 @@ func TestReferencesPerProblem(t *testing.T) {
 	if len(problems) != 9 {
 		t.Fatalf("%d problems selected, want 9", len(problems))
 	}
-	if sum.Problems != 9 || sum.Complete != 9 || len(sum.Short) != 0 || sum.Accepted != 9*cfg.PerProblem {
-		t.Fatalf("summary %+v", sum)
+	want := references.Summary{Problems: 9, Complete: 9, Short: nil, Accepted: 9 * cfg.PerProblem}
+	if diff := cmp.Diff(want, sum, cmpopts.IgnoreFields(references.Summary{}, "Attempts"), cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	served, dup := pipelinetest.Served(sim.Server)
 	if served != int64(sum.Attempts) || dup != 0 {
@@ -115,8 +136,15 @@ func TestReferencesPerProblem(t *testing.T) {
 		gold := answer.NewGold(p.Answer)
 		next := int32(0)
 		for i, r := range list {
-			if r.Attempt != int32(i) || r.Model != pipelinetest.ReferenceModel || r.RequestKey == "" || r.CompletionTokens <= 0 || r.FinishReason != "stop" {
-				t.Fatalf("%s attempt %d: %+v", id, i, r)
+			type call struct {
+				Attempt             int32
+				Model, FinishReason string
+			}
+			if diff := cmp.Diff(call{int32(i), pipelinetest.ReferenceModel, "stop"}, call{r.Attempt, r.Model, r.FinishReason}); diff != "" {
+				t.Fatalf("%s attempt %d (-want +got):\n%s", id, i, diff)
+			}
+			if r.RequestKey == "" || r.CompletionTokens <= 0 {
+				t.Fatalf("%s attempt %d: request key %q, %d completion tokens; want a key and the tokens counted", id, i, r.RequestKey, r.CompletionTokens)
 			}
 			text := transforms.ThinkOpen + r.Reasoning + "\n" + transforms.ThinkClose + "\n\n" + r.Response
 			if r.Reasoning == "" {
@@ -127,9 +155,7 @@ func TestReferencesPerProblem(t *testing.T) {
 			}
 			if !r.Accepted {
 				rejected++
-				if r.RefIndex != -1 || r.TraceID != "" || r.Reason == "" {
-					t.Fatalf("rejected %s attempt %d: %+v", id, i, r)
-				}
+				checkRejected(t, r)
 				continue
 			}
 			if r.RefIndex != next {
@@ -142,10 +168,11 @@ func TestReferencesPerProblem(t *testing.T) {
 			}
 			want := transforms.TraceID(transforms.TraceKey{Model: pipelinetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
 				Level: p.Level, ProblemID: id, Seed: int64(r.RefIndex), Method: "reference"})
-			if tr.TraceID != want || tr.Seed != int64(r.RefIndex) || tr.Direction != string(study.EnEn) || tr.InputLang != "en" ||
-				tr.ReasoningLang != "en" || tr.Level != p.Level || tr.ProblemID != id || tr.Model != pipelinetest.ReferenceModel ||
-				tr.RequestKey != r.RequestKey || tr.Text != text || tr.TextHash != transforms.TextHash(text) || tr.Source != "references" {
-				t.Fatalf("trace of %s ref %d: %+v", id, r.RefIndex, tr)
+			wantTrace := schema.Trace{TraceID: want, Model: pipelinetest.ReferenceModel, InputLang: "en", ReasoningLang: "en",
+				Direction: string(study.EnEn), Level: p.Level, ProblemID: id, Seed: int64(r.RefIndex), Method: "reference",
+				Text: text, TextHash: transforms.TextHash(text), RequestKey: r.RequestKey, Source: "references"}
+			if diff := cmp.Diff(wantTrace, tr, uncheckedTraceFields); diff != "" {
+				t.Fatalf("trace of %s ref %d (-want +got):\n%s", id, r.RefIndex, diff)
 			}
 		}
 		// Each round asks for what a problem still lacks, so no problem
@@ -154,12 +181,18 @@ func TestReferencesPerProblem(t *testing.T) {
 			t.Fatalf("%s has %d accepted references, want exactly %d", id, next, cfg.PerProblem)
 		}
 	}
-	if len(derivs) != len(problems) || rows != sum.Attempts || rows-rejected != sum.Accepted || len(traces) != sum.Accepted {
-		t.Fatalf("%d problems with %d derivations (%d rejected) and %d traces, summary %+v", len(derivs), rows, rejected, len(traces), sum)
+	type counts struct {
+		Problems, Derivations, Accepted, Traces int
+	}
+	if diff := cmp.Diff(counts{len(problems), sum.Attempts, sum.Accepted, sum.Accepted}, counts{len(derivs), rows, rows - rejected, len(traces)}); diff != "" {
+		t.Fatalf("the tables (+) against the problems and the summary (-):\n%s", diff)
 	}
 	md, err := store.FileMeta(store.FilePath(data, schema.References.Table))
-	if err != nil || md[store.MetaStage] != "references" {
-		t.Fatalf("metadata %v %v", md, err)
+	if err != nil {
+		t.Fatalf("metadata: %v", err)
+	}
+	if got, want := md[store.MetaStage], "references"; got != want {
+		t.Fatalf("metadata %s = %q, want %q", store.MetaStage, got, want)
 	}
 
 	// A rerun answers every attempt from the journal.
@@ -170,8 +203,8 @@ func TestReferencesPerProblem(t *testing.T) {
 	if after, _ := pipelinetest.Served(sim.Server); after != served {
 		t.Fatalf("the rerun sent %d requests", after-served)
 	}
-	if again.Attempts != sum.Attempts || again.Accepted != sum.Accepted || again.Complete != sum.Complete {
-		t.Fatalf("rerun summary %+v, first %+v", again, sum)
+	if diff := cmp.Diff(sum, again, cmpopts.IgnoreFields(references.Summary{}, "Problems", "Short")); diff != "" {
+		t.Fatalf("rerun summary (-first +rerun):\n%s", diff)
 	}
 	if n, _ := store.NumRows(data, schema.References.Table); n != int64(rows) {
 		t.Fatalf("rerun left %d derivations, want %d", n, rows)
@@ -188,15 +221,16 @@ func TestReferencesPerProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	after, dup := pipelinetest.Served(sim.Server)
-	if after-served != int64(more.Attempts-sum.Attempts) || dup != 0 || more.Accepted != 9*6 {
-		t.Fatalf("%d new requests (%d repeated) for %d new attempts; summary %+v", after-served, dup, more.Attempts-sum.Attempts, more)
+	if after-served != int64(more.Attempts-sum.Attempts) || dup != 0 {
+		t.Fatalf("%d new requests (%d repeated) for %d new attempts; want one each", after-served, dup, more.Attempts-sum.Attempts)
+	}
+	if more.Accepted != 9*6 {
+		t.Fatalf("summary: Accepted %d, want %d", more.Accepted, 9*6)
 	}
 	grown := readDerivations(t, data)
 	for id, list := range derivs {
-		for i, r := range list {
-			if grown[id][i] != r {
-				t.Fatalf("%s attempt %d changed:\n%+v\nwas\n%+v", id, i, grown[id][i], r)
-			}
+		if diff := cmp.Diff(list, grown[id][:min(len(list), len(grown[id]))]); diff != "" {
+			t.Fatalf("%s: the derivations there were changed (-were +are):\n%s", id, diff)
 		}
 	}
 }
@@ -216,9 +250,9 @@ func TestReferencesStopAtMaxAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(sum.Short)
-	if sum.Problems != 2 || sum.Complete != 0 || sum.Accepted != 0 || sum.Attempts != 10 ||
-		!slices.Equal(sum.Short, []string{"low-0 (0 of 2)", "medium-0 (0 of 2)"}) {
-		t.Fatalf("summary %+v", sum)
+	want := references.Summary{Problems: 2, Complete: 0, Accepted: 0, Attempts: 10, Short: []string{"low-0 (0 of 2)", "medium-0 (0 of 2)"}}
+	if diff := cmp.Diff(want, sum); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	if served, _ := pipelinetest.Served(weak.Server); served != 10 {
 		t.Fatalf("the server answered %d requests, want MaxAttempts x 2 = 10", served)
@@ -230,9 +264,13 @@ func TestReferencesStopAtMaxAttempts(t *testing.T) {
 			t.Fatalf("%s has %d derivations, want %d", id, len(list), cfg.MaxAttempts)
 		}
 		for i, r := range list {
-			if r.Accepted || r.Attempt != int32(i) || r.RefIndex != -1 || r.Reason == "" {
-				t.Fatalf("%s: %+v", id, r)
+			if r.Accepted {
+				t.Fatalf("%s attempt %d was accepted", id, r.Attempt)
 			}
+			if r.Attempt != int32(i) {
+				t.Fatalf("%s: derivation %d is attempt %d", id, i, r.Attempt)
+			}
+			checkRejected(t, r)
 		}
 	}
 	if n := len(referenceTraces(t, data)); n != 0 {
@@ -252,8 +290,8 @@ func TestReferencesSingleRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Problems != 15 || sum.Attempts != 45 {
-		t.Fatalf("summary %+v", sum)
+	if diff := cmp.Diff(references.Summary{Problems: 15, Attempts: 45}, sum, cmpopts.IgnoreFields(references.Summary{}, "Complete", "Accepted", "Short")); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	var short []string
 	accepted := 0
@@ -279,8 +317,12 @@ func TestReferencesSingleRound(t *testing.T) {
 	}
 	slices.Sort(short)
 	slices.Sort(reported)
-	if !slices.Equal(short, reported) || sum.Complete != 15-len(short) || sum.Accepted != accepted {
-		t.Fatalf("short %v in the table, %v reported; summary %+v", short, reported, sum)
+	type tally struct {
+		Short              []string
+		Complete, Accepted int
+	}
+	if diff := cmp.Diff(tally{short, 15 - len(short), accepted}, tally{reported, sum.Complete, sum.Accepted}, cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("summary (-the derivations say +reported):\n%s", diff)
 	}
 }
 
@@ -310,7 +352,7 @@ func TestReferencesSurviveServerFaults(t *testing.T) {
 	healthy, _ := run(simulate.Faults{})
 	faulty, stats := run(simulate.Faults{ErrorRate: 0.1, DropRate: 0.1, MalformedRate: 0.1})
 	if stats.Errors == 0 || stats.Dropped == 0 || stats.Malformed == 0 {
-		t.Fatalf("no faults were injected: %+v", stats)
+		t.Fatalf("faults injected: %d errors, %d dropped, %d malformed; want some of each", stats.Errors, stats.Dropped, stats.Malformed)
 	}
 	key := func(r schema.Reference) string { return fmt.Sprintf("%s/%03d", r.ProblemID, r.Attempt) }
 	slices.SortFunc(healthy, func(a, b schema.Reference) int { return strings.Compare(key(a), key(b)) })
@@ -318,10 +360,8 @@ func TestReferencesSurviveServerFaults(t *testing.T) {
 	if len(healthy) != len(faulty) {
 		t.Fatalf("%d derivations with faults, %d without", len(faulty), len(healthy))
 	}
-	for i := range healthy {
-		if healthy[i] != faulty[i] {
-			t.Fatalf("with faults\n%+v\nwithout\n%+v", faulty[i], healthy[i])
-		}
+	if diff := cmp.Diff(healthy, faulty); diff != "" {
+		t.Fatalf("derivations (-without faults +with faults):\n%s", diff)
 	}
 }
 
@@ -337,8 +377,11 @@ func TestReferencesRejectedRequestsResume(t *testing.T) {
 	cfg := config(data, pipelinetest.Target(pipelinetest.ReferenceModel, ts.URL+"/v1"))
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Limit, cfg.Levels = 2, 6, 3, []string{"low"}
 	_, err := references.Run(context.Background(), cfg)
-	if !errors.Is(err, llm.ErrFailedRequests) || !strings.Contains(err.Error(), "low-1") || !strings.Contains(err.Error(), "prompt too long") || h.Count() != 2 {
-		t.Fatalf("got %v after %d rejections", err, h.Count())
+	if !errors.Is(err, llm.ErrFailedRequests) || !strings.Contains(err.Error(), "low-1") || !strings.Contains(err.Error(), "prompt too long") {
+		t.Fatalf("got %v, want ErrFailedRequests naming low-1 and the server's reason", err)
+	}
+	if h.Count() != 2 {
+		t.Fatalf("%d requests rejected, want low-1's 2", h.Count())
 	}
 	if store.Exists(data, schema.References.Table) || store.Exists(data, schema.Traces.Table) {
 		t.Fatal("a failed run wrote its tables")
@@ -351,8 +394,11 @@ func TestReferencesRejectedRequestsResume(t *testing.T) {
 	}
 	after, dup := pipelinetest.Served(sim.Server)
 	list := readDerivations(t, data)["low-1"]
-	if dup != 0 || after-before != int64(len(list)) || sum.Complete != 3 {
-		t.Fatalf("the rerun sent %d requests (%d repeated) for low-1's %d derivations; summary %+v", after-before, dup, len(list), sum)
+	if dup != 0 || after-before != int64(len(list)) {
+		t.Fatalf("the rerun sent %d requests (%d repeated) for low-1's %d derivations; want one each", after-before, dup, len(list))
+	}
+	if sum.Complete != 3 {
+		t.Fatalf("summary: Complete %d, want 3", sum.Complete)
 	}
 }
 
@@ -510,15 +556,22 @@ func TestReferencesFromAnOpenAIReasoningModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := sim.Server.Stats(); st.Requests == 0 || st.Errors != 0 || st.Requests != st.Served {
-		t.Fatalf("server stats %+v: some requests were refused", st)
+	if st := sim.Server.Stats(); st.Requests == 0 {
+		t.Fatal("no request reached the server")
+	} else if st.Errors != 0 || st.Requests != st.Served {
+		t.Fatalf("server stats: %d requests, %d served, %d errors; some requests were refused", st.Requests, st.Served, st.Errors)
 	}
 	if sum.Accepted == 0 {
 		t.Fatalf("no derivation accepted: %+v", sum)
 	}
 	for id, tr := range referenceTraces(t, data) {
-		if tr.Temperature != nil || tr.TopP != nil || tr.TopK != nil || tr.RepetitionPenalty != nil || tr.MaxTokens == nil || *tr.MaxTokens != int64(cfg.MaxTokens) {
-			t.Fatalf("%s records sampling it did not send: %v %v %v %v %v", id, tr.Temperature, tr.TopP, tr.TopK, tr.RepetitionPenalty, tr.MaxTokens)
+		type sampling struct {
+			Temperature, TopP, RepetitionPenalty *float64
+			TopK, MaxTokens                      *int64
+		}
+		budget := int64(cfg.MaxTokens)
+		if diff := cmp.Diff(sampling{MaxTokens: &budget}, sampling{tr.Temperature, tr.TopP, tr.RepetitionPenalty, tr.TopK, tr.MaxTokens}); diff != "" {
+			t.Fatalf("%s records sampling other than what was sent (-sent +recorded):\n%s", id, diff)
 		}
 		if tr.ServedModel != "gpt-5.4-2026-01-01" || tr.Model != "gpt-5.4" {
 			t.Fatalf("%s: model %q served as %q", id, tr.Model, tr.ServedModel)

@@ -3,6 +3,8 @@ package references
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms/answer"
@@ -14,7 +16,11 @@ func TestGradeKeepsTokenCountsPastInt32(t *testing.T) {
 	const huge = 3_000_000_000
 	a := attempt{p: &problem{Problem: schema.Problem{ProblemID: "low-0", Answer: "18"}, gold: answer.NewGold("18")}}
 	res := grade(a, llm.Request{Model: "m"}, llm.Response{Text: `\boxed{18}`, FinishReason: "stop", PromptTokens: huge, CompletionTokens: huge + 1})
-	if !res.row.Accepted || int64(res.row.PromptTokens) != huge || int64(res.row.CompletionTokens) != huge+1 {
-		t.Fatalf("%+v", res.row)
+	type kept struct {
+		Accepted                       bool
+		PromptTokens, CompletionTokens int64
+	}
+	if diff := cmp.Diff(kept{true, huge, huge + 1}, kept{res.row.Accepted, int64(res.row.PromptTokens), int64(res.row.CompletionTokens)}); diff != "" {
+		t.Fatalf("derivation row (-want +got):\n%s", diff)
 	}
 }

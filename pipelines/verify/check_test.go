@@ -19,8 +19,11 @@ not json
 {"gold": "3", "pred": "4"}`
 	var out bytes.Buffer
 	n, err := CheckLines(context.Background(), string(study.Multilingual), strings.NewReader(in), &out)
-	if err != nil || n != 6 {
-		t.Fatalf("%d lines, %v", n, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 6 {
+		t.Fatalf("%d lines checked, want 6", n)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []struct {

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
@@ -32,22 +35,29 @@ func TestGradesEveryTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum != (Summary{Traces: 4, Correct: 2, NoAnswer: 1, Disagree: 1}) {
-		t.Fatalf("summary %+v", sum)
+	if diff := cmp.Diff(Summary{Traces: 4, Correct: 2, NoAnswer: 1, Disagree: 1}, sum); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	rows, _ := store.ReadAll(dir, schema.Answers)
 	got := map[string]schema.Answer{}
 	for _, r := range rows {
 		got[r.TraceID] = r
 	}
-	if a := got["right"]; !a.Correct || a.Extracted != "18" || a.Gold != "18" {
-		t.Errorf("right: %+v", a)
+	type verdict struct {
+		Correct         bool
+		Extracted, Gold string
+		HasAnswer       bool
+		Reason          string
 	}
-	if a := got["cut"]; a.HasAnswer || a.Correct || a.Reason != "no-answer" {
-		t.Errorf("cut: %+v", a)
+	of := func(a schema.Answer) verdict { return verdict{a.Correct, a.Extracted, a.Gold, a.HasAnswer, a.Reason} }
+	if diff := cmp.Diff(verdict{Correct: true, Extracted: "18", Gold: "18"}, of(got["right"]), cmpopts.IgnoreFields(verdict{}, "HasAnswer", "Reason")); diff != "" {
+		t.Errorf("right (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(verdict{Reason: "no-answer"}, of(got["cut"]), cmpopts.IgnoreFields(verdict{}, "Extracted", "Gold")); diff != "" {
+		t.Errorf("cut (-want +got):\n%s", diff)
 	}
 	if a := got["frac"]; !a.Correct {
-		t.Errorf("frac: %+v", a)
+		t.Errorf("frac graded wrong: extracted %q, gold %q (%s)", a.Extracted, a.Gold, a.Reason)
 	}
 }
 
@@ -94,8 +104,11 @@ func TestTracesWithARenamedColumnAreRefused(t *testing.T) {
 		t.Fatalf("verify over traces without text: %v, want ErrSchemaMismatch naming the file and a column", err)
 	}
 	after, _ := store.ReadAll(dir, schema.Answers)
-	if len(after) != 1 || after[0] != before[0] {
-		t.Fatalf("answers changed: %+v, was %+v", after, before)
+	if len(before) != 1 {
+		t.Fatalf("%d answers before, want 1", len(before))
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Fatalf("answers changed (-before +after):\n%s", diff)
 	}
 }
 
@@ -112,13 +125,16 @@ func TestEveryGradersVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum != (Summary{Traces: 2, Correct: 2, Disagree: 1}) {
-		t.Fatalf("summary %+v", sum)
+	if diff := cmp.Diff(Summary{Traces: 2, Correct: 2, Disagree: 1}, sum); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	answers, _ := store.ReadAll(dir, schema.Answers)
 	for _, a := range answers {
-		if a.Grader != string(study.MathVerify) || !a.Correct {
-			t.Errorf("answer %+v, want math-verify's correct verdict", a)
+		if a.Grader != string(study.MathVerify) {
+			t.Errorf("answer of %s by %s, want math-verify's", a.TraceID, a.Grader)
+		}
+		if !a.Correct {
+			t.Errorf("answer of %s graded wrong, want math-verify's correct verdict", a.TraceID)
 		}
 	}
 	verdicts, _ := store.ReadAll(dir, schema.Verdicts)
@@ -127,13 +143,8 @@ func TestEveryGradersVerdicts(t *testing.T) {
 		got[v.TraceID+"/"+v.Grader] = v.Correct
 	}
 	want := map[string]bool{"cut/math-verify": true, "cut/multilingual": false, "boxed/math-verify": true, "boxed/multilingual": true}
-	if len(got) != len(want) {
-		t.Fatalf("verdicts %v, want %v", got, want)
-	}
-	for k, w := range want {
-		if got[k] != w {
-			t.Errorf("%s: correct %v, want %v", k, got[k], w)
-		}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("verdicts: correct by trace/grader (-want +got):\n%s", diff)
 	}
 	if _, err := Run(context.Background(), Config{Data: dir, Grader: "sympy"}); err == nil {
 		t.Fatal("an unknown grader was accepted")

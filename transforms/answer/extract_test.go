@@ -3,6 +3,9 @@ package answer
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestExtract(t *testing.T) {
@@ -45,11 +48,12 @@ func TestExtract(t *testing.T) {
 
 func TestGradeAndCheck(t *testing.T) {
 	v := Grade("<think>\nKwanza tunajumlisha 12 na 6.\n</think>\n\nJibu la mwisho ni $\\boxed{18}$.", "18", false)
-	if !v.Correct || v.Extracted != "18" {
-		t.Fatalf("verdict %+v", v)
+	if diff := cmp.Diff(Verdict{Correct: true, Extracted: "18"}, v, cmpopts.IgnoreFields(Verdict{}, "HasAnswer", "Reason", "Where")); diff != "" {
+		t.Fatalf("verdict (-want +got):\n%s", diff)
 	}
-	if v := Grade("<think>\nwait wait wait 18", "18", true); v.HasAnswer || v.Correct || v.Reason != ReasonNoAnswer {
-		t.Fatalf("a cut-off trace without an answer: %+v", v)
+	v = Grade("<think>\nwait wait wait 18", "18", true)
+	if diff := cmp.Diff(Verdict{Reason: ReasonNoAnswer}, v, cmpopts.IgnoreFields(Verdict{}, "Extracted", "Where")); diff != "" {
+		t.Fatalf("a cut-off trace without an answer (-want +got):\n%s", diff)
 	}
 	for _, c := range []struct {
 		gold, pred string

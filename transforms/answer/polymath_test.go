@@ -1,12 +1,6 @@
 package answer
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -19,46 +13,6 @@ var unparsedGolds = map[string]string{
 	`$n\equiv 0,1 \pmod{4}$`: "congruences are not modeled as math",
 }
 
-func polymathGolds(t *testing.T) []string {
-	dir := testenv.PolyMath(t)
-	seen := map[string]bool{}
-	var golds []string
-	for _, level := range []string{"low", "medium", "high"} {
-		f, err := os.Open(filepath.Join(dir, "en", level+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var row struct{ Answer string }
-			if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-				t.Fatal(err)
-			}
-			if !seen[row.Answer] {
-				seen[row.Answer] = true
-				golds = append(golds, row.Answer)
-			}
-		}
-		f.Close()
-	}
-	return golds
-}
-
-var lastInt = regexp.MustCompile(`\d+`)
-
-// perturb changes a gold answer's value: its last integer goes up by one,
-// or, without digits, +1 is appended.
-func perturb(gold string) string {
-	locs := lastInt.FindAllStringIndex(gold, -1)
-	if len(locs) == 0 {
-		return strings.TrimSuffix(strings.TrimSpace(gold), "$") + "+1"
-	}
-	l := locs[len(locs)-1]
-	n, _ := strconv.Atoi(gold[l[0]:l[1]])
-	return gold[:l[0]] + strconv.Itoa(n+1) + gold[l[1]:]
-}
-
 // A long Swahili trace ending in the boxed gold answer.
 func traceWith(answer string) string {
 	body := strings.Repeat("Kwanza, tunaandika thamani zilizotolewa: 12 na 30. Tukijumlisha tunapata 42. ", 200)
@@ -66,7 +20,7 @@ func traceWith(answer string) string {
 }
 
 func TestPolyMathGolds(t *testing.T) {
-	golds := polymathGolds(t)
+	golds := testenv.PolyMathGolds(t, "en")
 	if len(golds) < 200 {
 		t.Fatalf("only %d distinct gold answers", len(golds))
 	}
@@ -86,7 +40,7 @@ func TestPolyMathGolds(t *testing.T) {
 		if v := Grade(traceWith(boxed), gold, false); !v.Correct {
 			t.Errorf("gold %q boxed at the end of a trace: %+v", gold, v)
 		}
-		if p := perturb(gold); p != gold {
+		if p := testenv.PerturbGold(gold); p != gold {
 			if ok, why := Equal(g, Parse(p)); ok {
 				t.Errorf("gold %q equals its perturbation %q (%s)", gold, p, why)
 			}
@@ -115,14 +69,14 @@ var unboxedEndings = []string{
 // expression of a trace, is found whole and matches itself; its
 // perturbation written the same way does not (issue 11, kinds 6 and 7).
 func TestPolyMathGoldsUnboxed(t *testing.T) {
-	for _, gold := range polymathGolds(t) {
+	for _, gold := range testenv.PolyMathGolds(t, "en") {
 		bare := strings.TrimSpace(strings.ReplaceAll(gold, "$", ""))
 		for _, ending := range unboxedEndings {
 			text := strings.Replace(ending, "%s", bare, 1)
 			if v := Grade(text, gold, false); !v.Correct {
 				t.Errorf("gold %q unboxed in %q: %+v", gold, text, v)
 			}
-			if p := perturb(gold); p != gold {
+			if p := testenv.PerturbGold(gold); p != gold {
 				wrong := strings.Replace(ending, "%s", strings.TrimSpace(strings.ReplaceAll(p, "$", "")), 1)
 				if v := Grade(wrong, gold, false); v.Correct {
 					t.Errorf("gold %q matches its perturbation unboxed in %q: %+v", gold, wrong, v)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/datg/datg/study"
 )
 
@@ -22,8 +24,15 @@ func TestParseDAGLeniently(t *testing.T) {
 		"brace in str": strings.Replace(goodDAG, "eggs per day", "eggs {per} day", 1),
 	} {
 		d, err := ParseDAG(reply)
-		if err != nil || len(d.Nodes) != 3 || d.FinalNodeID != "n3" {
-			t.Errorf("%s: %v %+v", name, err, d)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		type parsed struct {
+			Nodes int
+			Final string
+		}
+		if diff := cmp.Diff(parsed{3, "n3"}, parsed{len(d.Nodes), d.FinalNodeID}); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 		if err := d.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -81,11 +90,23 @@ func TestCheckAlignment(t *testing.T) {
 		t.Fatal(err)
 	}
 	events, actions, problems := Check(d, a)
-	if len(events) != 2 || events[0].NodeID != "n1" || events[0].Status != string(study.Commit) || events[1].Seq != 0 {
-		t.Errorf("events %+v", events)
+	type event struct {
+		NodeID, Status string
+		Seq            int
 	}
-	if len(actions) != 2 || actions[0].Category != Contradictory || actions[1].Category != Degenerate {
-		t.Errorf("actions %+v", actions)
+	var gotEvents []event
+	for _, e := range events {
+		gotEvents = append(gotEvents, event{e.NodeID, e.Status, e.Seq})
+	}
+	if diff := cmp.Diff([]event{{"n1", string(study.Commit), 0}, {"n2", string(study.Attempt), 0}}, gotEvents); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	var categories []string
+	for _, a := range actions {
+		categories = append(categories, a.Category)
+	}
+	if diff := cmp.Diff([]string{Contradictory, Degenerate}, categories); diff != "" {
+		t.Errorf("action categories (-want +got):\n%s", diff)
 	}
 	kinds := []string{}
 	for _, p := range problems {

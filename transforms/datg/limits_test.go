@@ -47,8 +47,11 @@ func TestSizeCaps(t *testing.T) {
 	}
 	for name, d := range map[string]DAG{"at the caps": atCaps, "widest node": wide, "most edges": dense} {
 		parsed, err := ParseDAG(EncodeJSON(d))
-		if err != nil || len(parsed.Nodes) != len(d.Nodes) {
+		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		if len(parsed.Nodes) != len(d.Nodes) {
+			t.Fatalf("%s: %d nodes parsed, want %d", name, len(parsed.Nodes), len(d.Nodes))
 		}
 		if err := parsed.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)

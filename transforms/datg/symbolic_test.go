@@ -3,6 +3,8 @@ package datg
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const reference = `Janet's ducks lay 16 eggs per day. She uses $3 + 4 = 7$ eggs for breakfast and muffins.
@@ -19,12 +21,21 @@ func TestSymbolicDAG(t *testing.T) {
 	for _, n := range d.Nodes {
 		anchors = append(anchors, n.Anchor+" <- "+strings.Join(n.Parents, ","))
 	}
-	want := "3 + 4 = 7 <- ,16 - 7 = 9 <- n1,9 \\times 2 = 18 <- n2"
-	if got := strings.Join(anchors, ","); got != want || d.FinalNodeID != "n3" {
-		t.Fatalf("DAG %s (final %s), want %s", got, d.FinalNodeID, want)
+	type built struct{ Anchors, Final string }
+	want := built{"3 + 4 = 7 <- ,16 - 7 = 9 <- n1,9 \\times 2 = 18 <- n2", "n3"}
+	if diff := cmp.Diff(want, built{strings.Join(anchors, ","), d.FinalNodeID}); diff != "" {
+		t.Fatalf("DAG (-want +got):\n%s", diff)
 	}
-	if d := SymbolicDAG("No equations at all, just \\boxed{5}.", "5"); len(d.Nodes) != 1 || d.Validate() != nil || d.Nodes[0].Anchor != "answer = 5" {
-		t.Fatalf("no-equation DAG %+v", d)
+	d = SymbolicDAG("No equations at all, just \\boxed{5}.", "5")
+	if err := d.Validate(); err != nil {
+		t.Fatalf("no-equation DAG: %v", err)
+	}
+	var got []string
+	for _, n := range d.Nodes {
+		got = append(got, n.Anchor)
+	}
+	if diff := cmp.Diff([]string{"answer = 5"}, got); diff != "" {
+		t.Fatalf("no-equation DAG: anchors (-want +got):\n%s", diff)
 	}
 }
 
@@ -59,12 +70,15 @@ func TestSymbolicAlign(t *testing.T) {
 	if got := statuses(a); got != "n1:COMMIT n2:ERROR n3:" {
 		t.Errorf("wrong trace: %s", got)
 	}
-	if len(a.ContradictorySteps) != 1 || len(a.HarmfulLoopSteps) != 1 {
-		t.Errorf("harmful actions: %+v", a)
+	type harmful struct{ Contradictory, HarmfulLoop int }
+	if diff := cmp.Diff(harmful{1, 1}, harmful{len(a.ContradictorySteps), len(a.HarmfulLoopSteps)}); diff != "" {
+		t.Errorf("harmful actions of the wrong trace (-want +got):\n%s", diff)
 	}
 	// The JSON round-trips through the parser the LLM path uses.
-	if back, err := ParseAlignment(SymbolicAlignmentJSON(wrong, d)); err != nil || len(back.AuditResults) != 3 {
+	if back, err := ParseAlignment(SymbolicAlignmentJSON(wrong, d)); err != nil {
 		t.Errorf("round trip: %v", err)
+	} else if n := len(back.AuditResults); n != 3 {
+		t.Errorf("round trip: audit results of %d nodes, want 3", n)
 	}
 }
 

@@ -64,8 +64,11 @@ func TestProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(langs) != 55 || !slices.IsSorted(langs) {
-		t.Fatalf("%d languages %v, want langdetect's 55 in order", len(langs), langs)
+	if len(langs) != 55 {
+		t.Fatalf("%d languages %v, want langdetect's 55", len(langs), langs)
+	}
+	if !slices.IsSorted(langs) {
+		t.Fatalf("languages %v, want them in order", langs)
 	}
 	for _, l := range []string{"en", "fr", "ru", "zh-cn", "zh-tw", "ja", "ko", "id", "th", "bn", "sw", "te"} {
 		if !slices.Contains(langs, l) {
@@ -90,8 +93,14 @@ func TestDetectLangs(t *testing.T) {
 		{"재닛의 오리는 매일 열여섯 개의 알을 낳는다.", "ko"},
 	} {
 		got, err := d.DetectLangs(c.text)
-		if err != nil || len(got) != 1 || got[0].Lang != c.want || got[0].Prob < 0.99 {
-			t.Errorf("DetectLangs(%q) = %v, %v; want %s alone", c.text, got, err, c.want)
+		if err != nil {
+			t.Errorf("DetectLangs(%q): %v", c.text, err)
+			continue
+		}
+		if len(got) != 1 || got[0].Lang != c.want {
+			t.Errorf("DetectLangs(%q) = %v, want %s alone", c.text, got, c.want)
+		} else if got[0].Prob < 0.99 {
+			t.Errorf("DetectLangs(%q): %s with probability %v, want at least 0.99", c.text, c.want, got[0].Prob)
 		}
 	}
 	for _, text := range []string{"", "12 + 34 = 46", "1/2 = 0.5; 3 * 4 = 12."} {

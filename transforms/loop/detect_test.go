@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestDetectConditions(t *testing.T) {
@@ -85,8 +87,12 @@ func TestDetectGuards(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := Detect(c.tokens, c.text, c.budget)
-			if !got.SurfaceLoop || !got.Motif || got.MotifLen != 6 {
-				t.Fatalf("the 6-token loop is not a surface loop with a motif of 6: %+v", got)
+			type loop struct {
+				SurfaceLoop, Motif bool
+				MotifLen           int
+			}
+			if diff := cmp.Diff(loop{true, true, 6}, loop{got.SurfaceLoop, got.Motif, got.MotifLen}); diff != "" {
+				t.Fatalf("the 6-token loop is not a surface loop with a motif of 6 (-want +got):\n%s", diff)
 			}
 			if got.Short != c.short || got.Boxed != c.boxed || got.MathProgress != c.progress || got.Trigger != c.trigger {
 				t.Errorf("short/boxed/progress/trigger = %v/%v/%v/%v, want %v/%v/%v/%v (%+v)",

@@ -119,11 +119,29 @@ func collect(extract func(string, emitter), text string) (spans []string, starts
 	return spans, starts
 }
 
+// spanCase is a text and the spans an extractor finds in it.
+type spanCase struct {
+	text string
+	want []string
+}
+
+// checkSpans checks the spans extract finds in each case, and that the
+// first span it finds in probe starts at byte start.
+func checkSpans(t *testing.T, name string, extract func(string, emitter), cases []spanCase, probe string, start int) {
+	t.Helper()
+	for _, c := range cases {
+		got, _ := collect(extract, c.text)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s(%q) = %q, want %q", name, c.text, got, c.want)
+		}
+	}
+	if _, starts := collect(extract, probe); !slices.Equal(starts, []int{start}) {
+		t.Errorf("%s(%q): start offsets %v, want [%d]", name, probe, starts, start)
+	}
+}
+
 func TestFormulaSpans(t *testing.T) {
-	cases := []struct {
-		text string
-		want []string
-	}{
+	checkSpans(t, "formulaSpans", formulaSpans, []spanCase{
 		{"16 - 3 - 4 = 9.\n", []string{"16 - 3 - 4 = 9"}},
 		{"Kwa siku 7:\n9 \\times 7 = 63.\n", []string{`9 \times 7 = 63`}},
 		{"x = 5 na y = 6.\n", []string{"x = 5", "y = 6"}},
@@ -142,24 +160,11 @@ func TestFormulaSpans(t *testing.T) {
 		{"x = 5 Ma", nil}, // the word may be "max"
 		{"x = 5 Mayai ", []string{"x = 5"}},
 		{"16 - 3 -\n4 = 9\n", []string{"16 - 3 -", "4 = 9"}}, // formulas do not cross lines
-	}
-	for _, c := range cases {
-		got, _ := collect(formulaSpans, c.text)
-		if !slices.Equal(got, c.want) {
-			t.Errorf("formulaSpans(%q) = %q, want %q", c.text, got, c.want)
-		}
-	}
-	_, starts := collect(formulaSpans, "Hivyo, x = 5.\n")
-	if !slices.Equal(starts, []int{len("Hivyo, ")}) {
-		t.Errorf("start offsets %v, want the offset of x", starts)
-	}
+	}, "Hivyo, x = 5.\n", len("Hivyo, "))
 }
 
 func TestNumberSpans(t *testing.T) {
-	cases := []struct {
-		text string
-		want []string
-	}{
+	checkSpans(t, "numberSpans", numberSpans, []spanCase{
 		{"Mayai yaliyobaki ni 9. Mayai\n", []string{"ni 9 Mayai"}},
 		{"16 - 3 - 4 = 9.\n", []string{"16", "3", "4", "9"}},
 		{"Jumla ni 1,000.50 shilingi\n", []string{"ni 1,000.50 shilingi"}},
@@ -171,17 +176,7 @@ func TestNumberSpans(t *testing.T) {
 		{"ni 9", nil},      // the number may grow
 		{"ni 9. May", nil}, // the next word may grow
 		{"hakuna namba\n", nil},
-	}
-	for _, c := range cases {
-		got, _ := collect(numberSpans, c.text)
-		if !slices.Equal(got, c.want) {
-			t.Errorf("numberSpans(%q) = %q, want %q", c.text, got, c.want)
-		}
-	}
-	_, starts := collect(numberSpans, "Mayai ni 9 tu\n")
-	if !slices.Equal(starts, []int{len("Mayai ")}) {
-		t.Errorf("start offsets %v, want the offset of the previous word", starts)
-	}
+	}, "Mayai ni 9 tu\n", len("Mayai "))
 }
 
 // TestMathProgressLarge keeps the guard linear: a 60 KB trace of short

@@ -1,55 +1,11 @@
 package mathverify
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/datg/datg/internal/testenv"
 )
-
-// polymathGolds is every distinct gold answer of the low, medium and high
-// levels, over all languages of the PolyMath copy.
-func polymathGolds(t *testing.T) []string {
-	dir := testenv.PolyMath(t)
-	seen := map[string]bool{}
-	var golds []string
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range files {
-		level := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-		if level != "low" && level != "medium" && level != "high" {
-			continue
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for line := 1; sc.Scan(); line++ {
-			var row struct{ Answer string }
-			if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-				t.Fatalf("%s:%d: %v", path, line, err)
-			}
-			if !seen[row.Answer] {
-				seen[row.Answer] = true
-				golds = append(golds, row.Answer)
-			}
-		}
-		f.Close()
-	}
-	sort.Strings(golds)
-	return golds
-}
 
 // notSelfMatching are the golds Math-Verify itself cannot match against
 // their own boxed form, and why. Math-Verify is followed anyway.
@@ -57,19 +13,6 @@ var notSelfMatching = map[string]string{
 	`$\frac{1}{2\sqrt{2} \ln\frac{\sqrt{2}+2}{2-\sqrt{2}}$`: "unbalanced braces: the gold parses to nothing but its string",
 	`$b \geq $-\frac{2}{3}$`:                                "a stray $ splits the gold; the last match read is the fraction -2/3, not the relation",
 	"(1,4,4), (2,4,4), (4,5,6), (4,6,5)":                    "plain text without $: no pattern anchors a tuple, so parse() returns nothing",
-}
-
-var lastInt = regexp.MustCompile(`\d+`)
-
-// perturb raises a gold's last integer by one (or appends +1).
-func perturb(gold string) string {
-	locs := lastInt.FindAllStringIndex(gold, -1)
-	if len(locs) == 0 {
-		return strings.TrimSuffix(strings.TrimSpace(gold), "$") + "+1"
-	}
-	l := locs[len(locs)-1]
-	n, _ := strconv.Atoi(gold[l[0]:l[1]])
-	return gold[:l[0]] + strconv.Itoa(n+1) + gold[l[1]:]
 }
 
 // longTrace is a long Swahili reasoning trace ending in a boxed answer.
@@ -83,7 +26,7 @@ func boxable(gold string) string {
 }
 
 func TestPolyMathGoldsAgainstThemselves(t *testing.T) {
-	golds := polymathGolds(t)
+	golds := testenv.PolyMathGolds(t)
 	if len(golds) < 250 {
 		t.Fatalf("only %d distinct golds", len(golds))
 	}
@@ -102,7 +45,7 @@ func TestPolyMathGoldsAgainstThemselves(t *testing.T) {
 			t.Errorf("gold %q boxed at the end of a long trace: %+v (gold parsed: %v)", gold, v, g.ex.value)
 			continue
 		}
-		p := perturb(boxable(gold))
+		p := testenv.PerturbGold(boxable(gold))
 		if p == boxable(gold) {
 			continue
 		}

@@ -5,11 +5,24 @@ import (
 	"testing"
 )
 
+// predicateCase is an input and whether a predicate holds for it.
+type predicateCase struct {
+	in   string
+	want bool
+}
+
+// checkPredicate checks a predicate on every case.
+func checkPredicate(t *testing.T, name string, holds func(string) bool, cases []predicateCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := holds(c.in); got != c.want {
+			t.Errorf("%s(%q) = %v, want %v", name, c.in, got, c.want)
+		}
+	}
+}
+
 func TestIsAnswerLine(t *testing.T) {
-	cases := []struct {
-		line string
-		want bool
-	}{
+	checkPredicate(t, "isAnswerLine", isAnswerLine, []predicateCase{
 		{"Final answer: 63", true},
 		{"final: 63", true},
 		{"  - FINAL = 63", true},
@@ -39,19 +52,11 @@ func TestIsAnswerLine(t *testing.T) {
 		{"16 - 3 = ?", false},
 		{"1.5 final", false},
 		{"", false},
-	}
-	for _, c := range cases {
-		if got := isAnswerLine(c.line); got != c.want {
-			t.Errorf("isAnswerLine(%q) = %v, want %v", c.line, got, c.want)
-		}
-	}
+	})
 }
 
 func TestIsComputational(t *testing.T) {
-	cases := []struct {
-		side string
-		want bool
-	}{
+	checkPredicate(t, "isComputational", isComputational, []predicateCase{
 		{" 16 - 3 - 4 ", true},
 		{"16-3", true},
 		{" remaining * 7 ", true},
@@ -77,12 +82,7 @@ func TestIsComputational(t *testing.T) {
 		{" ? ", false},
 		{"", false},
 		{" - ", false},
-	}
-	for _, c := range cases {
-		if got := isComputational(c.side); got != c.want {
-			t.Errorf("isComputational(%q) = %v, want %v", c.side, got, c.want)
-		}
-	}
+	})
 }
 
 func TestMaskResults(t *testing.T) {
@@ -124,8 +124,11 @@ func TestMaskResults(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, masked := maskResults(c.line)
-		if got != c.want || !reflect.DeepEqual(masked, c.masked) {
-			t.Errorf("maskResults(%q) = %q, %q; want %q, %q", c.line, got, masked, c.want, c.masked)
+		if got != c.want {
+			t.Errorf("maskResults(%q) = %q, want %q", c.line, got, c.want)
+		}
+		if !reflect.DeepEqual(masked, c.masked) {
+			t.Errorf("maskResults(%q) masked %q, want %q", c.line, masked, c.masked)
 		}
 	}
 }

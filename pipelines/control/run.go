@@ -12,7 +12,6 @@ import (
 	"github.com/datg/datg/pipelines/generate"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
-	"golang.org/x/sync/errgroup"
 )
 
 // Summary says what a run did.
@@ -90,55 +89,32 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		sum.add(o)
 		return nil
 	}
-	failures := &llm.FailureLog{}
-	g, gctx := errgroup.WithContext(ctx)
-	// Each example waits on one request at a time: as many as the pool
-	// has slots keep every slot busy.
-	g.SetLimit(client.Pool.Capacity())
-	plan.Each(func(j generate.Job) bool {
-		if gctx.Err() != nil {
-			return false
-		}
-		j.Key.Method = string(TraceMethod(cfg.Method))
-		name := fmt.Sprintf("%s %s %s seed %d", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed)
-		g.Go(func() error {
+	err = llm.FanoutJobs(ctx, client, prog,
+		func(yield func(generate.Job) bool) error {
+			plan.Each(func(j generate.Job) bool {
+				j.Key.Method = string(TraceMethod(cfg.Method))
+				return yield(j)
+			})
+			return nil
+		},
+		func(ctx context.Context, j generate.Job) error {
 			e := &example{cfg: &cfg, client: client, job: j}
-			err := e.run(gctx)
-			switch {
-			case err == nil:
-				if e.out.sent == 0 {
-					prog.Skip(1)
-				} else {
-					prog.Done(e.out.tokens())
-				}
-				return write(e.out)
-			case llm.RequestFailed(err):
-				prog.Fail()
-				failures.Add(name, err)
-				return nil
-			default:
-				return fmt.Errorf("%s: %w", name, err)
+			if err := e.run(ctx); err != nil {
+				return err
 			}
-		})
-		return true
-	})
-	werr := g.Wait()
+			if e.out.sent == 0 {
+				prog.Skip(1)
+			} else {
+				prog.Done(e.out.tokens())
+			}
+			return write(e.out)
+		},
+		llm.LogFailures(func(j generate.Job) string {
+			return fmt.Sprintf("%s %s %s seed %d", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed)
+		}))
 	_, resumed, failed := prog.Counts()
 	sum.Resumed, sum.Failed = int(resumed), int(failed)
-	if werr != nil {
-		return sum, fmt.Errorf("%w (finished responses are kept; rerun to resume)", werr)
-	}
-	if err := ctx.Err(); err != nil {
-		return sum, err
-	}
-	ferr := failures.Err()
-	if ferr != nil && !cfg.KeepGoing {
-		return sum, ferr
-	}
-	if err := tx.Commit(); err != nil {
-		return sum, err
-	}
-	return sum, ferr
+	return sum, llm.Finish(err, cfg.KeepGoing, "examples", tx.Commit)
 }
 
 // add counts a finished example.

@@ -59,8 +59,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	res := Result{Jobs: p.Size()}
 	prog := progress.Start(cfg.Stderr, "generate", res.Jobs)
 	prog.Extra = func() string { return endpointSummary(client.Pool) }
-	failures := &llm.FailureLog{}
-
 	err = llm.Fanout(ctx, client, prog,
 		func(yield func(Job, llm.Request) bool) error {
 			p.Each(func(jb Job) bool { return yield(jb, p.request(jb)) })
@@ -72,26 +70,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			}
 			return write(jb, req, resp)
 		},
-		func(jb Job, err error) {
-			failures.Add(fmt.Sprintf("%s %s %s->%s", jb.Key.Model, jb.Key.ProblemID, jb.Key.InputLang, jb.Key.ReasoningLang), err)
-		})
+		llm.LogFailures(func(jb Job) string {
+			return fmt.Sprintf("%s %s %s->%s", jb.Key.Model, jb.Key.ProblemID, jb.Key.InputLang, jb.Key.ReasoningLang)
+		}))
 	prog.Finish()
 	done, _, failed := prog.Counts()
 	res.New, res.Failed, res.Tokens = int(done), int(failed), tokens
-	if err != nil {
-		return res, fmt.Errorf("%w (%d responses finished in this run are kept; rerun to resume)", err, done)
-	}
-	if res.Failed > 0 && !cfg.KeepGoing {
-		return res, fmt.Errorf("%w: %d of %d, first: %s; finished responses are kept, rerun to retry the failed ones or pass --keep-going to write the traces that finished",
-			ErrFailedRequests, res.Failed, res.Jobs, failures.String())
-	}
-	if err := m.Commit(); err != nil {
-		return res, err
-	}
-	if res.Failed > 0 {
-		return res, fmt.Errorf("%w: %d of %d, first: %s; the traces that finished were written", ErrFailedRequests, res.Failed, res.Jobs, failures.String())
-	}
-	return res, nil
+	return res, llm.Finish(err, cfg.KeepGoing, "traces", m.Commit)
 }
 
 func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace {

@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/parallel"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
-	"golang.org/x/sync/errgroup"
 )
 
 // StatusUndecided is langdetect's status when no language is above 0.1.
@@ -193,20 +193,19 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	flush := func() error {
 		outC := make([]schema.Compliance, len(batch))
 		outD := make([][]schema.Detection, len(batch))
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(workers)
+		g := parallel.New(ctx, workers)
 		for i := range batch {
-			g.Go(func() error {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
+			if g.Stopped() {
+				break
+			}
+			g.Go(func(context.Context) error {
 				var err error
 				outC[i], outD[i], err = chk.check(&batch[i])
 				prog.Done(0)
 				return err
 			})
 		}
-		if err := g.Wait(); err != nil {
+		if err := g.Wait(nil); err != nil {
 			return err
 		}
 		for i, c := range outC {

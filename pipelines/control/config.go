@@ -7,7 +7,6 @@ import (
 
 	"github.com/datg/datg/internal/bounds"
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/generate"
 	"github.com/datg/datg/study"
 )
@@ -34,15 +33,23 @@ func TraceMethod(method study.Method) study.Method {
 // far past any useful retrying.
 const MaxTrials = 100
 
-// Config is one control run. Its generate.Config gives the data directory,
-// the endpoints and pool, --keep-going, and the Study: the examples
-// (models, directions, languages, levels, seeds, limit), the budgets, the
-// reasoning's temperature and top_p, the API and the slots per endpoint.
+// Config is one control run.
+//
+// Generation is the generation the control steers, as generate would run
+// it: the data directory, the Study (which examples: models, directions,
+// languages, levels, seeds, limit; their budgets, the reasoning's
+// temperature and top_p, the API and the slots per endpoint), the servers
+// (Endpoints, APIKey, Pool), KeepGoing, Prompts and Stderr. It is a named
+// field, not an embedded one: its Validate and Start are generate's, and
+// every use says whose setting it reads (cfg.Generation.Study), where
+// embedding made a control.Config pass for a generate.Config and hid which
+// Validate ran.
+//
 // DefaultConfig scopes it as the paper does: Qwen3-4B, en-x, Swahili and
 // Telugu, seeds 42, 215 and 316.
 type Config struct {
-	generate.Config
-	Method study.Method
+	Generation generate.Config
+	Method     study.Method
 
 	MaxTrials    int     // at most this many reasoning attempts per example
 	FirstPenalty float64 // repetition penalty of the first attempt
@@ -59,13 +66,13 @@ type ScaffoldSampling struct {
 
 // DefaultConfig is the paper's setting (appendix G).
 func DefaultConfig() Config {
-	s := generate.DefaultStudy()
-	s.Models = []string{"Qwen/Qwen3-4B"}
-	s.Directions = study.Strings(study.EnX)
-	s.Langs = []string{"sw", "te"}
-	s.Seeds = []int64{42, 215, 316}
+	g := generate.DefaultConfig()
+	g.Study.Models = []string{"Qwen/Qwen3-4B"}
+	g.Study.Directions = study.Strings(study.EnX)
+	g.Study.Langs = []string{"sw", "te"}
+	g.Study.Seeds = []int64{42, 215, 316}
 	return Config{
-		Config:       generate.Config{Data: "data/run", Study: s, Pool: llm.DefaultOptions()},
+		Generation:   g,
 		MaxTrials:    5,
 		FirstPenalty: 1.08,
 		RetryPenalty: 1.13,
@@ -79,11 +86,11 @@ func (c Config) Validate() error {
 	if !slices.Contains(Methods, c.Method) {
 		errs = append(errs, fmt.Errorf("method %q is none of %s", c.Method, strings.Join(study.Strings(Methods...), ", ")))
 	}
-	if err := c.Config.Validate(); err != nil {
+	if err := c.Generation.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	for _, l := range c.Study.Levels {
-		if b := c.Study.Budgets[l]; b > 0 && b < 8 {
+	for _, l := range c.Generation.Study.Levels {
+		if b := c.Generation.Study.Budgets[l]; b > 0 && b < 8 {
 			errs = append(errs, fmt.Errorf("the %s budget of %d tokens leaves no room for a checkpoint at a quarter of it", l, b))
 		}
 	}

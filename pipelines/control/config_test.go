@@ -32,18 +32,18 @@ func TestControlSettingsOutOfRange(t *testing.T) {
 		"scaffold top_p":      {func(c *control.Config) { c.Scaffold.TopP = 0 }, "scaffold top_p out of range"},
 		"scaffold penalty":    {func(c *control.Config) { c.Scaffold.RepetitionPenalty = math.NaN() }, "scaffold repetition penalty out of range"},
 		"scaffold budget":     {func(c *control.Config) { c.Scaffold.MaxTokens = 3_000_000_000 }, "scaffold max tokens out of range"},
-		"study temperature":   {func(c *control.Config) { c.Study.Temperature = 1e300 }, "temperature out of range"},
-		"study budget":        {func(c *control.Config) { c.Study.Budgets["low"] = 3_000_000_000 }, "budgets.low out of range"},
-		"study top_p":         {func(c *control.Config) { c.Study.TopP = -5 }, "top_p out of range"},
-		"study penalty":       {func(c *control.Config) { c.Study.RepetitionPenalty = -1 }, "repetition_penalty out of range"},
-		"study seeds":         {func(c *control.Config) { c.Study.Seeds = []int64{-42} }, "seeds out of range"},
-		"study top_k":         {func(c *control.Config) { c.Study.TopK = -7 }, "top_k out of range"},
-		"study slots":         {func(c *control.Config) { c.Study.SlotsPerEndpoint = 1 << 20 }, "slots_per_endpoint out of range"},
+		"study temperature":   {func(c *control.Config) { c.Generation.Study.Temperature = 1e300 }, "temperature out of range"},
+		"study budget":        {func(c *control.Config) { c.Generation.Study.Budgets["low"] = 3_000_000_000 }, "budgets.low out of range"},
+		"study top_p":         {func(c *control.Config) { c.Generation.Study.TopP = -5 }, "top_p out of range"},
+		"study penalty":       {func(c *control.Config) { c.Generation.Study.RepetitionPenalty = -1 }, "repetition_penalty out of range"},
+		"study seeds":         {func(c *control.Config) { c.Generation.Study.Seeds = []int64{-42} }, "seeds out of range"},
+		"study top_k":         {func(c *control.Config) { c.Generation.Study.TopK = -7 }, "top_k out of range"},
+		"study slots":         {func(c *control.Config) { c.Generation.Study.SlotsPerEndpoint = 1 << 20 }, "slots_per_endpoint out of range"},
 		"formula scaffold up": {func(c *control.Config) { c.Method = study.FormulaRetry; c.Scaffold.MaxTokens = 0 }, "scaffold max tokens out of range"},
 	} {
 		cfg := control.DefaultConfig()
-		cfg.Data, cfg.Method, cfg.Endpoints, cfg.Pool = data, study.LoopRetry, urls, pipelinetest.QuickPool()
-		cfg.Study.Levels, cfg.Study.Limit = []string{"low"}, 1
+		cfg.Generation.Data, cfg.Method, cfg.Generation.Endpoints, cfg.Generation.Pool = data, study.LoopRetry, urls, pipelinetest.QuickPool()
+		cfg.Generation.Study.Levels, cfg.Generation.Study.Limit = []string{"low"}, 1
 		c.edit(&cfg)
 		_, err := control.Run(context.Background(), cfg)
 		if !errors.Is(err, inputerr.ErrInvalidConfig) || !strings.Contains(err.Error(), c.want) {

@@ -92,9 +92,9 @@ func startSim(t *testing.T, data string, cfg simulate.Config) *sim {
 // examples) against the sims.
 func config(data string, method study.Method, sims ...*sim) control.Config {
 	cfg := control.DefaultConfig()
-	cfg.Data, cfg.Method, cfg.Pool = data, method, pipelinetest.QuickPool()
+	cfg.Generation.Data, cfg.Method, cfg.Generation.Pool = data, method, pipelinetest.QuickPool()
 	for _, s := range sims {
-		cfg.Endpoints = append(cfg.Endpoints, s.URL)
+		cfg.Generation.Endpoints = append(cfg.Generation.Endpoints, s.URL)
 	}
 	return cfg
 }
@@ -136,7 +136,7 @@ func read(t *testing.T, data string) (map[string]schema.Trace, map[string][]sche
 // made of the prefix and the accepted attempt.
 func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []schema.Trial) {
 	t.Helper()
-	budget := cfg.Study.Budgets[tr.Level]
+	budget := cfg.Generation.Study.Budgets[tr.Level]
 	var reasoning []schema.Trial
 	for _, a := range attempts {
 		if a.Phase == "reasoning" {
@@ -183,9 +183,9 @@ func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []
 		t.Fatalf("%s: method %s source %s max tokens %v", tr.TraceID, tr.Method, tr.Source, tr.MaxTokens)
 	}
 	if tr.Temperature == nil || *tr.Temperature != accepted.Temperature || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != accepted.RepetitionPenalty ||
-		tr.TopK == nil || *tr.TopK != int64(cfg.Study.TopK) || tr.ServedModel == "" {
+		tr.TopK == nil || *tr.TopK != int64(cfg.Generation.Study.TopK) || tr.ServedModel == "" {
 		t.Fatalf("%s: sampling recorded %v/%v/%v/%q, accepted attempt sampled at temperature %v, penalty %v, top_k %d", tr.TraceID,
-			tr.Temperature, tr.RepetitionPenalty, tr.TopK, tr.ServedModel, accepted.Temperature, accepted.RepetitionPenalty, cfg.Study.TopK)
+			tr.Temperature, tr.RepetitionPenalty, tr.TopK, tr.ServedModel, accepted.Temperature, accepted.RepetitionPenalty, cfg.Generation.Study.TopK)
 	}
 }
 
@@ -270,7 +270,7 @@ func TestContinuationStaysOnItsEndpoint(t *testing.T) {
 	cfg := config(data, study.LoopRetry, a, b)
 	// Room for every example at once: a full endpoint sends a continuation
 	// elsewhere rather than wait, which this test does not look at.
-	cfg.Study.SlotsPerEndpoint = 64
+	cfg.Generation.Study.SlotsPerEndpoint = 64
 	run(t, cfg)
 	type head struct {
 		prompt string
@@ -377,13 +377,13 @@ func TestForcedAccept(t *testing.T) {
 	c.Profile.LoopLevelFactor = map[string]float64{"medium": 10}
 	c.Profile.LoopOnset = nil // and loops at once, before the checkpoint
 	cfg := config(data, study.LoopRetry, startSim(t, data, c))
-	cfg.Study.Langs, cfg.Study.Levels, cfg.MaxTrials = []string{"sw"}, []string{"medium"}, 2
+	cfg.Generation.Study.Langs, cfg.Generation.Study.Levels, cfg.MaxTrials = []string{"sw"}, []string{"medium"}, 2
 	sum := run(t, cfg)
 	traces, attempts := read(t, data)
 	for id, tr := range traces {
 		checkExample(t, cfg, tr, attempts[id])
 		last := attempts[id][len(attempts[id])-1]
-		if !last.ForcedAccept || !tr.Truncated || last.CompletionTokens != int64(cfg.Study.Budgets["medium"]) {
+		if !last.ForcedAccept || !tr.Truncated || last.CompletionTokens != int64(cfg.Generation.Study.Budgets["medium"]) {
 			t.Fatalf("%s: %+v", id, last)
 		}
 	}
@@ -430,12 +430,14 @@ func TestInvalidConfig(t *testing.T) {
 	for name, edit := range map[string]func(*control.Config){
 		"method":    func(c *control.Config) { c.Method = "retry-harder" },
 		"trials":    func(c *control.Config) { c.MaxTrials = 0 },
-		"endpoints": func(c *control.Config) { c.Endpoints = nil },
-		"language":  func(c *control.Config) { c.Study.Langs = []string{"xx"} },
-		"budget":    func(c *control.Config) { c.Study.Budgets = map[string]int{"low": 4, "medium": 8192, "high": 16384} },
+		"endpoints": func(c *control.Config) { c.Generation.Endpoints = nil },
+		"language":  func(c *control.Config) { c.Generation.Study.Langs = []string{"xx"} },
+		"budget": func(c *control.Config) {
+			c.Generation.Study.Budgets = map[string]int{"low": 4, "medium": 8192, "high": 16384}
+		},
 	} {
 		cfg := config(data, study.LoopRetry)
-		cfg.Endpoints = []string{"http://127.0.0.1:1/v1"}
+		cfg.Generation.Endpoints = []string{"http://127.0.0.1:1/v1"}
 		edit(&cfg)
 		if _, err := control.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
 			t.Errorf("%s: got %v", name, err)
@@ -452,7 +454,7 @@ func TestChatAPIWithReasoningField(t *testing.T) {
 		c := pipelinetest.SimConfig(t)
 		c.ReasoningField, c.TrustRequestChatTemplate = api == "chat", true
 		cfg := config(data, study.LoopRetry, startSim(t, data, c))
-		cfg.Study.API, cfg.Study.Levels = api, []string{"high"}
+		cfg.Generation.Study.API, cfg.Generation.Study.Levels = api, []string{"high"}
 		run(t, cfg)
 		traces, attempts := read(t, data)
 		out := map[string]string{}
@@ -479,8 +481,8 @@ func TestControlledTracesAlign(t *testing.T) {
 	data := pipelinetest.DemoRun(t)
 	s := pipelinetest.StartSim(t, data, pipelinetest.SimConfig(t))
 	cfg := control.DefaultConfig()
-	cfg.Data, cfg.Method, cfg.Pool, cfg.Endpoints = data, study.LoopRetry, pipelinetest.QuickPool(), []string{s.URL}
-	cfg.Study.Limit, cfg.Study.Seeds = 1, []int64{42}
+	cfg.Generation.Data, cfg.Method, cfg.Generation.Pool, cfg.Generation.Endpoints = data, study.LoopRetry, pipelinetest.QuickPool(), []string{s.URL}
+	cfg.Generation.Study.Limit, cfg.Generation.Study.Seeds = 1, []int64{42}
 	run(t, cfg)
 	pipelinetest.References(t, data, s, 1, 2)
 	pipelinetest.DAGs(t, data, s)

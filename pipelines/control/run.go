@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
@@ -31,23 +32,24 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
+	gen := cfg.Generation
 	// A Formula-Retry attempt's prompt holds the scaffold besides the
 	// question.
 	promptTokens := generate.PromptMargin
 	if cfg.Method == study.FormulaRetry {
 		promptTokens += cfg.Scaffold.MaxTokens
 	}
-	session, err := cfg.Start(ctx, "control", promptTokens)
+	session, err := gen.Start(ctx, "control", promptTokens)
 	if err != nil {
 		return Summary{}, err
 	}
 	defer session.Close()
 	plan, client := session.Plan, session.Client
 	// What decides the samples; endpoints and pool settings do not.
-	meta := store.Meta{Stage: "control", ConfigHash: store.HashConfig([]any{cfg.Method, cfg.Study, cfg.MaxTrials,
+	meta := store.Meta{Stage: "control", ConfigHash: store.HashConfig([]any{cfg.Method, gen.Study, cfg.MaxTrials,
 		cfg.FirstPenalty, cfg.RetryPenalty, cfg.Scaffold}), Servers: session.ServersJSON()}
 	// Traces and their trials are committed together.
-	tx, err := store.Begin(cfg.Data, meta)
+	tx, err := store.Begin(gen.Data, meta)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -62,7 +64,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	// Checked with the traces table locked, before any request: see
 	// generate.
-	if err := traceids.CheckPlan(cfg.Data, plan.Keys(TraceMethod(cfg.Method))); err != nil {
+	if err := traceids.CheckPlan(gen.Data, plan.Keys(TraceMethod(cfg.Method))); err != nil {
 		return Summary{}, err
 	}
 	// A rerun replaces all of an example's attempts, however many it had.
@@ -70,7 +72,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 	var mu sync.Mutex // guards sum and the writers
 	sum := Summary{Examples: plan.Size()}
-	prog := progress.Start(cfg.Stderr, "control "+string(cfg.Method), sum.Examples)
+	prog := progress.Start(gen.Stderr, "control "+string(cfg.Method), sum.Examples)
 	defer prog.Finish()
 	prog.Extra = func() string {
 		mu.Lock()
@@ -114,7 +116,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}))
 	_, resumed, failed := prog.Counts()
 	sum.Resumed, sum.Failed = int(resumed), int(failed)
-	return sum, llm.Finish(err, cfg.KeepGoing, "examples", tx.Commit)
+	return sum, inputerr.Nest("Generation", llm.Finish(err, gen.KeepGoing, "examples", tx.Commit))
 }
 
 // add counts a finished example.

@@ -125,13 +125,22 @@ type Config struct {
 	Study     Study
 	Endpoints []string // base URLs of the servers
 	APIKey    string   // from the environment; never stored or logged
-	Pool      llm.Options
+	// Pool is how requests are sent. Its SlotsPerEndpoint is not read:
+	// Study.SlotsPerEndpoint (the study file's slots_per_endpoint) is the
+	// one setting of the slots (see target).
+	Pool llm.Options
 	// KeepGoing writes the traces that finished even when some requests
 	// failed for good (the run still reports the failures).
 	KeepGoing bool
-	// Prompts is the prompt set (--prompts DIR); nil sends the builtin one.
+	// Prompts is the prompt set; nil sends the builtin one.
 	Prompts *prompts.Set
 	Stderr  io.Writer
+}
+
+// DefaultConfig is the paper's study (study.json) with the default pool,
+// writing to data/run; it has no endpoints.
+func DefaultConfig() Config {
+	return Config{Data: "data/run", Study: DefaultStudy(), Pool: llm.DefaultOptions()}
 }
 
 // Validate checks the run.
@@ -146,8 +155,16 @@ func (c Config) Validate() error {
 	if err := c.Study.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	if err := c.Pool.Validate(); err != nil {
+	if err := c.target().Pool.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	return inputerr.Invalid(errs...)
+}
+
+// target is the servers the run sends to, and how: the one place the
+// study's slots per endpoint become the pool's.
+func (c Config) target() llm.Target {
+	t := llm.Target{Endpoints: c.Endpoints, APIKey: c.APIKey, Pool: c.Pool}
+	t.Pool.SlotsPerEndpoint = c.Study.SlotsPerEndpoint
+	return t
 }

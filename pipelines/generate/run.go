@@ -15,21 +15,21 @@ import (
 	"github.com/datg/datg/transforms"
 )
 
-// Result summarizes a run.
-type Result struct {
+// Summary says what a run did.
+type Summary struct {
 	Jobs, New, Resumed, Failed int
 	Tokens                     int64
 }
 
 // Run samples every trace of the study that is not journaled yet, then
 // merges all of the study's traces into the traces table.
-func Run(ctx context.Context, cfg Config) (Result, error) {
+func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	session, err := cfg.Start(ctx, "generate", PromptMargin)
 	if err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	defer session.Close()
 	p, client := session.Plan, session.Client
@@ -38,14 +38,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	// requests; the new table replaces the old one only if the run succeeds.
 	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study), Servers: session.ServersJSON()})
 	if err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	defer m.Abort()
 	// A derived trace must not replace an imported one that has its id,
 	// nor duplicate one imported under another id: refused before any
 	// request is sent, with the table locked so no import slips in after.
 	if err := traceids.CheckPlan(cfg.Data, p.Keys(study.Base)); err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	var mu sync.Mutex
 	var tokens int64
@@ -56,8 +56,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return m.Write(traceRow(jb, cfg.Study, req, resp))
 	}
 
-	res := Result{Jobs: p.Size()}
-	prog := progress.Start(cfg.Stderr, "generate", res.Jobs)
+	sum := Summary{Jobs: p.Size()}
+	prog := progress.Start(cfg.Stderr, "generate", sum.Jobs)
 	prog.Extra = func() string { return endpointSummary(client.Pool) }
 	err = llm.Fanout(ctx, client, prog,
 		func(yield func(Job, llm.Request) bool) error {
@@ -66,7 +66,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		},
 		func(jb Job, req llm.Request, resp llm.Response, cached bool) error {
 			if cached {
-				res.Resumed++ // called on the enumerating goroutine only
+				sum.Resumed++ // called on the enumerating goroutine only
 			}
 			return write(jb, req, resp)
 		},
@@ -75,8 +75,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}))
 	prog.Finish()
 	done, _, failed := prog.Counts()
-	res.New, res.Failed, res.Tokens = int(done), int(failed), tokens
-	return res, llm.Finish(err, cfg.KeepGoing, "traces", m.Commit)
+	sum.New, sum.Failed, sum.Tokens = int(done), int(failed), tokens
+	return sum, llm.Finish(err, cfg.KeepGoing, "traces", m.Commit)
 }
 
 func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace {

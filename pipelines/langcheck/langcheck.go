@@ -23,23 +23,33 @@ const StatusUndecided = "undecided"
 // Config is one langcheck run.
 type Config struct {
 	Data string
-	// Detector decides the compliance table: study.Langdetect (default) or
-	// study.Lingua.
+	// Detector decides the compliance table: study.Langdetect (the default,
+	// also when empty) or study.Lingua.
 	// Both run on every trace and both decisions go to detections.
 	Detector string
 	Workers  int // default: the number of CPUs
 	Stderr   io.Writer
 }
 
+// DefaultConfig checks data/run with the paper's detector on every CPU.
+func DefaultConfig() Config {
+	return Config{Data: "data/run", Detector: string(study.Langdetect)}
+}
+
 // Validate checks the detector's name.
-func (c *Config) Validate() error {
-	if c.Detector == "" {
-		c.Detector = string(study.Langdetect)
-	}
-	if slices.Contains(study.Detectors, study.Detector(c.Detector)) {
+func (c Config) Validate() error {
+	if slices.Contains(study.Detectors, study.Detector(c.detector())) {
 		return nil
 	}
 	return inputerr.Invalid(fmt.Errorf("%w %q (want %s)", ErrUnknownDetector, c.Detector, strings.Join(study.Strings(study.Detectors...), " or ")))
+}
+
+// detector is the chosen detector's name: Detector, or the default.
+func (c Config) detector() string {
+	if c.Detector == "" {
+		return string(study.Langdetect)
+	}
+	return c.Detector
 }
 
 // Summary counts the results of the chosen detector.
@@ -165,7 +175,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if total == 0 {
 		return Summary{}, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
 	}
-	chk, err := newChecker(cfg.Detector)
+	chk, err := newChecker(cfg.detector())
 	if err != nil {
 		return Summary{}, err
 	}
@@ -184,7 +194,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	prog := progress.Start(stderr, "langcheck", int(total))
 	defer prog.Finish()
-	sum := Summary{Detector: cfg.Detector, ByStatus: map[string]int{}}
+	sum := Summary{Detector: cfg.detector(), ByStatus: map[string]int{}}
 
 	// Traces are read in batches; each batch is checked in parallel and
 	// written in order.

@@ -10,8 +10,9 @@ import (
 )
 
 var cmdControl = &Command{
-	UsageLine: "control --method base|loop-retry|formula-retry [--models M,..] [--directions ..] [--langs ..] [--levels ..] [--seeds ..] [--limit N] --endpoints URL[,URL..]",
-	Short:     "run Table 3's Base or a test-time control (Loop-Retry, Formula-Retry); every attempt goes to trials",
+	FieldFlags: generationFieldFlags("Generation."),
+	UsageLine:  "control --method base|loop-retry|formula-retry [--models M,..] [--directions ..] [--langs ..] [--levels ..] [--seeds ..] [--limit N] --endpoints URL[,URL..]",
+	Short:      "run Table 3's Base or a test-time control (Loop-Retry, Formula-Retry); every attempt goes to trials",
 	Long: `Control runs one of the paper's test-time controls (section 6, appendix G)
 on every example of the scope: by default Qwen/Qwen3-4B, en-x, Swahili and
 Telugu, low/medium/high, seeds 42, 215 and 316, with the study's budgets B

@@ -9,8 +9,9 @@ import (
 )
 
 var cmdGenerate = &Command{
-	UsageLine: "generate [--config FILE] [--models M,..] [--directions en-en,en-x,x-en,x-x] [--langs ..] [--levels ..] [--seeds 42,..] [--limit N] --endpoints URL[,URL..]",
-	Short:     "sample reasoning traces from vLLM servers into the traces table",
+	FieldFlags: generationFieldFlags(""),
+	UsageLine:  "generate [--config FILE] [--models M,..] [--directions en-en,en-x,x-en,x-x] [--langs ..] [--levels ..] [--seeds 42,..] [--limit N] --endpoints URL[,URL..]",
+	Short:      "sample reasoning traces from vLLM servers into the traces table",
 	Long: `Generate samples the study's traces from OpenAI-compatible servers: one
 vLLM server per GPU, given with --endpoints. The study (models, directions,
 languages, levels, seeds, sampling, token budgets) comes from

@@ -88,3 +88,18 @@ func (f *studyFlags) generation(fs *flag.FlagSet, base generate.Config, data str
 	cfg.Endpoints, cfg.APIKey, cfg.Pool = llm.endpoints, llm.apiKey(), llm.options()
 	return cfg, nil
 }
+
+// generationFieldFlags are the flags that set the fields of a
+// generate.Config held under parent ("" for generate's own, "Generation."
+// for control's), as its errors name them (inputerr.FieldError).
+func generationFieldFlags(parent string) map[string]string {
+	flags := map[string]string{}
+	for field, flag := range map[string]string{
+		"Data": "data", "Endpoints": "endpoints", "KeepGoing": "keep-going",
+		"Study.Models": "models", "Study.Directions": "directions", "Study.Langs": "langs", "Study.Levels": "levels",
+		"Study.Seeds": "seeds", "Study.Limit": "limit", "Study.API": "api", "Study.SlotsPerEndpoint": "slots",
+	} {
+		flags[parent+field] = flag
+	}
+	return flags
+}

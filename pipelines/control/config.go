@@ -1,7 +1,6 @@
 package control
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -43,7 +42,7 @@ const MaxTrials = 100
 // field, not an embedded one: its Validate and Start are generate's, and
 // every use says whose setting it reads (cfg.Generation.Study), where
 // embedding made a control.Config pass for a generate.Config and hid which
-// Validate ran.
+// Validate ran. Errors about its fields name them Generation.Endpoints.
 //
 // DefaultConfig scopes it as the paper does: Qwen3-4B, en-x, Swahili and
 // Telugu, seeds 42, 215 and 316.
@@ -80,37 +79,38 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate checks the run.
+// Validate checks the run. Each problem with a field is an
+// inputerr.FieldError naming it (MaxTrials, Generation.Study.Budgets).
 func (c Config) Validate() error {
 	var errs []error
 	if !slices.Contains(Methods, c.Method) {
-		errs = append(errs, fmt.Errorf("method %q is none of %s", c.Method, strings.Join(study.Strings(Methods...), ", ")))
+		errs = append(errs, inputerr.BadField("Method", "%q is none of %s", c.Method, strings.Join(study.Strings(Methods...), ", ")))
 	}
 	if err := c.Generation.Validate(); err != nil {
-		errs = append(errs, err)
+		errs = append(errs, inputerr.Nest("Generation", err))
 	}
 	for _, l := range c.Generation.Study.Levels {
 		if b := c.Generation.Study.Budgets[l]; b > 0 && b < 8 {
-			errs = append(errs, fmt.Errorf("the %s budget of %d tokens leaves no room for a checkpoint at a quarter of it", l, b))
+			errs = append(errs, inputerr.BadField("Generation.Study.Budgets", "the %s budget of %d tokens leaves no room for a checkpoint at a quarter of it", l, b))
 		}
 	}
 	if c.MaxTrials < 1 || c.MaxTrials > MaxTrials {
-		errs = append(errs, fmt.Errorf("max trials must be in [1, %d], not %d", MaxTrials, c.MaxTrials))
+		errs = append(errs, inputerr.BadField("MaxTrials", "must be in [1, %d], not %d", MaxTrials, c.MaxTrials))
 	}
 	s := c.Scaffold
 	for _, f := range []struct {
 		name string
 		err  error
 	}{
-		{"first-trial repetition penalty", bounds.RepetitionPenalty(c.FirstPenalty)},
-		{"retry repetition penalty", bounds.RepetitionPenalty(c.RetryPenalty)},
-		{"scaffold temperature", bounds.Temperature(s.Temperature)},
-		{"scaffold top_p", bounds.TopP(s.TopP)},
-		{"scaffold repetition penalty", bounds.RepetitionPenalty(s.RepetitionPenalty)},
-		{"scaffold max tokens", bounds.Budget(s.MaxTokens)},
+		{"FirstPenalty", bounds.RepetitionPenalty(c.FirstPenalty)},
+		{"RetryPenalty", bounds.RepetitionPenalty(c.RetryPenalty)},
+		{"Scaffold.Temperature", bounds.Temperature(s.Temperature)},
+		{"Scaffold.TopP", bounds.TopP(s.TopP)},
+		{"Scaffold.RepetitionPenalty", bounds.RepetitionPenalty(s.RepetitionPenalty)},
+		{"Scaffold.MaxTokens", bounds.Budget(s.MaxTokens)},
 	} {
 		if f.err != nil {
-			errs = append(errs, fmt.Errorf("%s %w", f.name, f.err))
+			errs = append(errs, inputerr.BadField(f.name, "%w", f.err))
 		}
 	}
 	return inputerr.Invalid(errs...)

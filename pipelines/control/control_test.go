@@ -425,22 +425,31 @@ func TestNoTokenIDs(t *testing.T) {
 	}
 }
 
+// A configuration that cannot work is refused before anything is sent,
+// and the error names the Config field at fault.
 func TestInvalidConfig(t *testing.T) {
 	data := pipelinetest.DemoRun(t)
-	for name, edit := range map[string]func(*control.Config){
-		"method":    func(c *control.Config) { c.Method = "retry-harder" },
-		"trials":    func(c *control.Config) { c.MaxTrials = 0 },
-		"endpoints": func(c *control.Config) { c.Generation.Endpoints = nil },
-		"language":  func(c *control.Config) { c.Generation.Study.Langs = []string{"xx"} },
-		"budget": func(c *control.Config) {
+	for name, c := range map[string]struct {
+		edit  func(*control.Config)
+		field string
+	}{
+		"method":    {func(c *control.Config) { c.Method = "retry-harder" }, "Method"},
+		"trials":    {func(c *control.Config) { c.MaxTrials = 0 }, "MaxTrials"},
+		"endpoints": {func(c *control.Config) { c.Generation.Endpoints = nil }, "Generation.Endpoints"},
+		"language":  {func(c *control.Config) { c.Generation.Study.Langs = []string{"xx"} }, "Generation.Study.Langs"},
+		"budget": {func(c *control.Config) {
 			c.Generation.Study.Budgets = map[string]int{"low": 4, "medium": 8192, "high": 16384}
-		},
+		}, "Generation.Study.Budgets"},
 	} {
 		cfg := config(data, study.LoopRetry)
 		cfg.Generation.Endpoints = []string{"http://127.0.0.1:1/v1"}
-		edit(&cfg)
-		if _, err := control.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
-			t.Errorf("%s: got %v", name, err)
+		c.edit(&cfg)
+		_, err := control.Run(context.Background(), cfg)
+		if !errors.Is(err, inputerr.ErrInvalidConfig) {
+			t.Errorf("%s: got %v, want an invalid configuration", name, err)
+		}
+		if got := fieldNames(err); !slices.Equal(got, []string{c.field}) {
+			t.Errorf("%s: fields named %q, want %q", name, got, c.field)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
+	"github.com/google/go-cmp/cmp"
 )
 
 func endpoints(t testing.TB, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, []string) {
@@ -203,8 +205,16 @@ func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
 	if !errors.Is(err, ErrFailedRequests) || res.Failed != 3 || h.Count() != 3 {
 		t.Fatalf("got %v, result %+v, rejected %d", err, res, h.Count())
 	}
-	if store.Exists(data, schema.Traces.Table) || !strings.Contains(err.Error(), "prompt too long") {
-		t.Fatalf("table written or reason missing: %v", err)
+	if store.Exists(data, schema.Traces.Table) {
+		t.Error("a failed run wrote the traces table")
+	}
+	if !strings.Contains(err.Error(), "prompt too long") {
+		t.Errorf("error %q does not give the server's reason", err)
+	}
+	// The error says what would write the traces that finished, by the
+	// Config's field (the command line shows it as --keep-going).
+	if got := fieldNames(err); !slices.Equal(got, []string{"KeepGoing"}) {
+		t.Errorf("fields named %q, want KeepGoing", got)
 	}
 	cfg.KeepGoing = true
 	res, err = Run(context.Background(), cfg)
@@ -294,19 +304,65 @@ func TestStudyValidation(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatalf("the paper's study is invalid: %v", err)
 	}
-	if s.Budgets["low"] != 4096 || s.Budgets["medium"] != 8192 || s.Budgets["high"] != 16384 || s.Temperature != 0.6 || s.TopP != 0.95 ||
-		len(s.Models) != 3 || len(s.Langs) != 12 || len(s.Directions) != 4 {
-		t.Fatalf("study.json drifted from the paper: %+v", s)
+	// study.json as the paper ran it (appendix A).
+	paper := Study{
+		Models:            []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"},
+		Directions:        study.Strings(study.Directions...),
+		Langs:             []string{"en", "fr", "ru", "zh", "ja", "ko", "id", "ms", "th", "bn", "sw", "te"},
+		Levels:            []string{"low", "medium", "high"},
+		Seeds:             []int64{42},
+		Temperature:       0.6,
+		TopP:              0.95,
+		RepetitionPenalty: 1.0,
+		TopK:              20,
+		Budgets:           map[string]int{"low": 4096, "medium": 8192, "high": 16384, "top": 16384},
+		API:               "completions",
+		SlotsPerEndpoint:  16,
+	}
+	if diff := cmp.Diff(paper, s); diff != "" {
+		t.Fatalf("study.json drifted from the paper (-paper +study.json):\n%s", diff)
 	}
 	s.Langs = append(s.Langs, "xx")
 	s.Directions = []string{"en-y"}
 	s.Levels = []string{"hard"}
 	err := s.Validate()
-	for _, want := range []string{`"xx"`, `"en-y"`, `"hard"`} {
+	for _, want := range []string{`Langs: `, `"xx"`, `Directions: unknown direction "en-y"`, `Levels: unknown level "hard"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("validation error %v does not mention %s", err, want)
+			t.Errorf("validation error %v does not say %s", err, want)
 		}
 	}
+}
+
+// Validate names the Config's fields (and its Study's, as Study.X), never
+// a command line's flags: a library caller has none.
+func TestValidateNamesConfigFields(t *testing.T) {
+	s := DefaultStudy()
+	s.Models, s.Seeds, s.Limit, s.API = nil, []int64{42, 42}, -1, "rest"
+	err := Config{Study: s, Pool: llm.DefaultOptions()}.Validate()
+	if !errors.Is(err, inputerr.ErrInvalidConfig) {
+		t.Fatalf("got %v, want an invalid configuration", err)
+	}
+	want := []string{"Data", "Endpoints", "Study.Models", "Study.Seeds", "Study.API", "Study.Limit"}
+	got := fieldNames(err)
+	slices.Sort(want)
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fields named (-want +got):\n%s", diff)
+	}
+	for _, flag := range []string{"--", "pass "} {
+		if strings.Contains(err.Error(), flag) {
+			t.Errorf("error %q speaks of flags (%q)", err, flag)
+		}
+	}
+}
+
+// fieldNames are the Config fields err names.
+func fieldNames(err error) []string {
+	var out []string
+	for _, fe := range inputerr.Fields(err) {
+		out = append(out, fe.Field)
+	}
+	return out
 }
 
 // deref is *p, or nil when p is nil (a NULL column).

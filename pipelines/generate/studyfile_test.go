@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,17 +107,20 @@ func TestStudyFileOneObjectNoRepeatedKeys(t *testing.T) {
 func TestRunRefusesOutOfRangeSamplingBeforeAnyRequest(t *testing.T) {
 	data := pipelinetest.DemoRun(t)
 	eps, urls := endpoints(t, data, simulate.DefaultConfig())
-	for name, edit := range map[string]func(*Study){
-		"temperature":        func(s *Study) { s.Temperature = 1e300 },
-		"top_p":              func(s *Study) { s.TopP = -5 },
-		"repetition_penalty": func(s *Study) { s.RepetitionPenalty = -1 },
-		"budget":             func(s *Study) { s.Budgets = map[string]int{"low": 3_000_000_000, "medium": 8192} },
+	for field, edit := range map[string]func(*Study){
+		"Study.Temperature":       func(s *Study) { s.Temperature = 1e300 },
+		"Study.TopP":              func(s *Study) { s.TopP = -5 },
+		"Study.RepetitionPenalty": func(s *Study) { s.RepetitionPenalty = -1 },
+		"Study.Budgets":           func(s *Study) { s.Budgets = map[string]int{"low": 3_000_000_000, "medium": 8192} },
 	} {
 		s := smallStudy()
 		edit(&s)
 		_, err := Run(context.Background(), Config{Data: data, Study: s, Endpoints: urls, Pool: pipelinetest.QuickPool()})
-		if !errors.Is(err, inputerr.ErrInvalidConfig) || !errors.Is(err, bounds.ErrOutOfRange) || !strings.Contains(err.Error(), name) {
-			t.Errorf("%s: got %v", name, err)
+		if !errors.Is(err, inputerr.ErrInvalidConfig) || !errors.Is(err, bounds.ErrOutOfRange) {
+			t.Errorf("%s: got %v, want an out-of-range invalid configuration", field, err)
+		}
+		if got := fieldNames(err); !slices.Equal(got, []string{field}) {
+			t.Errorf("%s: fields named %q", field, got)
 		}
 	}
 	if n, _ := served(eps); n != 0 {

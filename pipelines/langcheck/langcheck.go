@@ -36,12 +36,13 @@ func DefaultConfig() Config {
 	return Config{Data: "data/run", Detector: string(study.Langdetect)}
 }
 
-// Validate checks the detector's name.
+// Validate checks the detector's name (an inputerr.FieldError naming
+// Detector).
 func (c Config) Validate() error {
 	if slices.Contains(study.Detectors, study.Detector(c.detector())) {
 		return nil
 	}
-	return inputerr.Invalid(fmt.Errorf("%w %q (want %s)", ErrUnknownDetector, c.Detector, strings.Join(study.Strings(study.Detectors...), " or ")))
+	return inputerr.Invalid(inputerr.BadField("Detector", "%w %q (want %s)", ErrUnknownDetector, c.Detector, strings.Join(study.Strings(study.Detectors...), " or ")))
 }
 
 // detector is the chosen detector's name: Detector, or the default.

@@ -245,10 +245,24 @@ func TestPaperRuleWhereTheDetectorsDiffer(t *testing.T) {
 	}
 }
 
+// An unknown detector is an invalid configuration naming the Detector
+// field; an empty one is the default, as in DefaultConfig.
 func TestUnknownDetectorIsAConfigError(t *testing.T) {
 	_, err := Run(context.Background(), Config{Data: t.TempDir(), Detector: "cld3"})
-	if !errors.Is(err, ErrUnknownDetector) || !errors.Is(err, inputerr.ErrInvalidConfig) {
-		t.Fatalf("err = %v", err)
+	if !errors.Is(err, ErrUnknownDetector) {
+		t.Errorf("err = %v, want ErrUnknownDetector", err)
+	}
+	if !errors.Is(err, inputerr.ErrInvalidConfig) {
+		t.Errorf("err = %v, want an invalid configuration", err)
+	}
+	fields := inputerr.Fields(err)
+	if len(fields) != 1 || fields[0].Field != "Detector" {
+		t.Errorf("err = %v, want it to name the Detector field", err)
+	}
+	for _, cfg := range []Config{DefaultConfig(), {Data: "data/run"}} {
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%+v: %v", cfg, err)
+		}
 	}
 }
 

@@ -215,40 +215,15 @@ func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (t
 // traceRow is the example's final trace: the accepted attempt after the
 // prefix (for Formula-Retry, the sanitized scaffold and the starter).
 func (e *example) traceRow(conv transforms.Conversation, text string, req llm.Request, resp llm.Response, accepted schema.Trial, scaffoldTokens int) schema.Trace {
-	k := e.job.Key
-	full := conv.AssistantStart() + text
+	t := e.job.Trace(conv, text, req, resp, "control")
 	// The accepted attempt's sampling as sent; the budget is the example's
 	// whole (a checkpointed attempt spends it over two requests).
-	sent, budget := req.Sent(), int64(e.job.Budget)
-	return schema.Trace{
-		TraceID:           transforms.TraceID(k),
-		Model:             k.Model,
-		InputLang:         k.InputLang,
-		ReasoningLang:     k.ReasoningLang,
-		Direction:         e.job.Direction,
-		Level:             k.Level,
-		ProblemID:         k.ProblemID,
-		Seed:              k.Seed,
-		Method:            k.Method,
-		Text:              full,
-		TextHash:          transforms.TextHash(full),
-		Prefix:            conv.Prefix,
-		CompletionTokens:  accepted.CompletionTokens + int64(scaffoldTokens),
-		PromptTokens:      int64(resp.PromptTokens),
-		FinishReason:      resp.FinishReason,
-		Truncated:         resp.FinishReason == "length",
-		MaxTokens:         &budget,
-		Temperature:       sent.Temperature,
-		TopP:              sent.TopP,
-		TopK:              sent.TopK,
-		RepetitionPenalty: sent.RepetitionPenalty,
-		ServedModel:       resp.Model,
-		RequestKey:        req.Key().String(),
-		Endpoint:          resp.Endpoint,
-		Source:            "control",
-		PromptSet:         e.job.Prompts().Hash(),
-		CreatedAt:         accepted.CreatedAt,
-	}
+	budget := int64(e.job.Budget)
+	t.CompletionTokens = accepted.CompletionTokens + int64(scaffoldTokens)
+	t.Truncated = resp.FinishReason == "length"
+	t.MaxTokens = &budget
+	t.CreatedAt = accepted.CreatedAt
+	return t
 }
 
 // decoded is what a response decoded: the server's count, or the token ids

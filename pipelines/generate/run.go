@@ -12,7 +12,6 @@ import (
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
-	"github.com/datg/datg/transforms"
 )
 
 // Summary says what a run did.
@@ -53,7 +52,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		tokens += int64(resp.CompletionTokens)
-		return m.Write(traceRow(jb, cfg.Study, req, resp))
+		return m.Write(traceRow(jb, req, resp))
 	}
 
 	sum := Summary{Jobs: p.Size()}
@@ -79,39 +78,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, llm.Finish(err, cfg.KeepGoing, "traces", m.Commit)
 }
 
-func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace {
-	conv := jb.Conversation()
-	text := conv.AssistantStart() + resp.Continuation()
-	sent := req.Sent()
-	return schema.Trace{
-		TraceID:           transforms.TraceID(jb.Key),
-		Model:             jb.Key.Model,
-		InputLang:         jb.Key.InputLang,
-		ReasoningLang:     jb.Key.ReasoningLang,
-		Direction:         jb.Direction,
-		Level:             jb.Key.Level,
-		ProblemID:         jb.Key.ProblemID,
-		Seed:              jb.Key.Seed,
-		Method:            jb.Key.Method,
-		Text:              text,
-		TextHash:          transforms.TextHash(text),
-		Prefix:            conv.Prefix,
-		CompletionTokens:  int64(resp.CompletionTokens),
-		PromptTokens:      int64(resp.PromptTokens),
-		FinishReason:      resp.FinishReason,
-		Truncated:         resp.FinishReason == "length" || (req.MaxTokens > 0 && resp.CompletionTokens >= req.MaxTokens),
-		MaxTokens:         sent.MaxTokens,
-		Temperature:       sent.Temperature,
-		TopP:              sent.TopP,
-		TopK:              sent.TopK,
-		RepetitionPenalty: sent.RepetitionPenalty,
-		ServedModel:       resp.Model,
-		RequestKey:        req.Key().String(),
-		Endpoint:          resp.Endpoint,
-		Source:            "generate",
-		PromptSet:         jb.Prompts().Hash(),
-		CreatedAt:         time.UnixMilli(resp.ReceivedAt).UTC(),
-	}
+// traceRow is the trace of a job's one response.
+func traceRow(jb Job, req llm.Request, resp llm.Response) schema.Trace {
+	t := jb.Trace(jb.Conversation(), resp.Continuation(), req, resp, "generate")
+	t.CompletionTokens = int64(resp.CompletionTokens)
+	t.Truncated = resp.FinishReason == "length" || (req.MaxTokens > 0 && resp.CompletionTokens >= req.MaxTokens)
+	t.MaxTokens = req.Sent().MaxTokens
+	t.CreatedAt = time.UnixMilli(resp.ReceivedAt).UTC()
+	return t
 }
 
 func endpointSummary(p *llm.Pool) string {

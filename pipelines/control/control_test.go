@@ -176,17 +176,33 @@ func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []
 		seeds[a.SampleSeed] = true
 	}
 	accepted := reasoning[len(reasoning)-1]
-	if tr.Text != transforms.ThinkOpen+tr.Prefix+accepted.Text || tr.TextHash != transforms.TextHash(tr.Text) {
-		t.Fatalf("%s: the trace is not its prefix and accepted attempt", tr.TraceID)
+	if tr.Text != transforms.ThinkOpen+tr.Prefix+accepted.Text {
+		t.Fatalf("%s: the trace's text is not its prefix and accepted attempt", tr.TraceID)
 	}
-	if tr.Method != string(cfg.Method) || tr.Source != "control" || tr.MaxTokens == nil || *tr.MaxTokens != int64(budget) {
-		t.Fatalf("%s: method %s source %s max tokens %v", tr.TraceID, tr.Method, tr.Source, tr.MaxTokens)
+	if tr.TextHash != transforms.TextHash(tr.Text) {
+		t.Fatalf("%s: text_hash %s is not its text's", tr.TraceID, tr.TextHash)
 	}
-	if tr.Temperature == nil || *tr.Temperature != accepted.Temperature || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != accepted.RepetitionPenalty ||
-		tr.TopK == nil || *tr.TopK != int64(cfg.Generation.Study.TopK) || tr.ServedModel == "" {
-		t.Fatalf("%s: sampling recorded %v/%v/%v/%q, accepted attempt sampled at temperature %v, penalty %v, top_k %d", tr.TraceID,
-			tr.Temperature, tr.RepetitionPenalty, tr.TopK, tr.ServedModel, accepted.Temperature, accepted.RepetitionPenalty, cfg.Generation.Study.TopK)
+	// The method, and the sampling of the accepted attempt as recorded.
+	if !pipelinetest.CheckFields(t, "trace "+tr.TraceID,
+		pipelinetest.Field("method", tr.Method, string(cfg.Method)),
+		pipelinetest.Field("source", tr.Source, "control"),
+		pipelinetest.Field("max_tokens", deref(tr.MaxTokens), int64(budget)),
+		pipelinetest.Field("temperature", deref(tr.Temperature), accepted.Temperature),
+		pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), accepted.RepetitionPenalty),
+		pipelinetest.Field("top_k", deref(tr.TopK), int64(cfg.Generation.Study.TopK))) {
+		t.FailNow()
 	}
+	if tr.ServedModel == "" {
+		t.Fatalf("trace %s: no served_model", tr.TraceID)
+	}
+}
+
+// deref is *p, or nil when p is nil (a NULL column).
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // Loop-Retry on the paper's scope: every example follows the protocol, and
@@ -197,9 +213,11 @@ func TestLoopRetry(t *testing.T) {
 	cfg := config(data, study.LoopRetry, s)
 	sum := run(t, cfg)
 	traces, attempts := read(t, data)
-	if len(traces) != 90 || len(attempts) != 90 || sum.Examples != 90 || sum.Failed != 0 {
-		t.Fatalf("%d traces, %d with attempts; summary %+v", len(traces), len(attempts), sum)
-	}
+	pipelinetest.CheckFields(t, "loop-retry",
+		pipelinetest.Field("traces", len(traces), 90),
+		pipelinetest.Field("examples with attempts", len(attempts), 90),
+		pipelinetest.Field("summary's examples", sum.Examples, 90),
+		pipelinetest.Field("summary's failed", sum.Failed, 0))
 	var tokens int64
 	retried, trials := 0, 0
 	for id, tr := range traces {
@@ -212,12 +230,16 @@ func TestLoopRetry(t *testing.T) {
 		}
 		trials += len(attempts[id])
 	}
-	if served := s.Server.Stats().CompletionTokens; tokens != served || sum.Tokens != served {
-		t.Fatalf("trials hold %d tokens, the summary says %d, the server decoded %d", tokens, sum.Tokens, served)
+	served := s.Server.Stats().CompletionTokens
+	pipelinetest.CheckFields(t, "tokens the server decoded",
+		pipelinetest.Field("in trials", tokens, served),
+		pipelinetest.Field("in the summary", sum.Tokens, served))
+	if retried == 0 {
+		t.Fatal("no example was retried: the test shows nothing about retrying")
 	}
-	if retried == 0 || retried != sum.Retried || trials != sum.Trials {
-		t.Fatalf("%d examples retried, %d trials; summary %+v", retried, trials, sum)
-	}
+	pipelinetest.CheckFields(t, "summary",
+		pipelinetest.Field("retried", sum.Retried, retried),
+		pipelinetest.Field("trials", sum.Trials, trials))
 	// Each request asked for what the protocol says: the checkpoint with
 	// token ids, or the rest of the budget without.
 	for _, b := range s.requests() {
@@ -332,9 +354,13 @@ func TestFormulaRetry(t *testing.T) {
 				rest = append(rest, a)
 			}
 		}
-		if len(scaffolds) != 1 || scaffolds[0].Trial != 0 || !scaffolds[0].Accepted || scaffolds[0].Temperature != 0.2 {
-			t.Fatalf("%s: scaffolds %+v", id, scaffolds)
+		if len(scaffolds) != 1 {
+			t.Fatalf("%s: %d scaffolds, want 1", id, len(scaffolds))
 		}
+		pipelinetest.CheckFields(t, id+" scaffold",
+			pipelinetest.Field("trial", scaffolds[0].Trial, int32(0)),
+			pipelinetest.Field("accepted", scaffolds[0].Accepted, true),
+			pipelinetest.Field("temperature", scaffolds[0].Temperature, 0.2))
 		if len(scaffolds[0].Removed) == 0 {
 			t.Fatalf("%s: a scaffold that gave the result away was not sanitized: %q", id, scaffolds[0].Text)
 		}
@@ -383,13 +409,14 @@ func TestForcedAccept(t *testing.T) {
 	for id, tr := range traces {
 		checkExample(t, cfg, tr, attempts[id])
 		last := attempts[id][len(attempts[id])-1]
-		if !last.ForcedAccept || !tr.Truncated || last.CompletionTokens != int64(cfg.Generation.Study.Budgets["medium"]) {
-			t.Fatalf("%s: %+v", id, last)
-		}
+		pipelinetest.CheckFields(t, id+" last attempt",
+			pipelinetest.Field("forced_accept", last.ForcedAccept, true),
+			pipelinetest.Field("completion_tokens", last.CompletionTokens, int64(cfg.Generation.Study.Budgets["medium"])),
+			pipelinetest.Field("the trace's truncated", tr.Truncated, true))
 	}
-	if sum.Forced != len(traces) || len(traces) != 15 {
-		t.Fatalf("%d forced of %d", sum.Forced, len(traces))
-	}
+	pipelinetest.CheckFields(t, "forced accepts",
+		pipelinetest.Field("traces", len(traces), 15),
+		pipelinetest.Field("summary's forced", sum.Forced, 15))
 }
 
 // A server that does not return token ids cannot be controlled: the run
@@ -411,18 +438,22 @@ func TestNoTokenIDs(t *testing.T) {
 		return out
 	})
 	_, err := control.Run(context.Background(), config(data, study.LoopRetry, s))
-	if !errors.Is(err, control.ErrNoTokenIDs) || !strings.Contains(err.Error(), "Qwen/Qwen3-4B") {
-		t.Fatalf("got %v", err)
+	if !errors.Is(err, control.ErrNoTokenIDs) {
+		t.Fatalf("got %v, want ErrNoTokenIDs", err)
 	}
-	if store.Exists(data, schema.Trials.Table) || store.Exists(data, schema.Traces.Table) {
-		t.Fatal("a failed run wrote tables")
+	if !strings.Contains(err.Error(), "Qwen/Qwen3-4B") {
+		t.Errorf("error %q does not name the example", err)
+	}
+	for _, tbl := range []*schema.Table{schema.Trials.Table, schema.Traces.Table} {
+		if store.Exists(data, tbl) {
+			t.Errorf("a failed run wrote %s", tbl.Name)
+		}
 	}
 	// Nothing of the refused answers was journaled: against a server that
 	// returns token ids, the rerun runs through.
 	s.setEdit(nil)
-	if sum := run(t, config(data, study.LoopRetry, s)); sum.Examples != 90 || sum.Failed != 0 {
-		t.Fatalf("rerun: %+v", sum)
-	}
+	sum := run(t, config(data, study.LoopRetry, s))
+	pipelinetest.CheckFields(t, "rerun summary", pipelinetest.Field("examples", sum.Examples, 90), pipelinetest.Field("failed", sum.Failed, 0))
 }
 
 // A configuration that cannot work is refused before anything is sent,
@@ -548,26 +579,36 @@ func TestBase(t *testing.T) {
 	for id, tr := range traces {
 		switch tr.Method {
 		case string(study.Base):
-			if tr.Text != before[id].Text || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != probe.RepetitionPenalty {
-				t.Fatalf("the probe's trace %s changed", id)
-			}
+			pipelinetest.CheckFields(t, "the probe's trace "+id,
+				pipelinetest.Field("text", tr.Text, before[id].Text),
+				pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), probe.RepetitionPenalty))
 		case string(study.ControlBase):
 			bases++
 			a := attempts[id]
-			if len(a) != 1 || a[0].Trial != 1 || a[0].Phase != "reasoning" || a[0].RepetitionPenalty != cfg.FirstPenalty ||
-				a[0].SampleSeed != tr.Seed || a[0].Checkpoint != 0 || a[0].Checked || !a[0].Accepted || a[0].Method != string(study.ControlBase) {
-				t.Fatalf("%s: attempts %+v", id, a)
+			if len(a) != 1 {
+				t.Fatalf("%s: %d attempts, want 1", id, len(a))
 			}
-			if tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != cfg.FirstPenalty || tr.CompletionTokens != a[0].CompletionTokens {
-				t.Fatalf("%s: trace %+v", id, tr)
-			}
+			pipelinetest.CheckFields(t, id+" attempt",
+				pipelinetest.Field("trial", a[0].Trial, int32(1)),
+				pipelinetest.Field("phase", a[0].Phase, "reasoning"),
+				pipelinetest.Field("repetition_penalty", a[0].RepetitionPenalty, cfg.FirstPenalty),
+				pipelinetest.Field("sample_seed", a[0].SampleSeed, tr.Seed),
+				pipelinetest.Field("checkpoint", a[0].Checkpoint, int64(0)),
+				pipelinetest.Field("checked", a[0].Checked, false),
+				pipelinetest.Field("accepted", a[0].Accepted, true),
+				pipelinetest.Field("method", a[0].Method, string(study.ControlBase)))
+			pipelinetest.CheckFields(t, "trace "+id,
+				pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), cfg.FirstPenalty),
+				pipelinetest.Field("completion_tokens", tr.CompletionTokens, a[0].CompletionTokens))
 		default:
 			t.Fatalf("%s has method %s", id, tr.Method)
 		}
 	}
-	if bases != 90 || sum.Examples != 90 || sum.Trials != 90 || sum.Retried != 0 {
-		t.Fatalf("%d Base traces; summary %+v", bases, sum)
-	}
+	pipelinetest.CheckFields(t, "base",
+		pipelinetest.Field("traces", bases, 90),
+		pipelinetest.Field("summary's examples", sum.Examples, 90),
+		pipelinetest.Field("summary's trials", sum.Trials, 90),
+		pipelinetest.Field("summary's retried", sum.Retried, 0))
 	// One request per example, for the whole budget, without token ids.
 	for _, b := range s.requests() {
 		if b["repetition_penalty"] != cfg.FirstPenalty {

@@ -14,6 +14,7 @@ import (
 	"github.com/datg/datg/internal/pipelinetest"
 	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/strictjson"
+	"github.com/google/go-cmp/cmp"
 )
 
 func studyFile(t *testing.T, content string) string {
@@ -61,8 +62,16 @@ func TestStudyFileRanges(t *testing.T) {
 	// In range, and the edges of the ranges, load.
 	path := studyFile(t, `{"temperature": 2, "top_p": 1, "top_k": -1, "repetition_penalty": 1.13, "budgets": {"low": 1, "top": 1048576}, "seeds": [0, 9007199254740991], "slots_per_endpoint": 4096}`)
 	s, err := LoadStudy(path)
-	if err != nil || s.Temperature != 2 || s.Budgets["low"] != 1 || s.Budgets["medium"] != 8192 || s.TopK != -1 {
-		t.Fatalf("%+v %v", s, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the file gives, and the default it keeps (medium's budget).
+	want := DefaultStudy()
+	want.Temperature, want.TopP, want.TopK, want.RepetitionPenalty = 2, 1, -1, 1.13
+	want.Budgets = map[string]int{"low": 1, "medium": 8192, "high": 16384, "top": 1048576}
+	want.Seeds, want.SlotsPerEndpoint = []int64{0, 9007199254740991}, 4096
+	if diff := cmp.Diff(want, s); diff != "" {
+		t.Fatalf("loaded study (-want +got):\n%s", diff)
 	}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)

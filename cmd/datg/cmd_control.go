@@ -10,8 +10,9 @@ import (
 )
 
 var cmdControl = &Command{
-	UsageLine: "control --method base|loop-retry|formula-retry [--models M,..] [--directions ..] [--langs ..] [--levels ..] [--seeds ..] [--limit N] --endpoints URL[,URL..]",
-	Short:     "run Table 3's Base or a test-time control (Loop-Retry, Formula-Retry); every attempt goes to trials",
+	FieldFlags: generationFieldFlags("Generation."),
+	UsageLine:  "control --method base|loop-retry|formula-retry [--models M,..] [--directions ..] [--langs ..] [--levels ..] [--seeds ..] [--limit N] --endpoints URL[,URL..]",
+	Short:      "run Table 3's Base or a test-time control (Loop-Retry, Formula-Retry); every attempt goes to trials",
 	Long: `Control runs one of the paper's test-time controls (section 6, appendix G)
 on every example of the scope: by default Qwen/Qwen3-4B, en-x, Swahili and
 Telugu, low/medium/high, seeds 42, 215 and 316, with the study's budgets B
@@ -66,17 +67,11 @@ func runControl(ctx context.Context, cmd *Command, args []string) error {
 	cfg := control.DefaultConfig()
 	// A study file sets budgets and sampling; the control's scope stays
 	// unless flags change it.
-	s, err := ctlStudy.study(&cmd.Flag, cfg.Study, ctlLLM, true)
+	gen, err := ctlStudy.generation(&cmd.Flag, cfg.Generation, *ctlData, *ctlKeepGoing, ctlLLM, true)
 	if err != nil {
 		return err
 	}
-	cfg.Data, cfg.Method, cfg.Study, cfg.MaxTrials = *ctlData, study.Method(*ctlMethod), s, *ctlTrials
-	cfg.Endpoints, cfg.APIKey, cfg.Pool = ctlLLM.endpoints, ctlLLM.apiKey(), ctlLLM.options()
-	cfg.Pool.SlotsPerEndpoint = s.SlotsPerEndpoint
-	cfg.KeepGoing, cfg.Stderr = *ctlKeepGoing, stderr
-	if cfg.Prompts, err = ctlLLM.promptSet(); err != nil {
-		return err
-	}
+	cfg.Generation, cfg.Method, cfg.MaxTrials = gen, study.Method(*ctlMethod), *ctlTrials
 	start := time.Now()
 	sum, err := control.Run(ctx, cfg)
 	if done, err := ctlLLM.finish("control", stdout, err); done {
@@ -86,6 +81,6 @@ func runControl(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "control %s: %d examples (%d from the journal), %d trials, %d retried, %d forced accepts, %d decoded tokens in %s -> %s/{traces,trials}.parquet\n",
-		cfg.Method, sum.Examples-sum.Failed, sum.Resumed, sum.Trials, sum.Retried, sum.Forced, sum.Tokens, time.Since(start).Round(time.Millisecond), cfg.Data)
+		cfg.Method, sum.Examples-sum.Failed, sum.Resumed, sum.Trials, sum.Retried, sum.Forced, sum.Tokens, time.Since(start).Round(time.Millisecond), gen.Data)
 	return nil
 }

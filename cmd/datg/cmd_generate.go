@@ -9,8 +9,9 @@ import (
 )
 
 var cmdGenerate = &Command{
-	UsageLine: "generate [--config FILE] [--models M,..] [--directions en-en,en-x,x-en,x-x] [--langs ..] [--levels ..] [--seeds 42,..] [--limit N] --endpoints URL[,URL..]",
-	Short:     "sample reasoning traces from vLLM servers into the traces table",
+	FieldFlags: generationFieldFlags(""),
+	UsageLine:  "generate [--config FILE] [--models M,..] [--directions en-en,en-x,x-en,x-x] [--langs ..] [--levels ..] [--seeds 42,..] [--limit N] --endpoints URL[,URL..]",
+	Short:      "sample reasoning traces from vLLM servers into the traces table",
 	Long: `Generate samples the study's traces from OpenAI-compatible servers: one
 vLLM server per GPU, given with --endpoints. The study (models, directions,
 languages, levels, seeds, sampling, token budgets) comes from
@@ -44,21 +45,12 @@ func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, args); err != nil {
 		return err
 	}
-	study, err := genStudy.study(&cmd.Flag, generate.DefaultStudy(), genLLM, false)
+	cfg, err := genStudy.generation(&cmd.Flag, generate.DefaultConfig(), *genData, *genKeepGoing, genLLM, false)
 	if err != nil {
 		return err
 	}
-	set, err := genLLM.promptSet()
-	if err != nil {
-		return err
-	}
-	cfg := generate.Config{
-		Data: *genData, Study: study, Endpoints: genLLM.endpoints, APIKey: genLLM.apiKey(),
-		Pool: genLLM.options(), KeepGoing: *genKeepGoing, Prompts: set, Stderr: stderr,
-	}
-	cfg.Pool.SlotsPerEndpoint = study.SlotsPerEndpoint
 	start := time.Now()
-	res, err := generate.Run(ctx, cfg)
+	sum, err := generate.Run(ctx, cfg)
 	if done, err := genLLM.finish("generate", stdout, err); done {
 		return err
 	}
@@ -66,6 +58,6 @@ func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "generate: %d traces (%d new, %d from the journal), %d tokens in %s -> %s/traces.parquet\n",
-		res.Jobs-res.Failed, res.New, res.Resumed, res.Tokens, time.Since(start).Round(time.Millisecond), cfg.Data)
+		sum.Jobs-sum.Failed, sum.New, sum.Resumed, sum.Tokens, time.Since(start).Round(time.Millisecond), cfg.Data)
 	return nil
 }

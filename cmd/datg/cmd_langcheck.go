@@ -48,7 +48,9 @@ func runLangcheck(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, args); err != nil {
 		return err
 	}
-	sum, err := langcheck.Run(ctx, langcheck.Config{Data: *langcheckData, Detector: *langcheckDetector, Workers: *langcheckWorkers, Stderr: stderr})
+	cfg := langcheck.DefaultConfig()
+	cfg.Data, cfg.Detector, cfg.Workers, cfg.Stderr = *langcheckData, *langcheckDetector, *langcheckWorkers, stderr
+	sum, err := langcheck.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -62,6 +64,6 @@ func runLangcheck(ctx context.Context, cmd *Command, args []string) error {
 		pct = 100 * float64(sum.Compliant) / float64(sum.Traces)
 	}
 	fmt.Fprintf(stdout, "langcheck (%s): %d traces, %d compliant (%.1f%%); %v; the detectors disagree on %d -> %s/compliance.parquet, detections.parquet\n",
-		sum.Detector, sum.Traces, sum.Compliant, pct, statuses, sum.Disagree, *langcheckData)
+		sum.Detector, sum.Traces, sum.Compliant, pct, statuses, sum.Disagree, cfg.Data)
 	return nil
 }

@@ -187,7 +187,12 @@ func TestErrorsAreOneLineWithStage(t *testing.T) {
 	}{
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"ingest", "polymath", "--src", filepath.Join(data, "nope"), "--data", data}, 1, "datg: ingest: source"},
-		{[]string{"generate", "--data", data}, 2, "datg: generate: invalid configuration: no endpoints"},
+		{[]string{"generate", "--data", data}, 2, "datg: generate: invalid configuration: --endpoints: none given"},
+		// control holds generate's Config as Generation: its fields are
+		// shown as the same flags.
+		{[]string{"control", "--data", data, "--method", "base"}, 2, "datg: control: invalid configuration: --endpoints: none given"},
+		{[]string{"control", "--data", data, "--method", "base", "--endpoints", "http://127.0.0.1:1", "--seeds", "7,7"}, 2, "--seeds: lists 7 twice"},
+		{[]string{"langcheck", "--data", data, "--detector", "cld3"}, 2, `datg: langcheck: invalid configuration: --detector: unknown language detector "cld3"`},
 		{[]string{"import", "traces", "--in", bad, "--data", data}, 1, "reasoning_lang: invalid record"},
 		{[]string{"sql", "--data", data, "select nope"}, 1, "datg: sql: "},
 		{[]string{"tables", "--data", empty}, 1, "datg: tables: no traces"},
@@ -199,8 +204,8 @@ func TestErrorsAreOneLineWithStage(t *testing.T) {
 		{[]string{"ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "-1", "--data", data}, 2, "datg: ingest: invalid configuration: --per-level: must not be negative"},
 		// A nested field (Content.Cycle) shown as its flag, named apart.
 		{[]string{"simulate", "--data", data, "--dag-cycle-rate", "-1"}, 2, "datg: simulate: invalid configuration: --dag-cycle-rate: rate -1 is not in [0, 1]"},
-		{[]string{"generate", "--data", data, "--seeds", "42,42", "--endpoints", "http://127.0.0.1:1"}, 2, "seeds lists 42 twice"},
-		{[]string{"generate", "--data", data, "--limit", "-1", "--endpoints", "http://127.0.0.1:1"}, 2, "limit must not be negative"},
+		{[]string{"generate", "--data", data, "--seeds", "42,42", "--endpoints", "http://127.0.0.1:1"}, 2, "--seeds: lists 42 twice"},
+		{[]string{"generate", "--data", data, "--limit", "-1", "--endpoints", "http://127.0.0.1:1"}, 2, "--limit: must not be negative"},
 		{[]string{"generate", "--data", data, "--langs", "en", "--directions", "en-x", "--endpoints", "http://127.0.0.1:1"}, 2, "nothing to generate"},
 	}
 	for _, c := range cases {

@@ -70,3 +70,36 @@ func (f *studyFlags) study(fs *flag.FlagSet, base generate.Study, llm *llmFlags,
 	}
 	return study, nil
 }
+
+// generation is base with the flags applied: the study (see study), the
+// servers and pool of the LLM flags, the prompt set, and data and
+// keepGoing, the values of --data and --keep-going. The pool's slots are
+// the study's (generate.Config.Pool).
+func (f *studyFlags) generation(fs *flag.FlagSet, base generate.Config, data string, keepGoing bool, llm *llmFlags, keepScope bool) (generate.Config, error) {
+	cfg := base
+	var err error
+	if cfg.Study, err = f.study(fs, base.Study, llm, keepScope); err != nil {
+		return cfg, err
+	}
+	if cfg.Prompts, err = llm.promptSet(); err != nil {
+		return cfg, err
+	}
+	cfg.Data, cfg.KeepGoing, cfg.Stderr = data, keepGoing, stderr
+	cfg.Endpoints, cfg.APIKey, cfg.Pool = llm.endpoints, llm.apiKey(), llm.options()
+	return cfg, nil
+}
+
+// generationFieldFlags are the flags that set the fields of a
+// generate.Config held under parent ("" for generate's own, "Generation."
+// for control's), as its errors name them (inputerr.FieldError).
+func generationFieldFlags(parent string) map[string]string {
+	flags := map[string]string{}
+	for field, flag := range map[string]string{
+		"Data": "data", "Endpoints": "endpoints", "KeepGoing": "keep-going",
+		"Study.Models": "models", "Study.Directions": "directions", "Study.Langs": "langs", "Study.Levels": "levels",
+		"Study.Seeds": "seeds", "Study.Limit": "limit", "Study.API": "api", "Study.SlotsPerEndpoint": "slots",
+	} {
+		flags[parent+field] = flag
+	}
+	return flags
+}

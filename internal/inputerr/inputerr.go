@@ -130,13 +130,8 @@ func (p *Problems) Nested(err error) {
 }
 
 // NestedIn is Nested for a config held in the field named field: each
-// problem's field becomes a path (Pool.MaxAttempts).
-func (p *Problems) NestedIn(field string, err error) {
-	for _, fe := range Fields(err) {
-		fe.Field = field + "." + fe.Field
-	}
-	p.Nested(err)
-}
+// problem's field becomes a path (Pool.MaxAttempts); see Nest.
+func (p *Problems) NestedIn(field string, err error) { p.Nested(Nest(field, err)) }
 
 // Err is the problems as one Invalid error, or nil when there are none.
 func (p *Problems) Err() error { return Invalid(p.errs...) }

@@ -80,7 +80,7 @@ func runBatchFanout(t *testing.T, target llm.Target, data string, reqs []llm.Req
 		}
 	})
 	got := &answered{resp: map[string]llm.Response{}, cached: map[string]bool{}}
-	err = llm.FanoutLogged(context.Background(), c, progress.Start(nil, "test", len(reqs)),
+	err = llm.Fanout(context.Background(), c, progress.Start(nil, "test", len(reqs)),
 		func(yield func(int, llm.Request) bool) error {
 			for i, r := range reqs {
 				if !yield(i, r) {
@@ -95,7 +95,7 @@ func runBatchFanout(t *testing.T, target llm.Target, data string, reqs []llm.Req
 			got.resp[req.Key().String()], got.cached[req.Key().String()] = resp, cached
 			return nil
 		},
-		func(i int) string { return fmt.Sprint("request ", i) })
+		llm.LogFailures(func(i int) string { return fmt.Sprint("request ", i) }))
 	return got, err
 }
 
@@ -407,8 +407,7 @@ func batchChild() int {
 			}
 			return nil
 		},
-		func(int, llm.Request, llm.Response, bool) error { return nil },
-		func(int, error) {})
+		func(int, llm.Request, llm.Response, bool) error { return nil })
 	fmt.Fprintln(os.Stderr, "child finished without being killed:", err)
 	return 1
 }

@@ -2,23 +2,20 @@ package llm
 
 import (
 	"context"
-
-	"github.com/datg/datg/internal/progress"
 )
 
 // fanoutBatched is Fanout with --batch: every request the fan-out yields
 // is first answered through the Batch API (batcher.run journals each
 // answer), then the ordinary online pass runs over the same requests and
 // finds each answer in the journal, so the stage's own code handles batch
-// answers exactly as online ones. A request no batch answered is handed
-// to failed, never sent online (that would cost twice the price); a rerun
+// answers exactly as online ones. A request no batch answered fails its
+// job, never sent online (that would cost twice the price); a rerun
 // submits it again. Requests a stage makes while handling an answer (a
 // DAG's repair, an alignment's second try) depend on that answer and go
 // online through Journaled.Do.
-func fanoutBatched[J any](ctx context.Context, c Journaled, prog *progress.Progress,
+func fanoutBatched[J any](ctx context.Context, f *fanout[J], c Journaled,
 	each func(yield func(job J, req Request) bool) error,
 	done func(job J, req Request, resp Response, cached bool) error,
-	failed func(job J, err error),
 ) error {
 	type item struct {
 		job J
@@ -49,12 +46,11 @@ func fanoutBatched[J any](ctx context.Context, c Journaled, prog *progress.Progr
 	}
 	online := c
 	online.batch = nil
-	return Fanout(ctx, online, prog,
+	return f.requests(online,
 		func(yield func(job J, req Request) bool) error {
 			for _, it := range items {
 				if err, ok := unanswered[it.req.Key()]; ok {
-					prog.Fail()
-					failed(it.job, err)
+					f.fail(it.job, err)
 					continue
 				}
 				if !yield(it.job, it.req) {
@@ -62,5 +58,5 @@ func fanoutBatched[J any](ctx context.Context, c Journaled, prog *progress.Progr
 				}
 			}
 			return nil
-		}, done, failed)
+		}, done)
 }

@@ -39,8 +39,7 @@ func TestDryRunCountsAndEstimatesWithoutSending(t *testing.T) {
 				}
 				return nil
 			},
-			func(int, llm.Request, llm.Response, bool) error { return nil },
-			func(int, error) {})
+			func(int, llm.Request, llm.Response, bool) error { return nil })
 	}
 	var reqs []llm.Request
 	for i := range 8 {

@@ -2,44 +2,153 @@ package llm
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
-	"sync"
 
+	"github.com/datg/datg/internal/parallel"
 	"github.com/datg/datg/internal/progress"
-	"golang.org/x/sync/errgroup"
 )
+
+// FanoutOption configures Fanout and FanoutJobs.
+type FanoutOption[J any] func(*fanoutOptions[J])
+
+type fanoutOptions[J any] struct {
+	name func(job J) string
+}
+
+// LogFailures names each failed job name(job) in the fan-out's error (by
+// default a job is named as fmt prints it). A failed job never stops the
+// fan-out: the others go on, and the fan-out then ends in an
+// ErrFailedRequests error that counts the failures and names the first.
+// FanoutJobs also names the job whose error stopped the run.
+func LogFailures[J any](name func(job J) string) FanoutOption[J] {
+	return func(o *fanoutOptions[J]) { o.name = name }
+}
 
 // Fanout sends the requests that each yields, concurrently, through a
 // journaled client, and hands every response to done with its request. A
 // journaled response is handed over at once (cached, counted as reused); a
 // new one when it arrives. A request the server rejects, or that fails on
-// every attempt (RequestFailed), is handed to failed and the others go on;
-// any other error (no endpoint left, the run refused, the journal broken,
-// ctx ended, each's own error) stops the fan-out and is returned. done and
-// failed may be called from several goroutines at once; done with cached
-// only from the goroutine that called Fanout.
+// every attempt (RequestFailed), fails its job (see LogFailures) and the
+// others go on; any other error (no endpoint left, the run refused, the
+// journal broken, ctx ended, each's or done's own error) stops the fan-out
+// and is returned, saying that finished responses are kept. done may be
+// called from several goroutines at once; done with cached only from the
+// goroutine that called Fanout.
+//
+// With a dry run (Options.DryRun) nothing is sent: the requests are
+// counted and the fan-out ends in ErrDryRun. With --batch (Target.Batch)
+// the requests are first answered through the Batch API (fanoutBatched).
 func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 	each func(yield func(job J, req Request) bool) error,
 	done func(job J, req Request, resp Response, cached bool) error,
-	failed func(job J, err error),
+	opts ...FanoutOption[J],
 ) error {
-	if c.batch != nil && c.dry == nil { // a dry run counts, never submits
-		return fanoutBatched(ctx, c, prog, each, done, failed)
-	}
-	g, gctx := errgroup.WithContext(ctx)
 	// Twice the pool's capacity: while some goroutines journal responses,
 	// others already wait for the slots they freed.
-	g.SetLimit(2 * c.Pool.Capacity())
+	f := newFanout(ctx, prog, 2*c.Pool.Capacity(), opts)
+	if c.batch != nil && c.dry == nil { // a dry run counts, never submits
+		return f.end(fanoutBatched(ctx, f, c, each, done))
+	}
+	return f.end(f.requests(c, each, done))
+}
+
+// FanoutJobs runs work on every job that each yields, concurrently, for
+// jobs that make their own requests through c (a controlled example asks
+// for its attempts one after another, each through c.Do): as many jobs at
+// once as c's pool has slots keeps every slot busy. A job whose work fails
+// with RequestFailed fails (see LogFailures) and the others go on; any
+// other error stops the fan-out, as for Fanout. work counts its job's
+// progress; a failed job is counted here.
+func FanoutJobs[J any](ctx context.Context, c Journaled, prog *progress.Progress,
+	each func(yield func(job J) bool) error,
+	work func(ctx context.Context, job J) error,
+	opts ...FanoutOption[J],
+) error {
+	f := newFanout(ctx, prog, c.Pool.Capacity(), opts)
+	eachErr := each(func(job J) bool {
+		if f.group.Stopped() {
+			return false
+		}
+		f.group.Go(func(ctx context.Context) error {
+			err := f.settle(job, work(ctx, job))
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.name(job), err)
+			}
+			return nil
+		})
+		return true
+	})
+	return f.end(eachErr)
+}
+
+// fanout is what Fanout and FanoutJobs share: the bounded group the jobs
+// run in, the progress, and the log of the jobs that failed.
+type fanout[J any] struct {
+	opts     fanoutOptions[J]
+	prog     *progress.Progress
+	group    *parallel.Group
+	failures failureLog
+}
+
+func newFanout[J any](ctx context.Context, prog *progress.Progress, limit int, opts []FanoutOption[J]) *fanout[J] {
+	f := &fanout[J]{prog: prog, group: parallel.New(ctx, limit)}
+	if f.prog == nil {
+		f.prog = progress.Start(nil, "", 0)
+	}
+	for _, o := range opts {
+		o(&f.opts)
+	}
+	return f
+}
+
+// name is how the job is named in errors.
+func (f *fanout[J]) name(job J) string {
+	if f.opts.name != nil {
+		return f.opts.name(job)
+	}
+	return fmt.Sprint(job)
+}
+
+// fail counts and logs a job that failed for good.
+func (f *fanout[J]) fail(job J, err error) {
+	f.prog.Fail()
+	f.failures.add(f.name(job), err)
+}
+
+// settle is the end of one job's work: nil, a failure of that job only
+// (logged; the others go on), or an error that stops the fan-out.
+func (f *fanout[J]) settle(job J, err error) error {
+	if err != nil && RequestFailed(err) {
+		f.fail(job, err)
+		return nil
+	}
+	return err
+}
+
+// end waits for the jobs in flight and says how the fan-out ended: the
+// error that stopped it (the finished responses are journaled), else
+// ErrFailedRequests when jobs failed, else nil.
+func (f *fanout[J]) end(produced error) error {
+	if err := f.group.Wait(produced); err != nil {
+		return fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
+	}
+	return f.failures.err()
+}
+
+// requests is Fanout's online pass: each request is answered from the
+// journal on the calling goroutine, or sent on one of the group's.
+func (f *fanout[J]) requests(c Journaled,
+	each func(yield func(job J, req Request) bool) error,
+	done func(job J, req Request, resp Response, cached bool) error,
+) error {
 	eachErr := each(func(job J, req Request) bool {
-		if gctx.Err() != nil {
+		if f.group.Stopped() {
 			return false
 		}
 		// Keyed, sent and handed to done as the server gets it.
 		req, err := c.Shape(req)
 		if err != nil {
-			g.Go(func() error { return err })
+			f.group.Fail(err)
 			return false
 		}
 		key := req.Key()
@@ -48,103 +157,36 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 				err = done(job, req, resp, true)
 			}
 			if err != nil {
-				g.Go(func() error { return err })
+				f.group.Fail(err)
 				return false
 			}
 			if c.dry != nil {
 				c.dry.count(c.Journal, req, true)
 			}
-			prog.Skip(1)
+			f.prog.Skip(1)
 			return true
 		}
 		if c.dry != nil {
 			c.dry.count(c.Journal, req, false)
 			return true
 		}
-		g.Go(func() error {
-			resp, shared, err := c.send(gctx, req, key)
-			switch {
-			case err == nil && shared:
-				// An identical request in flight paid for it.
-				prog.Skip(1)
-				return done(job, req, resp, false)
-			case err == nil:
-				prog.Done(resp.CompletionTokens)
-				return done(job, req, resp, false)
-			case RequestFailed(err):
-				prog.Fail()
-				failed(job, err)
-				return nil
+		f.group.Go(func(ctx context.Context) error {
+			resp, shared, err := c.send(ctx, req, key)
+			if err != nil {
+				return f.settle(job, err)
 			}
-			return err
+			if shared {
+				// An identical request in flight paid for it.
+				f.prog.Skip(1)
+			} else {
+				f.prog.Done(resp.CompletionTokens)
+			}
+			return done(job, req, resp, false)
 		})
 		return true
 	})
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if eachErr == nil && c.dry != nil {
 		return ErrDryRun
 	}
 	return eachErr
-}
-
-// FanoutLogged is Fanout for the stages: failed requests are logged under
-// name(job) and make the error ErrFailedRequests once the others finished;
-// an error that stopped the fan-out says that finished responses are kept.
-func FanoutLogged[J any](ctx context.Context, c Journaled, prog *progress.Progress,
-	each func(yield func(job J, req Request) bool) error,
-	done func(job J, req Request, resp Response, cached bool) error,
-	name func(job J) string,
-) error {
-	failures := &FailureLog{}
-	err := Fanout(ctx, c, prog, each, done, func(job J, err error) { failures.Add(name(job), err) })
-	if err != nil {
-		return fmt.Errorf("%w (finished responses are kept; rerun to resume)", err)
-	}
-	return failures.Err()
-}
-
-// RequestFailed reports whether err fails one request only (rejected by the
-// server, or failed on every attempt) rather than the whole run.
-func RequestFailed(err error) bool {
-	return errors.Is(err, ErrRejected) || errors.Is(err, ErrGaveUp) || errors.Is(err, ErrDryRun)
-}
-
-// FailureLog keeps the first few failures of a fan-out for its error message.
-type FailureLog struct {
-	mu    sync.Mutex
-	count int
-	first []string
-}
-
-// Add records a failure.
-func (f *FailureLog) Add(what string, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.count++
-	if len(f.first) < 3 {
-		f.first = append(f.first, fmt.Sprintf("%s: %v", what, err))
-	}
-}
-
-// String lists the first failures.
-func (f *FailureLog) String() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return strings.Join(f.first, "; ")
-}
-
-// Err is nil when nothing failed, else an ErrFailedRequests error saying how
-// many failed and the first reasons.
-func (f *FailureLog) Err() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.count == 0 {
-		return nil
-	}
-	return fmt.Errorf("%w: %d failed for good, first: %s; rerun to retry them", ErrFailedRequests, f.count, strings.Join(f.first, "; "))
 }

@@ -41,8 +41,7 @@ func TestIdenticalRequestsInFlightAreSentOnce(t *testing.T) {
 			}
 			return nil
 		},
-		func(i int, _ llm.Request, resp llm.Response, _ bool) error { got[i] = resp.Text; return nil },
-		func(i int, err error) { t.Errorf("job %d: %v", i, err) })
+		func(i int, _ llm.Request, resp llm.Response, _ bool) error { got[i] = resp.Text; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func TestUnsendableRequestStopsFanout(t *testing.T) {
 	client := llm.NewJournaled(pool, openJournal(t, t.TempDir()))
 	prog := progress.Start(io.Discard, "test", 4)
 	defer prog.Finish()
-	err := llm.FanoutLogged(context.Background(), client, prog,
+	err := llm.Fanout(context.Background(), client, prog,
 		func(yield func(int, llm.Request) bool) error {
 			for i := 0; i < 4; i++ {
 				req := swahiliRequest(i)
@@ -87,7 +87,7 @@ func TestUnsendableRequestStopsFanout(t *testing.T) {
 			return nil
 		},
 		func(int, llm.Request, llm.Response, bool) error { return nil },
-		func(i int) string { return "job" })
+		llm.LogFailures(func(i int) string { return "job" }))
 	if !errors.Is(err, inputerr.ErrInvalidConfig) || errors.Is(err, llm.ErrFailedRequests) {
 		t.Fatalf("got %v, want a configuration error", err)
 	}

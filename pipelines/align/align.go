@@ -12,6 +12,7 @@ import (
 	"github.com/datg/datg/internal/bounds"
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
+	"github.com/datg/datg/internal/parallel"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/dags"
@@ -20,7 +21,6 @@ import (
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/datg"
-	"golang.org/x/sync/errgroup"
 )
 
 // Config is one align run.
@@ -236,14 +236,13 @@ func (cfg Config) jobs(in string, byProblem map[string][]*dags.Stored, yield fun
 }
 
 func runSymbolic(ctx context.Context, each func(func(job) bool) error, add func(Result) error, prog *progress.Progress) error {
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
+	g := parallel.New(ctx, runtime.GOMAXPROCS(0))
 	// A trace's jobs come one after another: its equations and repetitions
 	// are read once, by whichever of its jobs runs first.
 	var last *schema.Trace
 	var read func() *datg.SymbolicTrace
 	err := each(func(j job) bool {
-		if gctx.Err() != nil {
+		if g.Stopped() {
 			return false
 		}
 		if j.trace != last {
@@ -251,20 +250,14 @@ func runSymbolic(ctx context.Context, each func(func(job) bool) error, add func(
 			last, read = j.trace, sync.OnceValue(func() *datg.SymbolicTrace { return datg.ReadSymbolic(text) })
 		}
 		read := read
-		g.Go(func() error {
+		g.Go(func(context.Context) error {
 			raw := read().AlignmentJSON(j.dag.DAG)
 			prog.Done(0)
 			return add(Rows(j.trace, j.dag, datg.SymbolicAligner, raw))
 		})
 		return true
 	})
-	if werr := g.Wait(); werr != nil {
-		return werr
-	}
-	if err != nil {
-		return err
-	}
-	return ctx.Err()
+	return g.Wait(err)
 }
 
 // request asks the aligner about one (trace, DAG) pair; dagText is the
@@ -313,7 +306,7 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, b
 			dagText[d.Row.DagID] = datg.EncodeJSON(d.DAG)
 		}
 	}
-	return llm.FanoutLogged(ctx, client, prog,
+	return llm.Fanout(ctx, client, prog,
 		func(yield func(job, llm.Request) bool) error {
 			return each(func(j job) bool { return yield(j, cfg.request(j, dagText[j.dag.Row.DagID])) })
 		},
@@ -338,5 +331,5 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, b
 			}
 			return add(r)
 		},
-		func(j job) string { return j.trace.TraceID + " " + j.dag.Row.DagID })
+		llm.LogFailures(func(j job) string { return j.trace.TraceID + " " + j.dag.Row.DagID }))
 }

@@ -21,7 +21,7 @@ func TestControlRefusesIDCollisions(t *testing.T) {
 	data := pipelinetest.DemoRun(t)
 	s := startSim(t, data, simulate.DefaultConfig())
 	cfg := config(data, study.LoopRetry, s)
-	key := transforms.TraceKey{Model: cfg.Study.Models[0], InputLang: "en", ReasoningLang: "sw", Level: "low",
+	key := transforms.TraceKey{Model: cfg.Generation.Study.Models[0], InputLang: "en", ReasoningLang: "sw", Level: "low",
 		ProblemID: "low-0", Seed: 42, Method: string(study.LoopRetry)}
 	other := schema.Trace{TraceID: transforms.TraceID(key), Model: key.Model, InputLang: "en", ReasoningLang: "sw",
 		Direction: string(study.EnX), Level: "low", ProblemID: "low-1", Seed: 42, Method: string(study.LoopRetry), Text: "imported", Source: "import:x.jsonl"}

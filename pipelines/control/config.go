@@ -1,13 +1,11 @@
 package control
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/datg/datg/internal/bounds"
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/generate"
 	"github.com/datg/datg/study"
 )
@@ -34,15 +32,23 @@ func TraceMethod(method study.Method) study.Method {
 // far past any useful retrying.
 const MaxTrials = 100
 
-// Config is one control run. Its generate.Config gives the data directory,
-// the endpoints and pool, --keep-going, and the Study: the examples
-// (models, directions, languages, levels, seeds, limit), the budgets, the
-// reasoning's temperature and top_p, the API and the slots per endpoint.
+// Config is one control run.
+//
+// Generation is the generation the control steers, as generate would run
+// it: the data directory, the Study (which examples: models, directions,
+// languages, levels, seeds, limit; their budgets, the reasoning's
+// temperature and top_p, the API and the slots per endpoint), the servers
+// (Endpoints, APIKey, Pool), KeepGoing, Prompts and Stderr. It is a named
+// field, not an embedded one: its Validate and Start are generate's, and
+// every use says whose setting it reads (cfg.Generation.Study), where
+// embedding made a control.Config pass for a generate.Config and hid which
+// Validate ran. Errors about its fields name them Generation.Endpoints.
+//
 // DefaultConfig scopes it as the paper does: Qwen3-4B, en-x, Swahili and
 // Telugu, seeds 42, 215 and 316.
 type Config struct {
-	generate.Config
-	Method study.Method
+	Generation generate.Config
+	Method     study.Method
 
 	MaxTrials    int     // at most this many reasoning attempts per example
 	FirstPenalty float64 // repetition penalty of the first attempt
@@ -59,13 +65,13 @@ type ScaffoldSampling struct {
 
 // DefaultConfig is the paper's setting (appendix G).
 func DefaultConfig() Config {
-	s := generate.DefaultStudy()
-	s.Models = []string{"Qwen/Qwen3-4B"}
-	s.Directions = study.Strings(study.EnX)
-	s.Langs = []string{"sw", "te"}
-	s.Seeds = []int64{42, 215, 316}
+	g := generate.DefaultConfig()
+	g.Study.Models = []string{"Qwen/Qwen3-4B"}
+	g.Study.Directions = study.Strings(study.EnX)
+	g.Study.Langs = []string{"sw", "te"}
+	g.Study.Seeds = []int64{42, 215, 316}
 	return Config{
-		Config:       generate.Config{Data: "data/run", Study: s, Pool: llm.DefaultOptions()},
+		Generation:   g,
 		MaxTrials:    5,
 		FirstPenalty: 1.08,
 		RetryPenalty: 1.13,
@@ -73,37 +79,38 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate checks the run.
+// Validate checks the run. Each problem with a field is an
+// inputerr.FieldError naming it (MaxTrials, Generation.Study.Budgets).
 func (c Config) Validate() error {
 	var errs []error
 	if !slices.Contains(Methods, c.Method) {
-		errs = append(errs, fmt.Errorf("method %q is none of %s", c.Method, strings.Join(study.Strings(Methods...), ", ")))
+		errs = append(errs, inputerr.BadField("Method", "%q is none of %s", c.Method, strings.Join(study.Strings(Methods...), ", ")))
 	}
-	if err := c.Config.Validate(); err != nil {
-		errs = append(errs, err)
+	if err := c.Generation.Validate(); err != nil {
+		errs = append(errs, inputerr.Nest("Generation", err))
 	}
-	for _, l := range c.Study.Levels {
-		if b := c.Study.Budgets[l]; b > 0 && b < 8 {
-			errs = append(errs, fmt.Errorf("the %s budget of %d tokens leaves no room for a checkpoint at a quarter of it", l, b))
+	for _, l := range c.Generation.Study.Levels {
+		if b := c.Generation.Study.Budgets[l]; b > 0 && b < 8 {
+			errs = append(errs, inputerr.BadField("Generation.Study.Budgets", "the %s budget of %d tokens leaves no room for a checkpoint at a quarter of it", l, b))
 		}
 	}
 	if c.MaxTrials < 1 || c.MaxTrials > MaxTrials {
-		errs = append(errs, fmt.Errorf("max trials must be in [1, %d], not %d", MaxTrials, c.MaxTrials))
+		errs = append(errs, inputerr.BadField("MaxTrials", "must be in [1, %d], not %d", MaxTrials, c.MaxTrials))
 	}
 	s := c.Scaffold
 	for _, f := range []struct {
 		name string
 		err  error
 	}{
-		{"first-trial repetition penalty", bounds.RepetitionPenalty(c.FirstPenalty)},
-		{"retry repetition penalty", bounds.RepetitionPenalty(c.RetryPenalty)},
-		{"scaffold temperature", bounds.Temperature(s.Temperature)},
-		{"scaffold top_p", bounds.TopP(s.TopP)},
-		{"scaffold repetition penalty", bounds.RepetitionPenalty(s.RepetitionPenalty)},
-		{"scaffold max tokens", bounds.Budget(s.MaxTokens)},
+		{"FirstPenalty", bounds.RepetitionPenalty(c.FirstPenalty)},
+		{"RetryPenalty", bounds.RepetitionPenalty(c.RetryPenalty)},
+		{"Scaffold.Temperature", bounds.Temperature(s.Temperature)},
+		{"Scaffold.TopP", bounds.TopP(s.TopP)},
+		{"Scaffold.RepetitionPenalty", bounds.RepetitionPenalty(s.RepetitionPenalty)},
+		{"Scaffold.MaxTokens", bounds.Budget(s.MaxTokens)},
 	} {
 		if f.err != nil {
-			errs = append(errs, fmt.Errorf("%s %w", f.name, f.err))
+			errs = append(errs, inputerr.BadField(f.name, "%w", f.err))
 		}
 	}
 	return inputerr.Invalid(errs...)

@@ -92,9 +92,9 @@ func startSim(t *testing.T, data string, cfg simulate.Config) *sim {
 // examples) against the sims.
 func config(data string, method study.Method, sims ...*sim) control.Config {
 	cfg := control.DefaultConfig()
-	cfg.Data, cfg.Method, cfg.Pool = data, method, pipelinetest.QuickPool()
+	cfg.Generation.Data, cfg.Method, cfg.Generation.Pool = data, method, pipelinetest.QuickPool()
 	for _, s := range sims {
-		cfg.Endpoints = append(cfg.Endpoints, s.URL)
+		cfg.Generation.Endpoints = append(cfg.Generation.Endpoints, s.URL)
 	}
 	return cfg
 }
@@ -136,7 +136,7 @@ func read(t *testing.T, data string) (map[string]schema.Trace, map[string][]sche
 // made of the prefix and the accepted attempt.
 func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []schema.Trial) {
 	t.Helper()
-	budget := cfg.Study.Budgets[tr.Level]
+	budget := cfg.Generation.Study.Budgets[tr.Level]
 	var reasoning []schema.Trial
 	for _, a := range attempts {
 		if a.Phase == "reasoning" {
@@ -176,17 +176,33 @@ func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []
 		seeds[a.SampleSeed] = true
 	}
 	accepted := reasoning[len(reasoning)-1]
-	if tr.Text != transforms.ThinkOpen+tr.Prefix+accepted.Text || tr.TextHash != transforms.TextHash(tr.Text) {
-		t.Fatalf("%s: the trace is not its prefix and accepted attempt", tr.TraceID)
+	if tr.Text != transforms.ThinkOpen+tr.Prefix+accepted.Text {
+		t.Fatalf("%s: the trace's text is not its prefix and accepted attempt", tr.TraceID)
 	}
-	if tr.Method != string(cfg.Method) || tr.Source != "control" || tr.MaxTokens == nil || *tr.MaxTokens != int64(budget) {
-		t.Fatalf("%s: method %s source %s max tokens %v", tr.TraceID, tr.Method, tr.Source, tr.MaxTokens)
+	if tr.TextHash != transforms.TextHash(tr.Text) {
+		t.Fatalf("%s: text_hash %s is not its text's", tr.TraceID, tr.TextHash)
 	}
-	if tr.Temperature == nil || *tr.Temperature != accepted.Temperature || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != accepted.RepetitionPenalty ||
-		tr.TopK == nil || *tr.TopK != int64(cfg.Study.TopK) || tr.ServedModel == "" {
-		t.Fatalf("%s: sampling recorded %v/%v/%v/%q, accepted attempt sampled at temperature %v, penalty %v, top_k %d", tr.TraceID,
-			tr.Temperature, tr.RepetitionPenalty, tr.TopK, tr.ServedModel, accepted.Temperature, accepted.RepetitionPenalty, cfg.Study.TopK)
+	// The method, and the sampling of the accepted attempt as recorded.
+	if !pipelinetest.CheckFields(t, "trace "+tr.TraceID,
+		pipelinetest.Field("method", tr.Method, string(cfg.Method)),
+		pipelinetest.Field("source", tr.Source, "control"),
+		pipelinetest.Field("max_tokens", deref(tr.MaxTokens), int64(budget)),
+		pipelinetest.Field("temperature", deref(tr.Temperature), accepted.Temperature),
+		pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), accepted.RepetitionPenalty),
+		pipelinetest.Field("top_k", deref(tr.TopK), int64(cfg.Generation.Study.TopK))) {
+		t.FailNow()
 	}
+	if tr.ServedModel == "" {
+		t.Fatalf("trace %s: no served_model", tr.TraceID)
+	}
+}
+
+// deref is *p, or nil when p is nil (a NULL column).
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // Loop-Retry on the paper's scope: every example follows the protocol, and
@@ -197,9 +213,11 @@ func TestLoopRetry(t *testing.T) {
 	cfg := config(data, study.LoopRetry, s)
 	sum := run(t, cfg)
 	traces, attempts := read(t, data)
-	if len(traces) != 90 || len(attempts) != 90 || sum.Examples != 90 || sum.Failed != 0 {
-		t.Fatalf("%d traces, %d with attempts; summary %+v", len(traces), len(attempts), sum)
-	}
+	pipelinetest.CheckFields(t, "loop-retry",
+		pipelinetest.Field("traces", len(traces), 90),
+		pipelinetest.Field("examples with attempts", len(attempts), 90),
+		pipelinetest.Field("summary's examples", sum.Examples, 90),
+		pipelinetest.Field("summary's failed", sum.Failed, 0))
 	var tokens int64
 	retried, trials := 0, 0
 	for id, tr := range traces {
@@ -212,12 +230,16 @@ func TestLoopRetry(t *testing.T) {
 		}
 		trials += len(attempts[id])
 	}
-	if served := s.Server.Stats().CompletionTokens; tokens != served || sum.Tokens != served {
-		t.Fatalf("trials hold %d tokens, the summary says %d, the server decoded %d", tokens, sum.Tokens, served)
+	served := s.Server.Stats().CompletionTokens
+	pipelinetest.CheckFields(t, "tokens the server decoded",
+		pipelinetest.Field("in trials", tokens, served),
+		pipelinetest.Field("in the summary", sum.Tokens, served))
+	if retried == 0 {
+		t.Fatal("no example was retried: the test shows nothing about retrying")
 	}
-	if retried == 0 || retried != sum.Retried || trials != sum.Trials {
-		t.Fatalf("%d examples retried, %d trials; summary %+v", retried, trials, sum)
-	}
+	pipelinetest.CheckFields(t, "summary",
+		pipelinetest.Field("retried", sum.Retried, retried),
+		pipelinetest.Field("trials", sum.Trials, trials))
 	// Each request asked for what the protocol says: the checkpoint with
 	// token ids, or the rest of the budget without.
 	for _, b := range s.requests() {
@@ -270,7 +292,7 @@ func TestContinuationStaysOnItsEndpoint(t *testing.T) {
 	cfg := config(data, study.LoopRetry, a, b)
 	// Room for every example at once: a full endpoint sends a continuation
 	// elsewhere rather than wait, which this test does not look at.
-	cfg.Study.SlotsPerEndpoint = 64
+	cfg.Generation.Study.SlotsPerEndpoint = 64
 	run(t, cfg)
 	type head struct {
 		prompt string
@@ -332,9 +354,13 @@ func TestFormulaRetry(t *testing.T) {
 				rest = append(rest, a)
 			}
 		}
-		if len(scaffolds) != 1 || scaffolds[0].Trial != 0 || !scaffolds[0].Accepted || scaffolds[0].Temperature != 0.2 {
-			t.Fatalf("%s: scaffolds %+v", id, scaffolds)
+		if len(scaffolds) != 1 {
+			t.Fatalf("%s: %d scaffolds, want 1", id, len(scaffolds))
 		}
+		pipelinetest.CheckFields(t, id+" scaffold",
+			pipelinetest.Field("trial", scaffolds[0].Trial, int32(0)),
+			pipelinetest.Field("accepted", scaffolds[0].Accepted, true),
+			pipelinetest.Field("temperature", scaffolds[0].Temperature, 0.2))
 		if len(scaffolds[0].Removed) == 0 {
 			t.Fatalf("%s: a scaffold that gave the result away was not sanitized: %q", id, scaffolds[0].Text)
 		}
@@ -377,19 +403,20 @@ func TestForcedAccept(t *testing.T) {
 	c.Profile.LoopLevelFactor = map[string]float64{"medium": 10}
 	c.Profile.LoopOnset = nil // and loops at once, before the checkpoint
 	cfg := config(data, study.LoopRetry, startSim(t, data, c))
-	cfg.Study.Langs, cfg.Study.Levels, cfg.MaxTrials = []string{"sw"}, []string{"medium"}, 2
+	cfg.Generation.Study.Langs, cfg.Generation.Study.Levels, cfg.MaxTrials = []string{"sw"}, []string{"medium"}, 2
 	sum := run(t, cfg)
 	traces, attempts := read(t, data)
 	for id, tr := range traces {
 		checkExample(t, cfg, tr, attempts[id])
 		last := attempts[id][len(attempts[id])-1]
-		if !last.ForcedAccept || !tr.Truncated || last.CompletionTokens != int64(cfg.Study.Budgets["medium"]) {
-			t.Fatalf("%s: %+v", id, last)
-		}
+		pipelinetest.CheckFields(t, id+" last attempt",
+			pipelinetest.Field("forced_accept", last.ForcedAccept, true),
+			pipelinetest.Field("completion_tokens", last.CompletionTokens, int64(cfg.Generation.Study.Budgets["medium"])),
+			pipelinetest.Field("the trace's truncated", tr.Truncated, true))
 	}
-	if sum.Forced != len(traces) || len(traces) != 15 {
-		t.Fatalf("%d forced of %d", sum.Forced, len(traces))
-	}
+	pipelinetest.CheckFields(t, "forced accepts",
+		pipelinetest.Field("traces", len(traces), 15),
+		pipelinetest.Field("summary's forced", sum.Forced, 15))
 }
 
 // A server that does not return token ids cannot be controlled: the run
@@ -411,34 +438,49 @@ func TestNoTokenIDs(t *testing.T) {
 		return out
 	})
 	_, err := control.Run(context.Background(), config(data, study.LoopRetry, s))
-	if !errors.Is(err, control.ErrNoTokenIDs) || !strings.Contains(err.Error(), "Qwen/Qwen3-4B") {
-		t.Fatalf("got %v", err)
+	if !errors.Is(err, control.ErrNoTokenIDs) {
+		t.Fatalf("got %v, want ErrNoTokenIDs", err)
 	}
-	if store.Exists(data, schema.Trials.Table) || store.Exists(data, schema.Traces.Table) {
-		t.Fatal("a failed run wrote tables")
+	if !strings.Contains(err.Error(), "Qwen/Qwen3-4B") {
+		t.Errorf("error %q does not name the example", err)
+	}
+	for _, tbl := range []*schema.Table{schema.Trials.Table, schema.Traces.Table} {
+		if store.Exists(data, tbl) {
+			t.Errorf("a failed run wrote %s", tbl.Name)
+		}
 	}
 	// Nothing of the refused answers was journaled: against a server that
 	// returns token ids, the rerun runs through.
 	s.setEdit(nil)
-	if sum := run(t, config(data, study.LoopRetry, s)); sum.Examples != 90 || sum.Failed != 0 {
-		t.Fatalf("rerun: %+v", sum)
-	}
+	sum := run(t, config(data, study.LoopRetry, s))
+	pipelinetest.CheckFields(t, "rerun summary", pipelinetest.Field("examples", sum.Examples, 90), pipelinetest.Field("failed", sum.Failed, 0))
 }
 
+// A configuration that cannot work is refused before anything is sent,
+// and the error names the Config field at fault.
 func TestInvalidConfig(t *testing.T) {
 	data := pipelinetest.DemoRun(t)
-	for name, edit := range map[string]func(*control.Config){
-		"method":    func(c *control.Config) { c.Method = "retry-harder" },
-		"trials":    func(c *control.Config) { c.MaxTrials = 0 },
-		"endpoints": func(c *control.Config) { c.Endpoints = nil },
-		"language":  func(c *control.Config) { c.Study.Langs = []string{"xx"} },
-		"budget":    func(c *control.Config) { c.Study.Budgets = map[string]int{"low": 4, "medium": 8192, "high": 16384} },
+	for name, c := range map[string]struct {
+		edit  func(*control.Config)
+		field string
+	}{
+		"method":    {func(c *control.Config) { c.Method = "retry-harder" }, "Method"},
+		"trials":    {func(c *control.Config) { c.MaxTrials = 0 }, "MaxTrials"},
+		"endpoints": {func(c *control.Config) { c.Generation.Endpoints = nil }, "Generation.Endpoints"},
+		"language":  {func(c *control.Config) { c.Generation.Study.Langs = []string{"xx"} }, "Generation.Study.Langs"},
+		"budget": {func(c *control.Config) {
+			c.Generation.Study.Budgets = map[string]int{"low": 4, "medium": 8192, "high": 16384}
+		}, "Generation.Study.Budgets"},
 	} {
 		cfg := config(data, study.LoopRetry)
-		cfg.Endpoints = []string{"http://127.0.0.1:1/v1"}
-		edit(&cfg)
-		if _, err := control.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
-			t.Errorf("%s: got %v", name, err)
+		cfg.Generation.Endpoints = []string{"http://127.0.0.1:1/v1"}
+		c.edit(&cfg)
+		_, err := control.Run(context.Background(), cfg)
+		if !errors.Is(err, inputerr.ErrInvalidConfig) {
+			t.Errorf("%s: got %v, want an invalid configuration", name, err)
+		}
+		if got := fieldNames(err); !slices.Equal(got, []string{c.field}) {
+			t.Errorf("%s: fields named %q, want %q", name, got, c.field)
 		}
 	}
 }
@@ -452,7 +494,7 @@ func TestChatAPIWithReasoningField(t *testing.T) {
 		c := pipelinetest.SimConfig(t)
 		c.ReasoningField, c.TrustRequestChatTemplate = api == "chat", true
 		cfg := config(data, study.LoopRetry, startSim(t, data, c))
-		cfg.Study.API, cfg.Study.Levels = api, []string{"high"}
+		cfg.Generation.Study.API, cfg.Generation.Study.Levels = api, []string{"high"}
 		run(t, cfg)
 		traces, attempts := read(t, data)
 		out := map[string]string{}
@@ -479,8 +521,8 @@ func TestControlledTracesAlign(t *testing.T) {
 	data := pipelinetest.DemoRun(t)
 	s := pipelinetest.StartSim(t, data, pipelinetest.SimConfig(t))
 	cfg := control.DefaultConfig()
-	cfg.Data, cfg.Method, cfg.Pool, cfg.Endpoints = data, study.LoopRetry, pipelinetest.QuickPool(), []string{s.URL}
-	cfg.Study.Limit, cfg.Study.Seeds = 1, []int64{42}
+	cfg.Generation.Data, cfg.Method, cfg.Generation.Pool, cfg.Generation.Endpoints = data, study.LoopRetry, pipelinetest.QuickPool(), []string{s.URL}
+	cfg.Generation.Study.Limit, cfg.Generation.Study.Seeds = 1, []int64{42}
 	run(t, cfg)
 	pipelinetest.References(t, data, s, 1, 2)
 	pipelinetest.DAGs(t, data, s)
@@ -537,26 +579,36 @@ func TestBase(t *testing.T) {
 	for id, tr := range traces {
 		switch tr.Method {
 		case string(study.Base):
-			if tr.Text != before[id].Text || tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != probe.RepetitionPenalty {
-				t.Fatalf("the probe's trace %s changed", id)
-			}
+			pipelinetest.CheckFields(t, "the probe's trace "+id,
+				pipelinetest.Field("text", tr.Text, before[id].Text),
+				pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), probe.RepetitionPenalty))
 		case string(study.ControlBase):
 			bases++
 			a := attempts[id]
-			if len(a) != 1 || a[0].Trial != 1 || a[0].Phase != "reasoning" || a[0].RepetitionPenalty != cfg.FirstPenalty ||
-				a[0].SampleSeed != tr.Seed || a[0].Checkpoint != 0 || a[0].Checked || !a[0].Accepted || a[0].Method != string(study.ControlBase) {
-				t.Fatalf("%s: attempts %+v", id, a)
+			if len(a) != 1 {
+				t.Fatalf("%s: %d attempts, want 1", id, len(a))
 			}
-			if tr.RepetitionPenalty == nil || *tr.RepetitionPenalty != cfg.FirstPenalty || tr.CompletionTokens != a[0].CompletionTokens {
-				t.Fatalf("%s: trace %+v", id, tr)
-			}
+			pipelinetest.CheckFields(t, id+" attempt",
+				pipelinetest.Field("trial", a[0].Trial, int32(1)),
+				pipelinetest.Field("phase", a[0].Phase, "reasoning"),
+				pipelinetest.Field("repetition_penalty", a[0].RepetitionPenalty, cfg.FirstPenalty),
+				pipelinetest.Field("sample_seed", a[0].SampleSeed, tr.Seed),
+				pipelinetest.Field("checkpoint", a[0].Checkpoint, int64(0)),
+				pipelinetest.Field("checked", a[0].Checked, false),
+				pipelinetest.Field("accepted", a[0].Accepted, true),
+				pipelinetest.Field("method", a[0].Method, string(study.ControlBase)))
+			pipelinetest.CheckFields(t, "trace "+id,
+				pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), cfg.FirstPenalty),
+				pipelinetest.Field("completion_tokens", tr.CompletionTokens, a[0].CompletionTokens))
 		default:
 			t.Fatalf("%s has method %s", id, tr.Method)
 		}
 	}
-	if bases != 90 || sum.Examples != 90 || sum.Trials != 90 || sum.Retried != 0 {
-		t.Fatalf("%d Base traces; summary %+v", bases, sum)
-	}
+	pipelinetest.CheckFields(t, "base",
+		pipelinetest.Field("traces", bases, 90),
+		pipelinetest.Field("summary's examples", sum.Examples, 90),
+		pipelinetest.Field("summary's trials", sum.Trials, 90),
+		pipelinetest.Field("summary's retried", sum.Retried, 0))
 	// One request per example, for the whole budget, without token ids.
 	for _, b := range s.requests() {
 		if b["repetition_penalty"] != cfg.FirstPenalty {

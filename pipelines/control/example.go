@@ -84,15 +84,15 @@ func (e *example) run(ctx context.Context) error {
 		last := t >= e.cfg.MaxTrials
 		row := e.trialRow(study.PhaseReasoning, t)
 		row.SampleSeed = SampleSeed(e.job.Key.Seed, t)
-		row.Temperature = e.cfg.Study.Temperature
+		row.Temperature = e.cfg.Generation.Study.Temperature
 		row.RepetitionPenalty = e.cfg.FirstPenalty
 		if t > 1 {
 			row.RepetitionPenalty = e.cfg.RetryPenalty
 		}
 		row.Checkpoint = int64(checkpoint)
-		sampling := generate.Sampling{MaxTokens: checkpoint, Temperature: row.Temperature, TopP: e.cfg.Study.TopP,
-			RepetitionPenalty: row.RepetitionPenalty, TopK: e.cfg.Study.TopK, Seed: row.SampleSeed, TokenIDs: true}
-		req := generate.Query(e.cfg.Study.API, e.job.Key.Model, conv, sampling)
+		sampling := generate.Sampling{MaxTokens: checkpoint, Temperature: row.Temperature, TopP: e.cfg.Generation.Study.TopP,
+			RepetitionPenalty: row.RepetitionPenalty, TopK: e.cfg.Generation.Study.TopK, Seed: row.SampleSeed, TokenIDs: true}
+		req := generate.Query(e.cfg.Generation.Study.API, e.job.Key.Model, conv, sampling)
 		head, err := e.do(ctx, req)
 		if err != nil {
 			return fmt.Errorf("trial %d to the checkpoint: %w", t, err)
@@ -124,7 +124,7 @@ func (e *example) run(ctx context.Context) error {
 				more := conv
 				more.Prefix += text
 				sampling.MaxTokens, sampling.TokenIDs = rest, false
-				req = generate.Query(e.cfg.Study.API, e.job.Key.Model, more, sampling)
+				req = generate.Query(e.cfg.Generation.Study.API, e.job.Key.Model, more, sampling)
 				req.Prefer = head.Endpoint
 				tail, err := e.do(ctx, req)
 				if err != nil {
@@ -148,10 +148,10 @@ func (e *example) run(ctx context.Context) error {
 // budget, with no checkpoint.
 func (e *example) base(ctx context.Context, conv transforms.Conversation) error {
 	row := e.trialRow(study.PhaseReasoning, 1)
-	row.SampleSeed, row.Temperature, row.RepetitionPenalty = SampleSeed(e.job.Key.Seed, 1), e.cfg.Study.Temperature, e.cfg.FirstPenalty
-	req := generate.Query(e.cfg.Study.API, e.job.Key.Model, conv, generate.Sampling{MaxTokens: e.job.Budget,
-		Temperature: row.Temperature, TopP: e.cfg.Study.TopP, RepetitionPenalty: row.RepetitionPenalty,
-		TopK: e.cfg.Study.TopK, Seed: row.SampleSeed})
+	row.SampleSeed, row.Temperature, row.RepetitionPenalty = SampleSeed(e.job.Key.Seed, 1), e.cfg.Generation.Study.Temperature, e.cfg.FirstPenalty
+	req := generate.Query(e.cfg.Generation.Study.API, e.job.Key.Model, conv, generate.Sampling{MaxTokens: e.job.Budget,
+		Temperature: row.Temperature, TopP: e.cfg.Generation.Study.TopP, RepetitionPenalty: row.RepetitionPenalty,
+		TopK: e.cfg.Generation.Study.TopK, Seed: row.SampleSeed})
 	resp, err := e.do(ctx, req)
 	if err != nil {
 		return fmt.Errorf("base sample: %w", err)
@@ -193,8 +193,8 @@ func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (t
 	s := e.cfg.Scaffold
 	row := e.trialRow(study.PhaseScaffold, 0)
 	row.SampleSeed, row.Temperature, row.RepetitionPenalty = e.job.Key.Seed, s.Temperature, s.RepetitionPenalty
-	req := generate.Query(e.cfg.Study.API, e.job.Key.Model, conv, generate.Sampling{MaxTokens: s.MaxTokens,
-		Temperature: s.Temperature, TopP: s.TopP, RepetitionPenalty: s.RepetitionPenalty, TopK: e.cfg.Study.TopK,
+	req := generate.Query(e.cfg.Generation.Study.API, e.job.Key.Model, conv, generate.Sampling{MaxTokens: s.MaxTokens,
+		Temperature: s.Temperature, TopP: s.TopP, RepetitionPenalty: s.RepetitionPenalty, TopK: e.cfg.Generation.Study.TopK,
 		Seed: e.job.Key.Seed, Stop: []string{scaffold.Close}})
 	resp, err := e.do(ctx, req)
 	if err != nil {
@@ -215,40 +215,15 @@ func (e *example) scaffold(ctx context.Context, conv transforms.Conversation) (t
 // traceRow is the example's final trace: the accepted attempt after the
 // prefix (for Formula-Retry, the sanitized scaffold and the starter).
 func (e *example) traceRow(conv transforms.Conversation, text string, req llm.Request, resp llm.Response, accepted schema.Trial, scaffoldTokens int) schema.Trace {
-	k := e.job.Key
-	full := conv.AssistantStart() + text
+	t := e.job.Trace(conv, text, req, resp, "control")
 	// The accepted attempt's sampling as sent; the budget is the example's
 	// whole (a checkpointed attempt spends it over two requests).
-	sent, budget := req.Sent(), int64(e.job.Budget)
-	return schema.Trace{
-		TraceID:           transforms.TraceID(k),
-		Model:             k.Model,
-		InputLang:         k.InputLang,
-		ReasoningLang:     k.ReasoningLang,
-		Direction:         e.job.Direction,
-		Level:             k.Level,
-		ProblemID:         k.ProblemID,
-		Seed:              k.Seed,
-		Method:            k.Method,
-		Text:              full,
-		TextHash:          transforms.TextHash(full),
-		Prefix:            conv.Prefix,
-		CompletionTokens:  accepted.CompletionTokens + int64(scaffoldTokens),
-		PromptTokens:      int64(resp.PromptTokens),
-		FinishReason:      resp.FinishReason,
-		Truncated:         resp.FinishReason == "length",
-		MaxTokens:         &budget,
-		Temperature:       sent.Temperature,
-		TopP:              sent.TopP,
-		TopK:              sent.TopK,
-		RepetitionPenalty: sent.RepetitionPenalty,
-		ServedModel:       resp.Model,
-		RequestKey:        req.Key().String(),
-		Endpoint:          resp.Endpoint,
-		Source:            "control",
-		PromptSet:         e.job.Prompts().Hash(),
-		CreatedAt:         accepted.CreatedAt,
-	}
+	budget := int64(e.job.Budget)
+	t.CompletionTokens = accepted.CompletionTokens + int64(scaffoldTokens)
+	t.Truncated = resp.FinishReason == "length"
+	t.MaxTokens = &budget
+	t.CreatedAt = accepted.CreatedAt
+	return t
 }
 
 // decoded is what a response decoded: the server's count, or the token ids

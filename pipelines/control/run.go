@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
@@ -12,7 +13,6 @@ import (
 	"github.com/datg/datg/pipelines/generate"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
-	"golang.org/x/sync/errgroup"
 )
 
 // Summary says what a run did.
@@ -32,23 +32,24 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
+	gen := cfg.Generation
 	// A Formula-Retry attempt's prompt holds the scaffold besides the
 	// question.
 	promptTokens := generate.PromptMargin
 	if cfg.Method == study.FormulaRetry {
 		promptTokens += cfg.Scaffold.MaxTokens
 	}
-	session, err := cfg.Start(ctx, "control", promptTokens)
+	session, err := gen.Start(ctx, "control", promptTokens)
 	if err != nil {
 		return Summary{}, err
 	}
 	defer session.Close()
 	plan, client := session.Plan, session.Client
 	// What decides the samples; endpoints and pool settings do not.
-	meta := store.Meta{Stage: "control", ConfigHash: store.HashConfig([]any{cfg.Method, cfg.Study, cfg.MaxTrials,
+	meta := store.Meta{Stage: "control", ConfigHash: store.HashConfig([]any{cfg.Method, gen.Study, cfg.MaxTrials,
 		cfg.FirstPenalty, cfg.RetryPenalty, cfg.Scaffold}), Servers: session.ServersJSON()}
 	// Traces and their trials are committed together.
-	tx, err := store.Begin(cfg.Data, meta)
+	tx, err := store.Begin(gen.Data, meta)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -63,7 +64,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	// Checked with the traces table locked, before any request: see
 	// generate.
-	if err := traceids.CheckPlan(cfg.Data, plan.Keys(TraceMethod(cfg.Method))); err != nil {
+	if err := traceids.CheckPlan(gen.Data, plan.Keys(TraceMethod(cfg.Method))); err != nil {
 		return Summary{}, err
 	}
 	// A rerun replaces all of an example's attempts, however many it had.
@@ -71,7 +72,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 	var mu sync.Mutex // guards sum and the writers
 	sum := Summary{Examples: plan.Size()}
-	prog := progress.Start(cfg.Stderr, "control "+string(cfg.Method), sum.Examples)
+	prog := progress.Start(gen.Stderr, "control "+string(cfg.Method), sum.Examples)
 	defer prog.Finish()
 	prog.Extra = func() string {
 		mu.Lock()
@@ -90,55 +91,32 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		sum.add(o)
 		return nil
 	}
-	failures := &llm.FailureLog{}
-	g, gctx := errgroup.WithContext(ctx)
-	// Each example waits on one request at a time: as many as the pool
-	// has slots keep every slot busy.
-	g.SetLimit(client.Pool.Capacity())
-	plan.Each(func(j generate.Job) bool {
-		if gctx.Err() != nil {
-			return false
-		}
-		j.Key.Method = string(TraceMethod(cfg.Method))
-		name := fmt.Sprintf("%s %s %s seed %d", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed)
-		g.Go(func() error {
+	err = llm.FanoutJobs(ctx, client, prog,
+		func(yield func(generate.Job) bool) error {
+			plan.Each(func(j generate.Job) bool {
+				j.Key.Method = string(TraceMethod(cfg.Method))
+				return yield(j)
+			})
+			return nil
+		},
+		func(ctx context.Context, j generate.Job) error {
 			e := &example{cfg: &cfg, client: client, job: j}
-			err := e.run(gctx)
-			switch {
-			case err == nil:
-				if e.out.sent == 0 {
-					prog.Skip(1)
-				} else {
-					prog.Done(e.out.tokens())
-				}
-				return write(e.out)
-			case llm.RequestFailed(err):
-				prog.Fail()
-				failures.Add(name, err)
-				return nil
-			default:
-				return fmt.Errorf("%s: %w", name, err)
+			if err := e.run(ctx); err != nil {
+				return err
 			}
-		})
-		return true
-	})
-	werr := g.Wait()
+			if e.out.sent == 0 {
+				prog.Skip(1)
+			} else {
+				prog.Done(e.out.tokens())
+			}
+			return write(e.out)
+		},
+		llm.LogFailures(func(j generate.Job) string {
+			return fmt.Sprintf("%s %s %s seed %d", j.Key.Model, j.Key.ReasoningLang, j.Key.ProblemID, j.Key.Seed)
+		}))
 	_, resumed, failed := prog.Counts()
 	sum.Resumed, sum.Failed = int(resumed), int(failed)
-	if werr != nil {
-		return sum, fmt.Errorf("%w (finished responses are kept; rerun to resume)", werr)
-	}
-	if err := ctx.Err(); err != nil {
-		return sum, err
-	}
-	ferr := failures.Err()
-	if ferr != nil && !cfg.KeepGoing {
-		return sum, ferr
-	}
-	if err := tx.Commit(); err != nil {
-		return sum, err
-	}
-	return sum, ferr
+	return sum, inputerr.Nest("Generation", llm.Finish(err, gen.KeepGoing, "examples", tx.Commit))
 }
 
 // add counts a finished example.

@@ -150,7 +150,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return sum, err
 		}
 		defer closeJournal()
-		err = llm.FanoutLogged(ctx, client, prog,
+		err = llm.Fanout(ctx, client, prog,
 			func(yield func(reference, llm.Request) bool) error {
 				for _, r := range refs {
 					if !yield(r, cfg.request(r)) {
@@ -166,7 +166,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				}
 				return add(row, nodes, edges)
 			},
-			func(r reference) string { return ID(r.row.ProblemID, int(r.row.RefIndex)) })
+			llm.LogFailures(func(r reference) string { return ID(r.row.ProblemID, int(r.row.RefIndex)) }))
 		if err != nil {
 			return sum, err
 		}

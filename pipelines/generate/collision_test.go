@@ -44,8 +44,14 @@ func TestGenerateRefusesIDCollisions(t *testing.T) {
 				t.Fatalf("%d requests sent before the collision was refused", sent)
 			}
 			rows, err := store.ReadAll(data, schema.Traces)
-			if err != nil || len(rows) != 1 || rows[0].Text != "imported" {
-				t.Fatalf("the imported trace was touched: %+v, %v", rows, err)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != 1 {
+				t.Fatalf("%d traces after the refused run, want the imported one", len(rows))
+			}
+			if rows[0].Text != "imported" {
+				t.Fatalf("the imported trace's text is now %q", rows[0].Text)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package generate
 
 import (
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -43,48 +42,54 @@ func DefaultStudy() Study {
 }
 
 // Validate checks the study against the known languages, levels and
-// directions.
+// directions, and its numbers against their ranges. Each problem is an
+// inputerr.FieldError naming the Study field.
 func (s Study) Validate() error {
 	var errs []error
-	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	add := func(field, format string, args ...any) {
+		errs = append(errs, inputerr.BadField(field, format, args...))
+	}
 	if len(s.Models) == 0 {
-		add("no models")
+		add("Models", "none given")
 	}
 	if len(s.Seeds) == 0 {
-		add("no seeds")
+		add("Seeds", "none given")
 	}
 	if len(s.Directions) == 0 {
-		add("no directions")
+		add("Directions", "none given")
 	}
 	for _, d := range s.Directions {
 		if !slices.Contains(study.Directions, study.Direction(d)) {
-			add("unknown direction %q (known: %v)", d, study.Directions)
+			add("Directions", "unknown direction %q (known: %v)", d, study.Directions)
 		}
 	}
 	for _, l := range s.Langs {
 		if _, err := study.LookupLanguage(l); err != nil {
-			add("%v", err)
+			add("Langs", "%w", err)
 		}
 	}
 	if len(s.Levels) == 0 {
-		add("no levels")
+		add("Levels", "none given")
 	}
 	for _, l := range s.Levels {
 		if !study.ValidLevel(l) {
-			add("unknown level %q (known: %v)", l, study.Levels)
+			add("Levels", "unknown level %q (known: %v)", l, study.Levels)
 		} else if s.Budgets[l] <= 0 {
-			add("no token budget for level %s", l)
+			add("Budgets", "no token budget for level %s", l)
 		}
 	}
 	for _, p := range s.rangeProblems() {
-		add("%s %w", p.field(), p.err)
+		errs = append(errs, p.configError())
 	}
 	if s.API != "completions" && s.API != "chat" {
-		add("api %q is neither completions nor chat", s.API)
+		add("API", "%q is neither completions nor chat", s.API)
 	}
-	for name, list := range map[string][]string{"models": s.Models, "directions": s.Directions, "langs": s.Langs, "levels": s.Levels} {
-		if d := firstDuplicate(list); d != "" {
-			add("%s lists %q twice", name, d)
+	for _, f := range []struct {
+		name string
+		list []string
+	}{{"Models", s.Models}, {"Directions", s.Directions}, {"Langs", s.Langs}, {"Levels", s.Levels}} {
+		if d := firstDuplicate(f.list); d != "" {
+			add(f.name, "lists %q twice", d)
 		}
 	}
 	seeds := make([]string, len(s.Seeds))
@@ -92,7 +97,7 @@ func (s Study) Validate() error {
 		seeds[i] = fmt.Sprint(v)
 	}
 	if d := firstDuplicate(seeds); d != "" {
-		add("seeds lists %s twice", d)
+		add("Seeds", "lists %s twice", d)
 	}
 	return inputerr.Invalid(errs...)
 }
@@ -125,29 +130,47 @@ type Config struct {
 	Study     Study
 	Endpoints []string // base URLs of the servers
 	APIKey    string   // from the environment; never stored or logged
-	Pool      llm.Options
+	// Pool is how requests are sent. Its SlotsPerEndpoint is not read:
+	// Study.SlotsPerEndpoint (the study file's slots_per_endpoint) is the
+	// one setting of the slots (see target).
+	Pool llm.Options
 	// KeepGoing writes the traces that finished even when some requests
 	// failed for good (the run still reports the failures).
 	KeepGoing bool
-	// Prompts is the prompt set (--prompts DIR); nil sends the builtin one.
+	// Prompts is the prompt set; nil sends the builtin one.
 	Prompts *prompts.Set
 	Stderr  io.Writer
 }
 
-// Validate checks the run.
+// DefaultConfig is the paper's study (study.json) with the default pool,
+// writing to data/run; it has no endpoints.
+func DefaultConfig() Config {
+	return Config{Data: "data/run", Study: DefaultStudy(), Pool: llm.DefaultOptions()}
+}
+
+// Validate checks the run. Each problem with a field of the Config (or of
+// its Study: Study.Models) is an inputerr.FieldError naming it.
 func (c Config) Validate() error {
 	var errs []error
 	if c.Data == "" {
-		errs = append(errs, errors.New("no data directory"))
+		errs = append(errs, inputerr.BadField("Data", "none given"))
 	}
 	if len(c.Endpoints) == 0 {
-		errs = append(errs, errors.New("no endpoints: pass --endpoints URL[,URL...] (one vLLM server per GPU)"))
+		errs = append(errs, inputerr.BadField("Endpoints", "none given (one vLLM server per GPU)"))
 	}
 	if err := c.Study.Validate(); err != nil {
-		errs = append(errs, err)
+		errs = append(errs, inputerr.Nest("Study", err))
 	}
-	if err := c.Pool.Validate(); err != nil {
+	if err := c.target().Pool.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	return inputerr.Invalid(errs...)
+}
+
+// target is the servers the run sends to, and how: the one place the
+// study's slots per endpoint become the pool's.
+func (c Config) target() llm.Target {
+	t := llm.Target{Endpoints: c.Endpoints, APIKey: c.APIKey, Pool: c.Pool}
+	t.Pool.SlotsPerEndpoint = c.Study.SlotsPerEndpoint
+	return t
 }

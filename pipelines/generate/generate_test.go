@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,8 @@ import (
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func endpoints(t testing.TB, data string, cfgs ...simulate.Config) ([]*simulate.Endpoint, []string) {
@@ -51,8 +54,9 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	// per level: 3 problems x (en-en + 2 x (en-x, x-en, x-x)) = 3 x 7
-	if want := 2 * 3 * 7; res.Jobs != want || res.New != want {
-		t.Fatalf("result %+v, want %d jobs", res, want)
+	const jobs = 2 * 3 * 7
+	if diff := summaryDiff(Summary{Jobs: jobs, New: jobs}, res); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 	rows, err := store.ReadAll(data, schema.Traces)
 	if err != nil {
@@ -70,14 +74,23 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 		if !strings.HasPrefix(r.Text, transforms.ThinkOpen+lang.Prefix) || r.Prefix != lang.Prefix {
 			t.Fatalf("trace %s does not start with the %s prefix: %q", r.TraceID, r.ReasoningLang, r.Text[:40])
 		}
-		if r.Method != "base" || r.Seed != 42 || r.RequestKey == "" || r.CompletionTokens <= 0 || r.FinishReason == "" || r.Source != "generate" {
-			t.Fatalf("row %+v", r)
+		if r.RequestKey == "" {
+			t.Fatalf("trace %s: no request_key", r.TraceID)
 		}
-		// The sampling as sent, every field of it.
+		if r.CompletionTokens <= 0 {
+			t.Fatalf("trace %s: completion_tokens %d", r.TraceID, r.CompletionTokens)
+		}
+		if r.FinishReason == "" {
+			t.Fatalf("trace %s: no finish_reason", r.TraceID)
+		}
+		// Its identity and the sampling as sent, every field of it.
 		for _, f := range []struct {
 			name      string
 			got, want any
 		}{
+			{"method", r.Method, "base"},
+			{"seed", r.Seed, int64(42)},
+			{"source", r.Source, "generate"},
 			{"max_tokens", deref(r.MaxTokens), int64(cfg.Study.Budgets[r.Level])},
 			{"temperature", deref(r.Temperature), 0.6},
 			{"top_p", deref(r.TopP), 0.95},
@@ -96,12 +109,18 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 			t.Fatalf("truncated %v with finish %s", r.Truncated, r.FinishReason)
 		}
 	}
-	if len(ids) != len(rows) || dirs["en-en"] != 6 || dirs["en-x"] != 12 || dirs["x-en"] != 12 || dirs["x-x"] != 12 {
-		t.Fatalf("ids %d, directions %v", len(ids), dirs)
+	if len(ids) != len(rows) {
+		t.Fatalf("%d distinct trace ids in %d rows", len(ids), len(rows))
+	}
+	if diff := cmp.Diff(map[string]int{"en-en": 6, "en-x": 12, "x-en": 12, "x-x": 12}, dirs); diff != "" {
+		t.Fatalf("traces by direction (-want +got):\n%s", diff)
 	}
 	md, _ := store.FileMeta(store.FilePath(data, schema.Traces.Table))
-	if md[store.MetaStage] != "generate" || md[store.MetaConfigHash] != store.HashConfig(cfg.Study) {
-		t.Fatalf("metadata %v", md)
+	if got := md[store.MetaStage]; got != "generate" {
+		t.Fatalf("metadata stage %q, want generate", got)
+	}
+	if got, want := md[store.MetaConfigHash], store.HashConfig(cfg.Study); got != want {
+		t.Fatalf("metadata config hash %q, want %q", got, want)
 	}
 
 	// A rerun sends nothing and rewrites the same table.
@@ -110,9 +129,11 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, _ := served(eps)
-	if after != before || res.New != 0 || res.Resumed != res.Jobs {
-		t.Fatalf("rerun sent %d requests, result %+v", after-before, res)
+	if after, _ := served(eps); after != before {
+		t.Fatalf("rerun sent %d requests", after-before)
+	}
+	if diff := summaryDiff(Summary{Jobs: jobs, Resumed: jobs}, res); diff != "" {
+		t.Fatalf("rerun summary (-want +got):\n%s", diff)
 	}
 	again, _ := store.ReadAll(data, schema.Traces)
 	if len(again) != len(rows) {
@@ -121,8 +142,11 @@ func TestGenerateWritesOneTracePerJob(t *testing.T) {
 
 	// Growing the study adds traces and keeps the others.
 	cfg.Study.Seeds = []int64{42, 215}
-	if res, err = Run(context.Background(), cfg); err != nil || res.New != res.Jobs/2 {
-		t.Fatalf("second seed: %+v %v", res, err)
+	if res, err = Run(context.Background(), cfg); err != nil {
+		t.Fatalf("second seed: %v", err)
+	}
+	if diff := summaryDiff(Summary{Jobs: 2 * jobs, New: jobs, Resumed: jobs}, res); diff != "" {
+		t.Fatalf("second seed summary (-want +got):\n%s", diff)
 	}
 	if n, _ := store.NumRows(data, schema.Traces.Table); n != int64(2*len(rows)) {
 		t.Fatalf("%d rows after adding a seed, want %d", n, 2*len(rows))
@@ -200,16 +224,34 @@ func TestRejectedRequestsFailTheRunUnlessKeepGoing(t *testing.T) {
 	study := smallStudy()
 	cfg := Config{Data: data, Study: study, Endpoints: []string{ts.URL}, Pool: pipelinetest.QuickPool()}
 	res, err := Run(context.Background(), cfg)
-	if !errors.Is(err, ErrFailedRequests) || res.Failed != 3 || h.Count() != 3 {
-		t.Fatalf("got %v, result %+v, rejected %d", err, res, h.Count())
+	if !errors.Is(err, ErrFailedRequests) {
+		t.Fatalf("got %v, want ErrFailedRequests", err)
 	}
-	if store.Exists(data, schema.Traces.Table) || !strings.Contains(err.Error(), "prompt too long") {
-		t.Fatalf("table written or reason missing: %v", err)
+	const jobs = 2 * 3 * 7
+	if diff := summaryDiff(Summary{Jobs: jobs, New: jobs - 3, Failed: 3}, res); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	if n := h.Count(); n != 3 {
+		t.Errorf("%d requests rejected, want 3", n)
+	}
+	if store.Exists(data, schema.Traces.Table) {
+		t.Error("a failed run wrote the traces table")
+	}
+	if !strings.Contains(err.Error(), "prompt too long") {
+		t.Errorf("error %q does not give the server's reason", err)
+	}
+	// The error says what would write the traces that finished, by the
+	// Config's field (the command line shows it as --keep-going).
+	if got := fieldNames(err); !slices.Equal(got, []string{"KeepGoing"}) {
+		t.Errorf("fields named %q, want KeepGoing", got)
 	}
 	cfg.KeepGoing = true
 	res, err = Run(context.Background(), cfg)
-	if !errors.Is(err, ErrFailedRequests) || res.Resumed != res.Jobs-3 {
-		t.Fatalf("keep-going: %v %+v", err, res)
+	if !errors.Is(err, ErrFailedRequests) {
+		t.Fatalf("keep-going: got %v, want ErrFailedRequests", err)
+	}
+	if diff := summaryDiff(Summary{Jobs: jobs, Resumed: jobs - 3, Failed: 3}, res); diff != "" {
+		t.Errorf("keep-going summary (-want +got):\n%s", diff)
 	}
 	if n, _ := store.NumRows(data, schema.Traces.Table); n != int64(res.Jobs-3) {
 		t.Fatalf("keep-going wrote %d rows, want %d", n, res.Jobs-3)
@@ -294,19 +336,71 @@ func TestStudyValidation(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatalf("the paper's study is invalid: %v", err)
 	}
-	if s.Budgets["low"] != 4096 || s.Budgets["medium"] != 8192 || s.Budgets["high"] != 16384 || s.Temperature != 0.6 || s.TopP != 0.95 ||
-		len(s.Models) != 3 || len(s.Langs) != 12 || len(s.Directions) != 4 {
-		t.Fatalf("study.json drifted from the paper: %+v", s)
+	// study.json as the paper ran it (appendix A).
+	paper := Study{
+		Models:            []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"},
+		Directions:        study.Strings(study.Directions...),
+		Langs:             []string{"en", "fr", "ru", "zh", "ja", "ko", "id", "ms", "th", "bn", "sw", "te"},
+		Levels:            []string{"low", "medium", "high"},
+		Seeds:             []int64{42},
+		Temperature:       0.6,
+		TopP:              0.95,
+		RepetitionPenalty: 1.0,
+		TopK:              20,
+		Budgets:           map[string]int{"low": 4096, "medium": 8192, "high": 16384, "top": 16384},
+		API:               "completions",
+		SlotsPerEndpoint:  16,
+	}
+	if diff := cmp.Diff(paper, s); diff != "" {
+		t.Fatalf("study.json drifted from the paper (-paper +study.json):\n%s", diff)
 	}
 	s.Langs = append(s.Langs, "xx")
 	s.Directions = []string{"en-y"}
 	s.Levels = []string{"hard"}
 	err := s.Validate()
-	for _, want := range []string{`"xx"`, `"en-y"`, `"hard"`} {
+	for _, want := range []string{`Langs: `, `"xx"`, `Directions: unknown direction "en-y"`, `Levels: unknown level "hard"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("validation error %v does not mention %s", err, want)
+			t.Errorf("validation error %v does not say %s", err, want)
 		}
 	}
+}
+
+// Validate names the Config's fields (and its Study's, as Study.X), never
+// a command line's flags: a library caller has none.
+func TestValidateNamesConfigFields(t *testing.T) {
+	s := DefaultStudy()
+	s.Models, s.Seeds, s.Limit, s.API = nil, []int64{42, 42}, -1, "rest"
+	err := Config{Study: s, Pool: llm.DefaultOptions()}.Validate()
+	if !errors.Is(err, inputerr.ErrInvalidConfig) {
+		t.Fatalf("got %v, want an invalid configuration", err)
+	}
+	want := []string{"Data", "Endpoints", "Study.Models", "Study.Seeds", "Study.API", "Study.Limit"}
+	got := fieldNames(err)
+	slices.Sort(want)
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fields named (-want +got):\n%s", diff)
+	}
+	for _, flag := range []string{"--", "pass "} {
+		if strings.Contains(err.Error(), flag) {
+			t.Errorf("error %q speaks of flags (%q)", err, flag)
+		}
+	}
+}
+
+// summaryDiff compares run summaries but for the tokens decoded, which
+// depend on the simulated samples.
+func summaryDiff(want, got Summary) string {
+	return cmp.Diff(want, got, cmpopts.IgnoreFields(Summary{}, "Tokens"))
+}
+
+// fieldNames are the Config fields err names.
+func fieldNames(err error) []string {
+	var out []string
+	for _, fe := range inputerr.Fields(err) {
+		out = append(out, fe.Field)
+	}
+	return out
 }
 
 // deref is *p, or nil when p is nil (a NULL column).

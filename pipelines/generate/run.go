@@ -12,24 +12,23 @@ import (
 	"github.com/datg/datg/internal/traceids"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
-	"github.com/datg/datg/transforms"
 )
 
-// Result summarizes a run.
-type Result struct {
+// Summary says what a run did.
+type Summary struct {
 	Jobs, New, Resumed, Failed int
 	Tokens                     int64
 }
 
 // Run samples every trace of the study that is not journaled yet, then
 // merges all of the study's traces into the traces table.
-func Run(ctx context.Context, cfg Config) (Result, error) {
+func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	session, err := cfg.Start(ctx, "generate", PromptMargin)
 	if err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	defer session.Close()
 	p, client := session.Plan, session.Client
@@ -38,14 +37,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	// requests; the new table replaces the old one only if the run succeeds.
 	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study), Servers: session.ServersJSON()})
 	if err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	defer m.Abort()
 	// A derived trace must not replace an imported one that has its id,
 	// nor duplicate one imported under another id: refused before any
 	// request is sent, with the table locked so no import slips in after.
 	if err := traceids.CheckPlan(cfg.Data, p.Keys(study.Base)); err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	var mu sync.Mutex
 	var tokens int64
@@ -53,14 +52,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		tokens += int64(resp.CompletionTokens)
-		return m.Write(traceRow(jb, cfg.Study, req, resp))
+		return m.Write(traceRow(jb, req, resp))
 	}
 
-	res := Result{Jobs: p.Size()}
-	prog := progress.Start(cfg.Stderr, "generate", res.Jobs)
+	sum := Summary{Jobs: p.Size()}
+	prog := progress.Start(cfg.Stderr, "generate", sum.Jobs)
 	prog.Extra = func() string { return endpointSummary(client.Pool) }
-	failures := &llm.FailureLog{}
-
 	err = llm.Fanout(ctx, client, prog,
 		func(yield func(Job, llm.Request) bool) error {
 			p.Each(func(jb Job) bool { return yield(jb, p.request(jb)) })
@@ -68,65 +65,27 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		},
 		func(jb Job, req llm.Request, resp llm.Response, cached bool) error {
 			if cached {
-				res.Resumed++ // called on the enumerating goroutine only
+				sum.Resumed++ // called on the enumerating goroutine only
 			}
 			return write(jb, req, resp)
 		},
-		func(jb Job, err error) {
-			failures.Add(fmt.Sprintf("%s %s %s->%s", jb.Key.Model, jb.Key.ProblemID, jb.Key.InputLang, jb.Key.ReasoningLang), err)
-		})
+		llm.LogFailures(func(jb Job) string {
+			return fmt.Sprintf("%s %s %s->%s", jb.Key.Model, jb.Key.ProblemID, jb.Key.InputLang, jb.Key.ReasoningLang)
+		}))
 	prog.Finish()
 	done, _, failed := prog.Counts()
-	res.New, res.Failed, res.Tokens = int(done), int(failed), tokens
-	if err != nil {
-		return res, fmt.Errorf("%w (%d responses finished in this run are kept; rerun to resume)", err, done)
-	}
-	if res.Failed > 0 && !cfg.KeepGoing {
-		return res, fmt.Errorf("%w: %d of %d, first: %s; finished responses are kept, rerun to retry the failed ones or pass --keep-going to write the traces that finished",
-			ErrFailedRequests, res.Failed, res.Jobs, failures.String())
-	}
-	if err := m.Commit(); err != nil {
-		return res, err
-	}
-	if res.Failed > 0 {
-		return res, fmt.Errorf("%w: %d of %d, first: %s; the traces that finished were written", ErrFailedRequests, res.Failed, res.Jobs, failures.String())
-	}
-	return res, nil
+	sum.New, sum.Failed, sum.Tokens = int(done), int(failed), tokens
+	return sum, llm.Finish(err, cfg.KeepGoing, "traces", m.Commit)
 }
 
-func traceRow(jb Job, s Study, req llm.Request, resp llm.Response) schema.Trace {
-	conv := jb.Conversation()
-	text := conv.AssistantStart() + resp.Continuation()
-	sent := req.Sent()
-	return schema.Trace{
-		TraceID:           transforms.TraceID(jb.Key),
-		Model:             jb.Key.Model,
-		InputLang:         jb.Key.InputLang,
-		ReasoningLang:     jb.Key.ReasoningLang,
-		Direction:         jb.Direction,
-		Level:             jb.Key.Level,
-		ProblemID:         jb.Key.ProblemID,
-		Seed:              jb.Key.Seed,
-		Method:            jb.Key.Method,
-		Text:              text,
-		TextHash:          transforms.TextHash(text),
-		Prefix:            conv.Prefix,
-		CompletionTokens:  int64(resp.CompletionTokens),
-		PromptTokens:      int64(resp.PromptTokens),
-		FinishReason:      resp.FinishReason,
-		Truncated:         resp.FinishReason == "length" || (req.MaxTokens > 0 && resp.CompletionTokens >= req.MaxTokens),
-		MaxTokens:         sent.MaxTokens,
-		Temperature:       sent.Temperature,
-		TopP:              sent.TopP,
-		TopK:              sent.TopK,
-		RepetitionPenalty: sent.RepetitionPenalty,
-		ServedModel:       resp.Model,
-		RequestKey:        req.Key().String(),
-		Endpoint:          resp.Endpoint,
-		Source:            "generate",
-		PromptSet:         jb.Prompts().Hash(),
-		CreatedAt:         time.UnixMilli(resp.ReceivedAt).UTC(),
-	}
+// traceRow is the trace of a job's one response.
+func traceRow(jb Job, req llm.Request, resp llm.Response) schema.Trace {
+	t := jb.Trace(jb.Conversation(), resp.Continuation(), req, resp, "generate")
+	t.CompletionTokens = int64(resp.CompletionTokens)
+	t.Truncated = resp.FinishReason == "length" || (req.MaxTokens > 0 && resp.CompletionTokens >= req.MaxTokens)
+	t.MaxTokens = req.Sent().MaxTokens
+	t.CreatedAt = time.UnixMilli(resp.ReceivedAt).UTC()
+	return t
 }
 
 func endpointSummary(p *llm.Pool) string {

@@ -43,9 +43,7 @@ func (c Config) Start(ctx context.Context, stage string, promptTokens int) (Sess
 	if p.Size() == 0 {
 		return Session{}, inputerr.Invalid(fmt.Errorf("nothing to %s: directions %v over languages %v give no query", stage, c.Study.Directions, c.Study.Langs))
 	}
-	target := llm.Target{Endpoints: c.Endpoints, APIKey: c.APIKey, Pool: c.Pool}
-	target.Pool.SlotsPerEndpoint = c.Study.SlotsPerEndpoint
-	client, closeJournal, err := target.Open(c.Data, stage, c.Stderr)
+	client, closeJournal, err := c.target().Open(c.Data, stage, c.Stderr)
 	if err != nil {
 		return Session{}, err
 	}

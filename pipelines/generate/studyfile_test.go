@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/datg/datg/internal/pipelinetest"
 	"github.com/datg/datg/internal/simulate"
 	"github.com/datg/datg/internal/strictjson"
+	"github.com/google/go-cmp/cmp"
 )
 
 func studyFile(t *testing.T, content string) string {
@@ -60,8 +62,16 @@ func TestStudyFileRanges(t *testing.T) {
 	// In range, and the edges of the ranges, load.
 	path := studyFile(t, `{"temperature": 2, "top_p": 1, "top_k": -1, "repetition_penalty": 1.13, "budgets": {"low": 1, "top": 1048576}, "seeds": [0, 9007199254740991], "slots_per_endpoint": 4096}`)
 	s, err := LoadStudy(path)
-	if err != nil || s.Temperature != 2 || s.Budgets["low"] != 1 || s.Budgets["medium"] != 8192 || s.TopK != -1 {
-		t.Fatalf("%+v %v", s, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the file gives, and the default it keeps (medium's budget).
+	want := DefaultStudy()
+	want.Temperature, want.TopP, want.TopK, want.RepetitionPenalty = 2, 1, -1, 1.13
+	want.Budgets = map[string]int{"low": 1, "medium": 8192, "high": 16384, "top": 1048576}
+	want.Seeds, want.SlotsPerEndpoint = []int64{0, 9007199254740991}, 4096
+	if diff := cmp.Diff(want, s); diff != "" {
+		t.Fatalf("loaded study (-want +got):\n%s", diff)
 	}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
@@ -106,17 +116,20 @@ func TestStudyFileOneObjectNoRepeatedKeys(t *testing.T) {
 func TestRunRefusesOutOfRangeSamplingBeforeAnyRequest(t *testing.T) {
 	data := pipelinetest.DemoRun(t)
 	eps, urls := endpoints(t, data, simulate.DefaultConfig())
-	for name, edit := range map[string]func(*Study){
-		"temperature":        func(s *Study) { s.Temperature = 1e300 },
-		"top_p":              func(s *Study) { s.TopP = -5 },
-		"repetition_penalty": func(s *Study) { s.RepetitionPenalty = -1 },
-		"budget":             func(s *Study) { s.Budgets = map[string]int{"low": 3_000_000_000, "medium": 8192} },
+	for field, edit := range map[string]func(*Study){
+		"Study.Temperature":       func(s *Study) { s.Temperature = 1e300 },
+		"Study.TopP":              func(s *Study) { s.TopP = -5 },
+		"Study.RepetitionPenalty": func(s *Study) { s.RepetitionPenalty = -1 },
+		"Study.Budgets":           func(s *Study) { s.Budgets = map[string]int{"low": 3_000_000_000, "medium": 8192} },
 	} {
 		s := smallStudy()
 		edit(&s)
 		_, err := Run(context.Background(), Config{Data: data, Study: s, Endpoints: urls, Pool: pipelinetest.QuickPool()})
-		if !errors.Is(err, inputerr.ErrInvalidConfig) || !errors.Is(err, bounds.ErrOutOfRange) || !strings.Contains(err.Error(), name) {
-			t.Errorf("%s: got %v", name, err)
+		if !errors.Is(err, inputerr.ErrInvalidConfig) || !errors.Is(err, bounds.ErrOutOfRange) {
+			t.Errorf("%s: got %v, want an out-of-range invalid configuration", field, err)
+		}
+		if got := fieldNames(err); !slices.Equal(got, []string{field}) {
+			t.Errorf("%s: fields named %q", field, got)
 		}
 	}
 	if n, _ := served(eps); n != 0 {

@@ -16,7 +16,7 @@ func TestTraceRowKeepsTokenCountsPastInt32(t *testing.T) {
 		Direction: string(study.EnX), Question: "q", Budget: huge}
 	req := llm.Request{MaxTokens: huge}
 	resp := llm.Response{Text: "x", CompletionTokens: huge, PromptTokens: huge + 1, FinishReason: "length"}
-	row := traceRow(jb, DefaultStudy(), req, resp)
+	row := traceRow(jb, req, resp)
 	if int64(row.CompletionTokens) != huge || int64(row.PromptTokens) != huge+1 || row.MaxTokens == nil || *row.MaxTokens != huge {
 		t.Fatalf("completion %d, prompt %d, max %v tokens; want %d, %d, %d", row.CompletionTokens, row.PromptTokens, row.MaxTokens, huge, huge+1, huge)
 	}

@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/parallel"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
-	"golang.org/x/sync/errgroup"
 )
 
 // StatusUndecided is langdetect's status when no language is above 0.1.
@@ -23,23 +23,34 @@ const StatusUndecided = "undecided"
 // Config is one langcheck run.
 type Config struct {
 	Data string
-	// Detector decides the compliance table: study.Langdetect (default) or
-	// study.Lingua.
+	// Detector decides the compliance table: study.Langdetect (the default,
+	// also when empty) or study.Lingua.
 	// Both run on every trace and both decisions go to detections.
 	Detector string
 	Workers  int // default: the number of CPUs
 	Stderr   io.Writer
 }
 
-// Validate checks the detector's name.
-func (c *Config) Validate() error {
-	if c.Detector == "" {
-		c.Detector = string(study.Langdetect)
-	}
-	if slices.Contains(study.Detectors, study.Detector(c.Detector)) {
+// DefaultConfig checks data/run with the paper's detector on every CPU.
+func DefaultConfig() Config {
+	return Config{Data: "data/run", Detector: string(study.Langdetect)}
+}
+
+// Validate checks the detector's name (an inputerr.FieldError naming
+// Detector).
+func (c Config) Validate() error {
+	if slices.Contains(study.Detectors, study.Detector(c.detector())) {
 		return nil
 	}
-	return inputerr.Invalid(fmt.Errorf("%w %q (want %s)", ErrUnknownDetector, c.Detector, strings.Join(study.Strings(study.Detectors...), " or ")))
+	return inputerr.Invalid(inputerr.BadField("Detector", "%w %q (want %s)", ErrUnknownDetector, c.Detector, strings.Join(study.Strings(study.Detectors...), " or ")))
+}
+
+// detector is the chosen detector's name: Detector, or the default.
+func (c Config) detector() string {
+	if c.Detector == "" {
+		return string(study.Langdetect)
+	}
+	return c.Detector
 }
 
 // Summary counts the results of the chosen detector.
@@ -165,7 +176,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if total == 0 {
 		return Summary{}, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
 	}
-	chk, err := newChecker(cfg.Detector)
+	chk, err := newChecker(cfg.detector())
 	if err != nil {
 		return Summary{}, err
 	}
@@ -184,7 +195,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	prog := progress.Start(stderr, "langcheck", int(total))
 	defer prog.Finish()
-	sum := Summary{Detector: cfg.Detector, ByStatus: map[string]int{}}
+	sum := Summary{Detector: cfg.detector(), ByStatus: map[string]int{}}
 
 	// Traces are read in batches; each batch is checked in parallel and
 	// written in order.
@@ -193,20 +204,19 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	flush := func() error {
 		outC := make([]schema.Compliance, len(batch))
 		outD := make([][]schema.Detection, len(batch))
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(workers)
+		g := parallel.New(ctx, workers)
 		for i := range batch {
-			g.Go(func() error {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
+			if g.Stopped() {
+				break
+			}
+			g.Go(func(context.Context) error {
 				var err error
 				outC[i], outD[i], err = chk.check(&batch[i])
 				prog.Done(0)
 				return err
 			})
 		}
-		if err := g.Wait(); err != nil {
+		if err := g.Wait(nil); err != nil {
 			return err
 		}
 		for i, c := range outC {

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/pipelinetest"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/prompts"
@@ -56,13 +58,16 @@ func TestEveryLanguageIsRecognizedByBothDetectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !comp.Compliant || comp.Status != transforms.ComplianceOK || !strings.HasPrefix(comp.Detector, "langdetect: ") {
-			t.Errorf("%s prose: %+v", l.Code, comp)
+		pipelinetest.CheckFields(t, l.Code+" prose",
+			pipelinetest.Field("compliant", comp.Compliant, true),
+			pipelinetest.Field("status", comp.Status, transforms.ComplianceOK))
+		if !strings.HasPrefix(comp.Detector, "langdetect: ") {
+			t.Errorf("%s prose: detector %q, want langdetect's", l.Code, comp.Detector)
 		}
 		for _, d := range dets {
-			if !d.Compliant || d.Status != transforms.ComplianceOK {
-				t.Errorf("%s prose, %s: %+v", l.Code, d.Detector, d)
-			}
+			pipelinetest.CheckFields(t, l.Code+" prose, "+d.Detector,
+				pipelinetest.Field("compliant", d.Compliant, true),
+				pipelinetest.Field("status", d.Status, transforms.ComplianceOK))
 		}
 	}
 }
@@ -116,8 +121,13 @@ func check(t *testing.T, label string, got map[string]schema.Compliance, wants m
 	t.Helper()
 	for id, w := range wants {
 		c := got[id]
-		if c.Compliant != w.compliant || c.Status != w.status || (w.detected != "" && c.Detected != w.detected) || c.TextHash == "" {
-			t.Errorf("%s %s: %+v, want %+v", label, id, c, w)
+		fields := []pipelinetest.Check{pipelinetest.Field("compliant", c.Compliant, w.compliant), pipelinetest.Field("status", c.Status, w.status)}
+		if w.detected != "" {
+			fields = append(fields, pipelinetest.Field("detected", c.Detected, w.detected))
+		}
+		pipelinetest.CheckFields(t, label+" "+id, fields...)
+		if c.TextHash == "" {
+			t.Errorf("%s %s: no text_hash", label, id)
 		}
 	}
 }
@@ -151,28 +161,38 @@ func TestRunAppliesThePaperRuleByDefault(t *testing.T) {
 			t.Errorf("%s: detector %q", id, c.Detector)
 		}
 	}
-	if sum.Detector != string(study.Langdetect) || sum.Traces != 6 || sum.Compliant != 3 || sum.Disagree != 1 {
-		t.Errorf("summary %+v", sum)
-	}
+	pipelinetest.CheckFields(t, "summary",
+		pipelinetest.Field("detector", sum.Detector, string(study.Langdetect)),
+		pipelinetest.Field("traces", sum.Traces, 6),
+		pipelinetest.Field("compliant", sum.Compliant, 3),
+		pipelinetest.Field("disagree", sum.Disagree, 1))
 	// Both detectors decided every trace, with the trace's text hash.
 	for _, name := range study.Strings(study.Detectors...) {
 		if len(dets[name]) != 6 {
 			t.Errorf("%s: %d detections, want 6", name, len(dets[name]))
 		}
 		for id, d := range dets[name] {
-			if d.TextHash != comps[id].TextHash || d.Settings == "" || d.Requested == "" {
-				t.Errorf("%s %s: %+v", name, id, d)
+			pipelinetest.CheckFields(t, name+" "+id, pipelinetest.Field("text_hash", d.TextHash, comps[id].TextHash))
+			if d.Settings == "" {
+				t.Errorf("%s %s: no settings", name, id)
+			}
+			if d.Requested == "" {
+				t.Errorf("%s %s: no requested language", name, id)
 			}
 		}
 	}
 	for id, c := range comps {
-		if d := dets[string(study.Langdetect)][id]; d.Compliant != c.Compliant || d.Detected != c.Detected || d.Status != c.Status || d.Shares != c.Shares {
-			t.Errorf("%s: detections %+v, compliance %+v", id, d, c)
-		}
+		d := dets[string(study.Langdetect)][id]
+		pipelinetest.CheckFields(t, id+": langdetect's detection against compliance",
+			pipelinetest.Field("compliant", d.Compliant, c.Compliant),
+			pipelinetest.Field("detected", d.Detected, c.Detected),
+			pipelinetest.Field("status", d.Status, c.Status),
+			pipelinetest.Field("shares", d.Shares, c.Shares))
 	}
-	if dets[string(study.Lingua)]["bn-short"].Status != transforms.ComplianceTooShort || dets[string(study.Lingua)]["bn-short"].Compliant {
-		t.Errorf("lingua on bn-short: %+v", dets[string(study.Lingua)]["bn-short"])
-	}
+	short := dets[string(study.Lingua)]["bn-short"]
+	pipelinetest.CheckFields(t, "lingua on bn-short",
+		pipelinetest.Field("status", short.Status, transforms.ComplianceTooShort),
+		pipelinetest.Field("compliant", short.Compliant, false))
 	sameCommit(t, dir)
 }
 
@@ -209,9 +229,11 @@ func TestRunWithLingua(t *testing.T) {
 			t.Errorf("%s: detector %q", id, c.Detector)
 		}
 	}
-	if sum.Traces != 6 || sum.Compliant != 2 || len(dets[string(study.Langdetect)]) != 6 || len(dets[string(study.Lingua)]) != 6 {
-		t.Errorf("summary %+v, detections %d/%d", sum, len(dets[string(study.Langdetect)]), len(dets[string(study.Lingua)]))
-	}
+	pipelinetest.CheckFields(t, "lingua",
+		pipelinetest.Field("summary's traces", sum.Traces, 6),
+		pipelinetest.Field("summary's compliant", sum.Compliant, 2),
+		pipelinetest.Field("langdetect's detections", len(dets[string(study.Langdetect)]), 6),
+		pipelinetest.Field("lingua's detections", len(dets[string(study.Lingua)]), 6))
 }
 
 // Where the paper's rule and lingua part: langdetect tells Traditional
@@ -233,22 +255,42 @@ func TestPaperRuleWhereTheDetectorsDiffer(t *testing.T) {
 	})
 	// Traditional Chinese is zh-tw (here with some Korean, which shares
 	// langdetect's Kanji classes): not compliant.
-	if c := comps["zh-traditional"]; c.Compliant || !strings.HasPrefix(c.Detected, "zh-tw") {
-		t.Errorf("zh-traditional: %+v", c)
+	c := comps["zh-traditional"]
+	pipelinetest.CheckFields(t, "zh-traditional", pipelinetest.Field("compliant", c.Compliant, false))
+	if !strings.HasPrefix(c.Detected, "zh-tw") {
+		t.Errorf("zh-traditional: detected %q, want zh-tw first", c.Detected)
 	}
 	l := dets[string(study.Lingua)]
-	if !l["zh-simplified"].Compliant || !l["zh-traditional"].Compliant || l["sw-then-english"].Compliant {
-		t.Errorf("lingua: %+v", l)
-	}
+	pipelinetest.CheckFields(t, "lingua",
+		pipelinetest.Field("zh-simplified compliant", l["zh-simplified"].Compliant, true),
+		pipelinetest.Field("zh-traditional compliant", l["zh-traditional"].Compliant, true),
+		pipelinetest.Field("sw-then-english compliant", l["sw-then-english"].Compliant, false))
 	if sum.Disagree != 2 {
 		t.Errorf("summary %+v, want 2 disagreements", sum)
 	}
 }
 
+// An unknown detector is an invalid configuration naming the Detector
+// field; an empty one is the default, as in DefaultConfig.
 func TestUnknownDetectorIsAConfigError(t *testing.T) {
 	_, err := Run(context.Background(), Config{Data: t.TempDir(), Detector: "cld3"})
-	if !errors.Is(err, ErrUnknownDetector) || !errors.Is(err, inputerr.ErrInvalidConfig) {
-		t.Fatalf("err = %v", err)
+	if !errors.Is(err, ErrUnknownDetector) {
+		t.Errorf("err = %v, want ErrUnknownDetector", err)
+	}
+	if !errors.Is(err, inputerr.ErrInvalidConfig) {
+		t.Errorf("err = %v, want an invalid configuration", err)
+	}
+	var fields []string
+	for _, fe := range inputerr.Fields(err) {
+		fields = append(fields, fe.Field)
+	}
+	if !slices.Equal(fields, []string{"Detector"}) {
+		t.Errorf("fields named %q, want Detector", fields)
+	}
+	for _, cfg := range []Config{DefaultConfig(), {Data: "data/run"}} {
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%+v: %v", cfg, err)
+		}
 	}
 }
 

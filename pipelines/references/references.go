@@ -146,7 +146,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		// A round's failures end the run: the next round would ask for
 		// replacements of requests that may succeed on a rerun.
-		err := llm.FanoutLogged(ctx, client, prog,
+		err := llm.Fanout(ctx, client, prog,
 			func(yield func(attempt, llm.Request) bool) error {
 				for _, a := range batch {
 					if !yield(a, request(cfg, a)) {
@@ -166,7 +166,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				}
 				return nil
 			},
-			func(a attempt) string { return a.p.ProblemID })
+			llm.LogFailures(func(a attempt) string { return a.p.ProblemID }))
 		if err != nil {
 			return Summary{}, err
 		}

@@ -5,15 +5,10 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/datg/datg/study"
 )
 
-// Compliance statuses of a trace.
-const (
-	ComplianceOK       = "ok"        // one language was detected
-	ComplianceMixed    = "mixed"     // several languages hold a share of the reasoning
-	ComplianceEmpty    = "empty"     // nothing but math (or nothing at all)
-	ComplianceTooShort = "too-short" // too little text to tell
-)
 
 // Thresholds of the compliance check. A language counts as detected when it
 // holds at least MinLanguageShare of the reasoning's letters, as
@@ -130,12 +125,12 @@ func SortByShare(langs []string, shares map[string]float64) {
 // Comply decides compliance from the languages' shares of a reasoning with
 // the given number of letters. detected lists the languages holding at least
 // MinLanguageShare, largest first.
-func Comply(requested string, letters int, shares map[string]float64) (detected []string, compliant bool, status string) {
+func Comply(requested string, letters int, shares map[string]float64) (detected []string, compliant bool, status study.ComplianceStatus) {
 	switch {
 	case letters == 0:
-		return nil, false, ComplianceEmpty
+		return nil, false, study.ComplianceEmpty
 	case letters < MinLetters:
-		return nil, false, ComplianceTooShort
+		return nil, false, study.ComplianceTooShort
 	}
 	// Malay and Indonesian count as one language for this request.
 	grouped := map[string]float64{}
@@ -154,9 +149,9 @@ func Comply(requested string, letters int, shares map[string]float64) (detected 
 	SortByShare(detected, grouped)
 	switch {
 	case len(detected) == 0:
-		return nil, false, ComplianceTooShort
+		return nil, false, study.ComplianceTooShort
 	case len(detected) > 1:
-		return detected, false, ComplianceMixed
+		return detected, false, study.ComplianceMixed
 	}
-	return detected, detected[0] == requested, ComplianceOK
+	return detected, detected[0] == requested, study.ComplianceOK
 }

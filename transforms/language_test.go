@@ -1,6 +1,8 @@
 package transforms
 
 import (
+	"github.com/datg/datg/study"
+
 	"strings"
 	"testing"
 )
@@ -36,18 +38,18 @@ func TestComply(t *testing.T) {
 		shares    map[string]float64
 		detected  string
 		compliant bool
-		status    string
+		status    study.ComplianceStatus
 	}{
-		{"sw", 500, map[string]float64{"sw": 1}, "sw", true, ComplianceOK},
-		{"sw", 500, map[string]float64{"sw": 0.95, "en": 0.05}, "sw", true, ComplianceOK},
-		{"sw", 500, map[string]float64{"sw": 0.6, "en": 0.4}, "sw,en", false, ComplianceMixed},
-		{"sw", 500, map[string]float64{"en": 1}, "en", false, ComplianceOK},
-		{"ms", 500, map[string]float64{"id": 0.7, "ms": 0.3}, "ms", true, ComplianceOK},
-		{"id", 500, map[string]float64{"ms": 1}, "id", true, ComplianceOK},
-		{"fr", 500, map[string]float64{"ms": 1}, "ms", false, ComplianceOK},
-		{"sw", 0, nil, "", false, ComplianceEmpty},
-		{"sw", 12, map[string]float64{"sw": 1}, "", false, ComplianceTooShort},
-		{"sw", 500, map[string]float64{"sw": 0.1, "en": 0.1}, "en,sw", false, ComplianceMixed},
+		{"sw", 500, map[string]float64{"sw": 1}, "sw", true, study.ComplianceOK},
+		{"sw", 500, map[string]float64{"sw": 0.95, "en": 0.05}, "sw", true, study.ComplianceOK},
+		{"sw", 500, map[string]float64{"sw": 0.6, "en": 0.4}, "sw,en", false, study.ComplianceMixed},
+		{"sw", 500, map[string]float64{"en": 1}, "en", false, study.ComplianceOK},
+		{"ms", 500, map[string]float64{"id": 0.7, "ms": 0.3}, "ms", true, study.ComplianceOK},
+		{"id", 500, map[string]float64{"ms": 1}, "id", true, study.ComplianceOK},
+		{"fr", 500, map[string]float64{"ms": 1}, "ms", false, study.ComplianceOK},
+		{"sw", 0, nil, "", false, study.ComplianceEmpty},
+		{"sw", 12, map[string]float64{"sw": 1}, "", false, study.ComplianceTooShort},
+		{"sw", 500, map[string]float64{"sw": 0.1, "en": 0.1}, "en,sw", false, study.ComplianceMixed},
 	}
 	for _, c := range cases {
 		det, ok, status := Comply(c.requested, c.letters, c.shares)

@@ -8,9 +8,10 @@ type Check struct {
 	got, want any
 }
 
-// Field makes a Check of the field name. got and want must be of the same
-// type to compare equal (int32(1), not 1, for an INT32 column).
-func Field(name string, got, want any) Check { return Check{name, got, want} }
+// Field makes a Check of the field name. got and want are of one type, so
+// a check cannot fail for comparing an int32 column with an int, or a
+// string column with a typed study constant (convert it: string(...)).
+func Field[T comparable](name string, got, want T) Check { return Check{name, got, want} }
 
 // CheckFields reports each field of what (a row, a summary) that differs,
 // naming it, instead of printing the whole row: a failure says which field

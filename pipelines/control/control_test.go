@@ -186,10 +186,10 @@ func checkExample(t *testing.T, cfg control.Config, tr schema.Trace, attempts []
 	if !pipelinetest.CheckFields(t, "trace "+tr.TraceID,
 		pipelinetest.Field("method", tr.Method, string(cfg.Method)),
 		pipelinetest.Field("source", tr.Source, "control"),
-		pipelinetest.Field("max_tokens", deref(tr.MaxTokens), int64(budget)),
-		pipelinetest.Field("temperature", deref(tr.Temperature), accepted.Temperature),
-		pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), accepted.RepetitionPenalty),
-		pipelinetest.Field("top_k", deref(tr.TopK), int64(cfg.Generation.Study.TopK))) {
+		pipelinetest.Field[any]("max_tokens", deref(tr.MaxTokens), int64(budget)),
+		pipelinetest.Field[any]("temperature", deref(tr.Temperature), accepted.Temperature),
+		pipelinetest.Field[any]("repetition_penalty", deref(tr.RepetitionPenalty), accepted.RepetitionPenalty),
+		pipelinetest.Field[any]("top_k", deref(tr.TopK), int64(cfg.Generation.Study.TopK))) {
 		t.FailNow()
 	}
 	if tr.ServedModel == "" {
@@ -581,7 +581,7 @@ func TestBase(t *testing.T) {
 		case string(study.Base):
 			pipelinetest.CheckFields(t, "the probe's trace "+id,
 				pipelinetest.Field("text", tr.Text, before[id].Text),
-				pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), probe.RepetitionPenalty))
+				pipelinetest.Field[any]("repetition_penalty", deref(tr.RepetitionPenalty), probe.RepetitionPenalty))
 		case string(study.ControlBase):
 			bases++
 			a := attempts[id]
@@ -598,7 +598,7 @@ func TestBase(t *testing.T) {
 				pipelinetest.Field("accepted", a[0].Accepted, true),
 				pipelinetest.Field("method", a[0].Method, string(study.ControlBase)))
 			pipelinetest.CheckFields(t, "trace "+id,
-				pipelinetest.Field("repetition_penalty", deref(tr.RepetitionPenalty), cfg.FirstPenalty),
+				pipelinetest.Field[any]("repetition_penalty", deref(tr.RepetitionPenalty), cfg.FirstPenalty),
 				pipelinetest.Field("completion_tokens", tr.CompletionTokens, a[0].CompletionTokens))
 		default:
 			t.Fatalf("%s has method %s", id, tr.Method)

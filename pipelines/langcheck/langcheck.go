@@ -17,9 +17,6 @@ import (
 	"github.com/datg/datg/transforms"
 )
 
-// StatusUndecided is langdetect's status when no language is above 0.1.
-const StatusUndecided = "undecided"
-
 // Config is one langcheck run.
 type Config struct {
 	Data string
@@ -66,7 +63,7 @@ type Summary struct {
 type verdict struct {
 	detected  []string
 	compliant bool
-	status    string
+	status    study.ComplianceStatus
 	shares    string
 }
 
@@ -117,7 +114,7 @@ func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection,
 			Requested: t.ReasoningLang,
 			Detected:  strings.Join(v.detected, ","),
 			Compliant: v.compliant,
-			Status:    v.status,
+			Status:    string(v.status),
 			Shares:    v.shares,
 			Settings:  d.settings(),
 			TextHash:  hash,
@@ -128,7 +125,7 @@ func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection,
 				Requested: t.ReasoningLang,
 				Detected:  dets[i].Detected,
 				Compliant: v.compliant,
-				Status:    v.status,
+				Status:    string(v.status),
 				Chars:     int32(min(letters, 1<<31-1)),
 				Shares:    v.shares,
 				Detector:  d.name() + ": " + d.settings(),

@@ -60,14 +60,14 @@ func TestEveryLanguageIsRecognizedByBothDetectors(t *testing.T) {
 		}
 		pipelinetest.CheckFields(t, l.Code+" prose",
 			pipelinetest.Field("compliant", comp.Compliant, true),
-			pipelinetest.Field("status", comp.Status, transforms.ComplianceOK))
+			pipelinetest.Field("status", comp.Status, string(study.ComplianceOK)))
 		if !strings.HasPrefix(comp.Detector, "langdetect: ") {
 			t.Errorf("%s prose: detector %q, want langdetect's", l.Code, comp.Detector)
 		}
 		for _, d := range dets {
 			pipelinetest.CheckFields(t, l.Code+" prose, "+d.Detector,
 				pipelinetest.Field("compliant", d.Compliant, true),
-				pipelinetest.Field("status", d.Status, transforms.ComplianceOK))
+				pipelinetest.Field("status", d.Status, string(study.ComplianceOK)))
 		}
 	}
 }
@@ -113,7 +113,7 @@ func read(t *testing.T, dir string) (map[string]schema.Compliance, map[string]ma
 
 type want struct {
 	compliant bool
-	status    string
+	status    study.ComplianceStatus
 	detected  string
 }
 
@@ -121,7 +121,7 @@ func check(t *testing.T, label string, got map[string]schema.Compliance, wants m
 	t.Helper()
 	for id, w := range wants {
 		c := got[id]
-		fields := []pipelinetest.Check{pipelinetest.Field("compliant", c.Compliant, w.compliant), pipelinetest.Field("status", c.Status, w.status)}
+		fields := []pipelinetest.Check{pipelinetest.Field("compliant", c.Compliant, w.compliant), pipelinetest.Field("status", c.Status, string(w.status))}
 		if w.detected != "" {
 			fields = append(fields, pipelinetest.Field("detected", c.Detected, w.detected))
 		}
@@ -148,13 +148,13 @@ func sampleTraces(t *testing.T) []schema.Trace {
 func TestRunAppliesThePaperRuleByDefault(t *testing.T) {
 	dir, sum, comps, dets := run(t, "", sampleTraces(t))
 	check(t, "langdetect", comps, map[string]want{
-		"sw-ok":         {true, transforms.ComplianceOK, "sw"},
-		"sw-in-english": {false, transforms.ComplianceOK, "en"},
-		"sw-mixed":      {false, transforms.ComplianceMixed, ""},
-		"ms-as-id":      {true, transforms.ComplianceOK, "id"},
-		"te-math-only":  {false, transforms.ComplianceEmpty, ""},
+		"sw-ok":         {true, study.ComplianceOK, "sw"},
+		"sw-in-english": {false, study.ComplianceOK, "en"},
+		"sw-mixed":      {false, study.ComplianceMixed, ""},
+		"ms-as-id":      {true, study.ComplianceOK, "id"},
+		"te-math-only":  {false, study.ComplianceEmpty, ""},
 		// The paper's rule has no minimum length.
-		"bn-short": {true, transforms.ComplianceOK, "bn"},
+		"bn-short": {true, study.ComplianceOK, "bn"},
 	})
 	for id, c := range comps {
 		if !strings.HasPrefix(c.Detector, "langdetect: ") || !strings.Contains(c.Detector, "seed 0") {
@@ -191,7 +191,7 @@ func TestRunAppliesThePaperRuleByDefault(t *testing.T) {
 	}
 	short := dets[string(study.Lingua)]["bn-short"]
 	pipelinetest.CheckFields(t, "lingua on bn-short",
-		pipelinetest.Field("status", short.Status, transforms.ComplianceTooShort),
+		pipelinetest.Field("status", short.Status, string(study.ComplianceTooShort)),
 		pipelinetest.Field("compliant", short.Compliant, false))
 	sameCommit(t, dir)
 }
@@ -217,12 +217,12 @@ func sameCommit(t *testing.T, dir string) {
 func TestRunWithLingua(t *testing.T) {
 	_, sum, comps, dets := run(t, string(study.Lingua), sampleTraces(t))
 	check(t, "lingua", comps, map[string]want{
-		"sw-ok":         {true, transforms.ComplianceOK, "sw"},
-		"sw-in-english": {false, transforms.ComplianceOK, "en"},
-		"sw-mixed":      {false, transforms.ComplianceMixed, ""},
-		"ms-as-id":      {true, transforms.ComplianceOK, "ms"},
-		"te-math-only":  {false, transforms.ComplianceEmpty, ""},
-		"bn-short":      {false, transforms.ComplianceTooShort, ""},
+		"sw-ok":         {true, study.ComplianceOK, "sw"},
+		"sw-in-english": {false, study.ComplianceOK, "en"},
+		"sw-mixed":      {false, study.ComplianceMixed, ""},
+		"ms-as-id":      {true, study.ComplianceOK, "ms"},
+		"te-math-only":  {false, study.ComplianceEmpty, ""},
+		"bn-short":      {false, study.ComplianceTooShort, ""},
 	})
 	for id, c := range comps {
 		if !strings.HasPrefix(c.Detector, "lingua: lingua-go") {
@@ -250,8 +250,8 @@ func TestPaperRuleWhereTheDetectorsDiffer(t *testing.T) {
 	}
 	_, sum, comps, dets := run(t, string(study.Langdetect), traces)
 	check(t, "langdetect", comps, map[string]want{
-		"zh-simplified":   {true, transforms.ComplianceOK, "zh-cn"},
-		"sw-then-english": {true, transforms.ComplianceOK, "sw"},
+		"zh-simplified":   {true, study.ComplianceOK, "zh-cn"},
+		"sw-then-english": {true, study.ComplianceOK, "sw"},
 	})
 	// Traditional Chinese is zh-tw (here with some Korean, which shares
 	// langdetect's Kanji classes): not compliant.

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/datg/datg/study"
-	"github.com/datg/datg/transforms"
 	"github.com/datg/datg/transforms/langdetect"
 )
 
@@ -40,16 +39,16 @@ func (d *langdetectDetector) check(requested, text string, letters int) (verdict
 	case errors.Is(err, langdetect.ErrNoFeatures):
 		// Nothing langdetect can read (Python raises there): no language
 		// is returned, so the trace is not compliant.
-		return verdict{status: transforms.ComplianceEmpty}, nil
+		return verdict{status: study.ComplianceEmpty}, nil
 	case err != nil:
 		return verdict{}, err
 	}
-	v := verdict{compliant: langdetect.Complies(requested, langs), status: transforms.ComplianceOK}
+	v := verdict{compliant: langdetect.Complies(requested, langs), status: study.ComplianceOK}
 	switch {
 	case len(langs) == 0:
-		v.status = StatusUndecided
+		v.status = study.ComplianceUndecided
 	case len(langs) > 1:
-		v.status = transforms.ComplianceMixed
+		v.status = study.ComplianceMixed
 	}
 	parts := make([]string, len(langs))
 	for i, l := range langs {

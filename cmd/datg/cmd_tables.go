@@ -36,6 +36,8 @@ func runTables(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, args); err != nil {
 		return err
 	}
-	_, err := tables.Run(ctx, tables.Config{Data: *tablesData, Out: *tablesOut, Only: tablesOnly, Stdout: stdout, Stderr: stderr})
+	cfg := tables.DefaultConfig()
+	cfg.Data, cfg.Out, cfg.Only, cfg.Stdout, cfg.Stderr = *tablesData, *tablesOut, tablesOnly, stdout, stderr
+	_, err := tables.Run(ctx, cfg)
 	return err
 }

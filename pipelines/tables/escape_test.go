@@ -35,11 +35,11 @@ func hostileRun(t *testing.T) string {
 // name is shown, and can do nothing but print.
 func TestHostileModelNamesOnlyPrint(t *testing.T) {
 	dir := hostileRun(t)
-	written, err := Run(context.Background(), Config{Data: dir})
+	sum, err := Run(context.Background(), Config{Data: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range written {
+	for _, path := range sum.Written {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

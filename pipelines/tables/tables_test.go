@@ -41,12 +41,12 @@ func writeRun(t *testing.T, graded bool) string {
 
 func TestRunWritesPaperLayout(t *testing.T) {
 	dir := writeRun(t, true)
-	written, err := Run(context.Background(), Config{Data: dir})
+	sum, err := Run(context.Background(), Config{Data: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(written) != 8 { // csv, md, tex of two tables, and the figure as svg and png
-		t.Fatalf("wrote %v", written)
+	if len(sum.Written) != 8 { // csv, md, tex of two tables, and the figure as svg and png
+		t.Fatalf("wrote %v", sum.Written)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.md"))
 	for _, want := range []string{

@@ -52,18 +52,19 @@ func runExplain(ctx context.Context, cmd *Command, args []string) error {
 		}
 		return usageError{cmd, "at most one trace id"}
 	}
-	cfg := explain.Config{Data: *explainData, Out: *explainOut, Aligner: *explainAligner}
+	cfg := explain.DefaultConfig()
+	cfg.Data, cfg.Out, cfg.Aligner = *explainData, *explainOut, *explainAligner
 	if len(args) == 1 {
 		cfg.TraceID = args[0]
 	}
-	written, err := explain.Run(ctx, cfg)
+	sum, err := explain.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	if cfg.TraceID != "" {
-		fmt.Fprintf(stdout, "explain: %s\n", written[0])
+	if sum.Index == "" {
+		fmt.Fprintf(stdout, "explain: %s\n", sum.Written[0])
 	} else {
-		fmt.Fprintf(stdout, "explain: %d pages and %s\n", len(written)-1, written[len(written)-1])
+		fmt.Fprintf(stdout, "explain: %d pages and %s\n", len(sum.Written)-1, sum.Index)
 	}
 	return nil
 }

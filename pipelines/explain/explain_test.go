@@ -5,12 +5,15 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms/datg"
+	"github.com/google/go-cmp/cmp"
 )
 
 func i32(v int) *int32 { return new(int32(v)) }
@@ -160,19 +163,39 @@ func TestPageEscapesModelText(t *testing.T) {
 func TestIndexAndErrors(t *testing.T) {
 	dir := writeRun(t)
 	out := t.TempDir()
-	written, err := Run(context.Background(), Config{Data: dir, Out: out})
-	if err != nil || len(written) != 2 {
-		t.Fatalf("%v %v", written, err)
+	sum, err := Run(context.Background(), Config{Data: dir, Out: out})
+	if err != nil {
+		t.Fatal(err)
 	}
-	index, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	index := filepath.Join(out, "index.html")
+	want := Summary{Written: []string{filepath.Join(out, "t1-628b49d96dcde97a430dd4f597705899.html"), index}, Index: index}
+	if d := cmp.Diff(want, sum); d != "" {
+		t.Errorf("Run's summary (-want +got):\n%s", d)
+	}
+	page, _ := os.ReadFile(index)
 	// The name is a hash of the id, the same in every run: links stay valid.
-	if !strings.Contains(string(index), `<a href="./t1-628b49d96dcde97a430dd4f597705899.html">t1</a>`) {
-		t.Fatalf("index:\n%s", index)
+	if !strings.Contains(string(page), `<a href="./t1-628b49d96dcde97a430dd4f597705899.html">t1</a>`) {
+		t.Fatalf("index:\n%s", page)
 	}
 	if _, err := Run(context.Background(), Config{Data: dir, TraceID: "nope", Out: filepath.Join(out, "x.html")}); !errors.Is(err, ErrNoTrace) {
 		t.Fatalf("unknown trace: %v", err)
 	}
 	if _, err := Run(context.Background(), Config{Data: t.TempDir(), Out: out}); !errors.Is(err, ErrNoScores) {
 		t.Fatalf("empty run: %v", err)
+	}
+}
+
+// Run checks its Config before any work and names the field at fault.
+func TestValidateNamesConfigFields(t *testing.T) {
+	_, err := Run(context.Background(), Config{})
+	var fields []string
+	for _, fe := range inputerr.Fields(err) {
+		fields = append(fields, fe.Field)
+	}
+	if want := []string{"Data"}; !slices.Equal(fields, want) {
+		t.Errorf("Run(Config{}) = %v; fields at fault %v, want %v", err, fields, want)
+	}
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Errorf("DefaultConfig().Validate() = %v", err)
 	}
 }

@@ -235,9 +235,8 @@ func TestFailedCommitKeepsThePreviousTables(t *testing.T) {
 		}
 		_, err := Run(context.Background(), Config{Data: dir})
 		outdir.Fault = nil
-		if !errors.Is(err, injected) || !strings.Contains(err.Error(), filepath.Join(dir, "tables")) {
-			t.Fatalf("fault at %s: got %v", at, err)
-		}
+		wantRefusal(t, err, injected, filepath.Join(dir, "tables"))
+
 		if !before.heldBy(filepath.Join(dir, "tables"), nil) {
 			t.Fatalf("fault at %s: the tables changed", at)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestComplianceAgreementMatchesAnIndependentComputation recomputes
@@ -80,9 +82,10 @@ func TestComplianceAgreementMatchesAnIndependentComputation(t *testing.T) {
 			continue
 		}
 		got := cell{r["n"].(int64), r["compliant_langdetect"].(int64), r["compliant_lingua"].(int64), r["disagree"].(int64), r["only_langdetect"].(int64), r["only_lingua"].(int64)}
-		if got != *w {
-			t.Errorf("%s: %+v, want %+v", k, got, *w)
+		if d := cmp.Diff(*w, got, cmp.AllowUnexported(cell{})); d != "" {
+			t.Errorf("%s: counts (-want +got):\n%s", k, d)
 		}
+
 		for col, count := range map[string]int64{"pct_langdetect": w.ld, "pct_lingua": w.li} {
 			pct := math.Round(1000*float64(count)/float64(w.n)) / 10
 			if v, _ := r[col].(float64); math.Abs(v-pct) > 1e-9 {

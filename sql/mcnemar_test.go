@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/duck"
+	"github.com/google/go-cmp/cmp"
 )
 
 // exactMcNemar is the exact two-sided McNemar p-value computed with exact
@@ -118,10 +119,12 @@ func TestDirectionAccuracyMcNemar(t *testing.T) {
 			}
 			continue
 		}
-		got := func(col string) int64 { v, _ := number(row[col]); return int64(v) }
-		if got("paired_n") != w.pairs || got("mcnemar_b") != w.b || got("mcnemar_c") != w.c {
-			t.Errorf("%s: pairs %v b %v c %v, want %+v", k, row["paired_n"], row["mcnemar_b"], row["mcnemar_c"], *w)
+		count := func(col string) int64 { v, _ := number(row[col]); return int64(v) }
+		got := counts{pairs: count("paired_n"), b: count("mcnemar_b"), c: count("mcnemar_c")}
+		if d := cmp.Diff(*w, got, cmp.AllowUnexported(counts{})); d != "" {
+			t.Errorf("%s: paired_n (pairs), mcnemar_b (b) and mcnemar_c (c) (-want +got):\n%s", k, d)
 		}
+
 		p, _ := number(row["mcnemar_p"])
 		if math.Abs(p-exactMcNemar(w.b, w.c)) > 0.00005 {
 			t.Errorf("%s: p %v, want %v", k, p, exactMcNemar(w.b, w.c))

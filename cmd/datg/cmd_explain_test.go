@@ -21,8 +21,15 @@ func TestExplainFlagsAfterTraceID(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := datg(t, nil, c.args...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-			t.Errorf("datg %q: exit %d, stderr %q; want exit 2 and one line with %q", c.args, r.code, r.stderr, c.want)
+		if r.code != 2 {
+			t.Errorf("datg %q: exit %d, want 2", c.args, r.code)
 		}
+		if !strings.Contains(r.stderr, c.want) {
+			t.Errorf("datg %q: stderr %q, want it to say %q", c.args, r.stderr, c.want)
+		}
+		if n := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; n != 1 {
+			t.Errorf("datg %q: stderr has %d lines, want 1: %q", c.args, n, r.stderr)
+		}
+
 	}
 }

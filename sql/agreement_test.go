@@ -2,6 +2,7 @@ package sql_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"math"
@@ -165,7 +166,8 @@ func mustUnmarshal(t *testing.T, b []byte, v any) {
 }
 
 // tableRows runs a table's query on the fixture run and returns its rows as
-// column -> value.
+// column -> value, as datg sql --format json gives them: numbers as
+// float64, NULL as nil.
 func tableRows(t *testing.T, name string) []map[string]any {
 	t.Helper()
 	db, err := duck.Open(context.Background(), fixtureRun(t))
@@ -177,30 +179,17 @@ func tableRows(t *testing.T, name string) []map[string]any {
 	if !ok {
 		t.Fatalf("no table %s", name)
 	}
-	rows, err := db.Query(f.Text)
-	if err != nil {
+	var out bytes.Buffer
+	if err := duck.WriteQuery(context.Background(), db, f.Text, duck.FormatJSON, &out); err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []map[string]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+	var rows []map[string]any
+	for dec := json.NewDecoder(&out); dec.More(); {
+		var row map[string]any
+		if err := dec.Decode(&row); err != nil {
 			t.Fatal(err)
 		}
-		row := map[string]any{}
-		for i, c := range cols {
-			row[c] = vals[i]
-		}
-		out = append(out, row)
+		rows = append(rows, row)
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return rows
 }

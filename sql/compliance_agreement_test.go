@@ -81,14 +81,15 @@ func TestComplianceAgreementMatchesAnIndependentComputation(t *testing.T) {
 			t.Errorf("unexpected cell %s", k)
 			continue
 		}
-		got := cell{r["n"].(int64), r["compliant_langdetect"].(int64), r["compliant_lingua"].(int64), r["disagree"].(int64), r["only_langdetect"].(int64), r["only_lingua"].(int64)}
+		count := func(col string) int64 { v, _ := number(r[col]); return int64(v) }
+		got := cell{count("n"), count("compliant_langdetect"), count("compliant_lingua"), count("disagree"), count("only_langdetect"), count("only_lingua")}
 		if d := cmp.Diff(*w, got, cmp.AllowUnexported(cell{})); d != "" {
 			t.Errorf("%s: counts (-want +got):\n%s", k, d)
 		}
 
 		for col, count := range map[string]int64{"pct_langdetect": w.ld, "pct_lingua": w.li} {
 			pct := math.Round(1000*float64(count)/float64(w.n)) / 10
-			if v, _ := r[col].(float64); math.Abs(v-pct) > 1e-9 {
+			if v, _ := number(r[col]); math.Abs(v-pct) > 1e-9 {
 				t.Errorf("%s %s = %v, want %v", k, col, r[col], pct)
 			}
 		}

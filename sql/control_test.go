@@ -239,18 +239,8 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 	}
 }
 
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case interface{ Float64() float64 }:
-		return x.Float64(), true
-	}
-	return 0, false
+// number is a number of tableRows; ok is false for NULL.
+func number(v any) (x float64, ok bool) {
+	x, ok = v.(float64)
+	return x, ok
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
+	"github.com/google/go-cmp/cmp"
 )
 
 func pf(v float64) *float64 { return &v }
@@ -208,5 +209,35 @@ func TestDAGShortfallInCaptions(t *testing.T) {
 	}
 	if strings.Contains(readOutput(t, dir, "direction_accuracy.md"), "reference DAGs") {
 		t.Error("direction_accuracy does not rest on DAGs but its caption lists them")
+	}
+}
+
+// The DATG layouts give each aligner its part of the table, aligners in the
+// order the query gives them, titled only when there are several.
+func TestSectionPerAligner(t *testing.T) {
+	r := &result{Columns: []string{"aligner", "model", "model_label", "lang", "resource", "level",
+		"car", "pmf", "har", "car_c", "car_i", "pmf_c", "pmf_i", "har_c", "har_i"}}
+	for _, a := range []string{"symbolic", "llm", "symbolic"} {
+		r.Rows = append(r.Rows, []any{a, "Qwen/Qwen3-8B", "8B", "sw", "LRL", "low", 0.5, 0.5, 0.0, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0})
+	}
+	one := &result{Columns: r.Columns, Rows: r.Rows[:1]}
+	cases := []struct {
+		name     string
+		lay      layout
+		several  []string
+		oneTitle []string
+	}{
+		{"datg_main", datgMain, []string{"aligner symbolic", "aligner llm"}, []string{""}},
+		{"datg_correctness_main", datgCorrectnessMain, []string{"aligner symbolic", "aligner llm"}, []string{""}},
+		// A title of its own above each aligner's block per pair.
+		{"datg_full", datgFull, []string{"aligner symbolic", "", "aligner llm", ""}, []string{""}},
+	}
+	for _, c := range cases {
+		if d := cmp.Diff(c.several, sectionTitles(c.lay(r))); d != "" {
+			t.Errorf("%s, two aligners: section titles (-want +got):\n%s", c.name, d)
+		}
+		if d := cmp.Diff(c.oneTitle, sectionTitles(c.lay(one))); d != "" {
+			t.Errorf("%s, one aligner: section titles (-want +got):\n%s", c.name, d)
+		}
 	}
 }

@@ -1,13 +1,10 @@
 package sql_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 
@@ -20,33 +17,19 @@ import (
 // average ranks, ties sharing the mean of their positions) and compares them
 // with aligner_agreement.sql.
 func TestAlignerAgreementMatchesAnIndependentComputation(t *testing.T) {
-	type score struct {
-		TraceID string   `json:"trace_id"`
-		DagID   string   `json:"dag_id"`
-		Aligner string   `json:"aligner"`
-		CAR     float64  `json:"car"`
-		PMF     *float64 `json:"pmf"`
-		HAR     float64  `json:"har"`
-	}
 	base := map[string]bool{}
-	for _, line := range readJSONL(t, "traces.jsonl") {
-		var tr struct {
-			TraceID string `json:"trace_id"`
-			Method  string `json:"method"`
-		}
-		mustUnmarshal(t, line, &tr)
+	for _, tr := range fixtureRows[fixtureTrace](t, "traces") {
 		base[tr.TraceID] = tr.Method == "base"
 	}
-	byAligner := map[string]map[[2]string]score{}
-	for _, line := range readJSONL(t, "scores.jsonl") {
-		var s score
-		mustUnmarshal(t, line, &s)
+	byAligner := map[string]map[[2]string]fixtureScore{}
+	for _, s := range fixtureRows[fixtureScore](t, "scores") {
 		if !base[s.TraceID] {
 			continue
 		}
 		if byAligner[s.Aligner] == nil {
-			byAligner[s.Aligner] = map[[2]string]score{}
+			byAligner[s.Aligner] = map[[2]string]fixtureScore{}
 		}
+
 		byAligner[s.Aligner][[2]string{s.TraceID, s.DagID}] = s
 	}
 	var carA, carB, pmfA, pmfB []float64
@@ -137,32 +120,6 @@ func pearson(x, y []float64) float64 {
 		sy += (y[i] - my) * (y[i] - my)
 	}
 	return sxy / math.Sqrt(sx*sy)
-}
-
-func readJSONL(t *testing.T, name string) [][]byte {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "fixture", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out [][]byte
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		out = append(out, append([]byte(nil), sc.Bytes()...))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return out
-}
-
-func mustUnmarshal(t *testing.T, b []byte, v any) {
-	t.Helper()
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // tableRows runs a table's query on the fixture run and returns its rows as

@@ -14,28 +14,17 @@ import (
 // detector's compliant count and the traces they decide differently.
 func TestComplianceAgreementMatchesAnIndependentComputation(t *testing.T) {
 	type cell struct{ n, ld, li, disagree, onlyLD, onlyLI int64 }
-	type trace struct {
-		TraceID       string `json:"trace_id"`
-		Model         string `json:"model"`
-		Level         string `json:"level"`
-		Direction     string `json:"direction"`
-		Method        string `json:"method"`
-		ReasoningLang string `json:"reasoning_lang"`
-	}
-	traces := map[string]trace{}
-	for _, line := range readJSONL(t, "traces.jsonl") {
-		var tr trace
-		mustUnmarshal(t, line, &tr)
+	traces := map[string]fixtureTrace{}
+	for _, tr := range fixtureRows[fixtureTrace](t, "traces") {
 		traces[tr.TraceID] = tr
 	}
 	decisions := map[string]map[string]bool{} // trace -> detector -> compliant
-	for _, line := range readJSONL(t, "detections.jsonl") {
-		var d struct {
-			TraceID   string `json:"trace_id"`
-			Detector  string `json:"detector"`
-			Compliant bool   `json:"compliant"`
-		}
-		mustUnmarshal(t, line, &d)
+	type detection struct {
+		TraceID   string `json:"trace_id"`
+		Detector  string `json:"detector"`
+		Compliant bool   `json:"compliant"`
+	}
+	for _, d := range fixtureRows[detection](t, "detections") {
 		if decisions[d.TraceID] == nil {
 			decisions[d.TraceID] = map[string]bool{}
 		}

@@ -143,31 +143,24 @@ func meanOverAnnotators(per map[humanKey]humanScore) map[[2]string]humanScore {
 }
 
 func fixtureHumanScores(t *testing.T) map[[2]string]humanScore {
-	var rows []humanRow
-	for _, l := range readJSONL(t, "annotations.jsonl") {
-		var r humanRow
-		mustUnmarshal(t, l, &r)
-		rows = append(rows, r)
-	}
 	nodes, edges := map[string][]string{}, map[string][][2]string{}
-	for _, l := range readJSONL(t, "nodes.jsonl") {
-		var n struct {
-			DagID  string `json:"dag_id"`
-			NodeID string `json:"node_id"`
-		}
-		mustUnmarshal(t, l, &n)
+	type node struct {
+		DagID  string `json:"dag_id"`
+		NodeID string `json:"node_id"`
+	}
+	type edge struct {
+		DagID    string `json:"dag_id"`
+		ParentID string `json:"parent_id"`
+		ChildID  string `json:"child_id"`
+	}
+	for _, n := range fixtureRows[node](t, "nodes") {
 		nodes[n.DagID] = append(nodes[n.DagID], n.NodeID)
 	}
-	for _, l := range readJSONL(t, "edges.jsonl") {
-		var e struct {
-			DagID    string `json:"dag_id"`
-			ParentID string `json:"parent_id"`
-			ChildID  string `json:"child_id"`
-		}
-		mustUnmarshal(t, l, &e)
+	for _, e := range fixtureRows[edge](t, "edges") {
 		edges[e.DagID] = append(edges[e.DagID], [2]string{e.ParentID, e.ChildID})
 	}
-	return meanOverAnnotators(contractHumanScores(rows, nodes, edges))
+	return meanOverAnnotators(contractHumanScores(fixtureRows[humanRow](t, "annotations"), nodes, edges))
+
 }
 
 func sameScore(a, b *float64) bool {

@@ -46,35 +46,8 @@ func TestMcNemarMacro(t *testing.T) {
 // Each direction's row of direction_accuracy pairs its traces with the en-en
 // trace of the same model, level, problem and seed.
 func TestDirectionAccuracyMcNemar(t *testing.T) {
-	type trace struct {
-		TraceID, Model, InputLang, ReasoningLang, Direction, Level, ProblemID, Method string
-		Seed                                                                          int64
-	}
-	var traces []trace
-	for _, line := range readJSONL(t, "traces.jsonl") {
-		var r struct {
-			TraceID       string `json:"trace_id"`
-			Model         string `json:"model"`
-			InputLang     string `json:"input_lang"`
-			ReasoningLang string `json:"reasoning_lang"`
-			Direction     string `json:"direction"`
-			Level         string `json:"level"`
-			ProblemID     string `json:"problem_id"`
-			Method        string `json:"method"`
-			Seed          int64  `json:"seed"`
-		}
-		mustUnmarshal(t, line, &r)
-		traces = append(traces, trace{r.TraceID, r.Model, r.InputLang, r.ReasoningLang, r.Direction, r.Level, r.ProblemID, r.Method, r.Seed})
-	}
-	correct := map[string]bool{}
-	for _, line := range readJSONL(t, "answers.jsonl") {
-		var a struct {
-			TraceID string `json:"trace_id"`
-			Correct bool   `json:"correct"`
-		}
-		mustUnmarshal(t, line, &a)
-		correct[a.TraceID] = a.Correct
-	}
+	traces := fixtureRows[fixtureTrace](t, "traces")
+	correct := fixtureCorrect(t)
 	enen := map[string]string{} // model|level|problem|seed -> en-en trace
 	for _, tr := range traces {
 		if tr.Method == "base" && tr.Direction == "en-en" {
@@ -91,11 +64,8 @@ func TestDirectionAccuracyMcNemar(t *testing.T) {
 		if !ok {
 			continue
 		}
-		lang := tr.ReasoningLang
-		if tr.Direction == "x-en" {
-			lang = tr.InputLang
-		}
-		k := fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.Direction, "|", lang)
+		k := fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.Direction, "|", tr.lang())
+
 		w := want[k]
 		if w == nil {
 			w = &counts{}

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms/datg"
@@ -185,20 +183,5 @@ func TestIndexAndErrors(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{Data: t.TempDir(), Out: out}); !errors.Is(err, ErrNoScores) {
 		t.Fatalf("empty run: %v", err)
-	}
-}
-
-// Run checks its Config before any work and names the field at fault.
-func TestValidateNamesConfigFields(t *testing.T) {
-	_, err := Run(context.Background(), Config{})
-	var fields []string
-	for _, fe := range inputerr.Fields(err) {
-		fields = append(fields, fe.Field)
-	}
-	if want := []string{"Data"}; !slices.Equal(fields, want) {
-		t.Errorf("Run(Config{}) = %v; fields at fault %v, want %v", err, fields, want)
-	}
-	if err := DefaultConfig().Validate(); err != nil {
-		t.Errorf("DefaultConfig().Validate() = %v", err)
 	}
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"sort"
 	"testing"
 
-	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms/datg"
@@ -325,20 +323,5 @@ func TestScoresAgreeWithTheContract(t *testing.T) {
 		if d := cmp.Diff(wantSum, sum); d != "" {
 			t.Errorf("seed %d: summary (-want +got):\n%s", seed, d)
 		}
-	}
-}
-
-// Run checks its Config before any work and names the field at fault.
-func TestValidateNamesConfigFields(t *testing.T) {
-	_, err := Run(context.Background(), Config{})
-	var fields []string
-	for _, fe := range inputerr.Fields(err) {
-		fields = append(fields, fe.Field)
-	}
-	if want := []string{"Data"}; !slices.Equal(fields, want) {
-		t.Errorf("Run(Config{}) = %v; fields at fault %v, want %v", err, fields, want)
-	}
-	if err := DefaultConfig().Validate(); err != nil {
-		t.Errorf("DefaultConfig().Validate() = %v", err)
 	}
 }

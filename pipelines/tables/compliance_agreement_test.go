@@ -3,7 +3,6 @@ package tables
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/datg/datg/internal/store"
@@ -24,11 +23,8 @@ func TestComplianceAgreementLayoutAndInputs(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
-	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
-		t.Fatal(err)
-	}
-	wantContains(t, "the report", out.String(), "compliance_agreement: skipped, no detections yet (run datg langcheck)")
+	wantContains(t, "the report", report(t, dir), "compliance_agreement: skipped, no detections yet (run datg langcheck)")
+
 	dets := []schema.Detection{
 		detection("a", "langdetect", true), detection("a", "lingua", true),
 		detection("b", "langdetect", true), detection("b", "lingua", false),

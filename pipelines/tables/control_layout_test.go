@@ -97,36 +97,21 @@ func TestControlLayoutSectionPerModel(t *testing.T) {
 // controlled trace has no attempts in it, written once every one has.
 func TestControlInputs(t *testing.T) {
 	dir := writeRun(t, true)
-	var out strings.Builder
-	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
-		t.Fatal(err)
-	}
-	wantContains(t, "the report", out.String(), "control: skipped, no trials yet (run datg control)")
+	wantContains(t, "the report", report(t, dir), "control: skipped, no trials yet (run datg control)")
 	if _, err := os.Stat(filepath.Join(dir, "tables", "control.md")); err == nil {
 		t.Error("control written without trials")
 	}
 
 	// A Loop-Retry and a Formula-Retry trace of base trace b's cell.
-	traces, err := store.ReadAll(dir, schema.Traces)
-	if err != nil {
-		t.Fatal(err)
-	}
 	loop := trace("e", "org/my_model&v2", "low", "en", "sw", "en-x", "low-0")
 	loop.Method, loop.CompletionTokens = "loop-retry", 1000
 	formula := trace("f", "org/my_model&v2", "low", "en", "sw", "en-x", "low-0")
 	formula.Method, formula.CompletionTokens = "formula-retry", 1900
-	traces = append(traces, loop, formula)
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
-		t.Fatal(err)
-	}
-	answers, err := store.ReadAll(dir, schema.Answers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	answers = append(answers, schema.Answer{TraceID: "e", Correct: true}, schema.Answer{TraceID: "f"})
-	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, dir, schema.Traces, func(traces []schema.Trace) []schema.Trace { return append(traces, loop, formula) })
+	rewrite(t, dir, schema.Answers, func(answers []schema.Answer) []schema.Answer {
+		return append(answers, schema.Answer{TraceID: "e", Correct: true}, schema.Answer{TraceID: "f"})
+	})
+
 	attempt := func(id, method, phase string, trial, tokens int32) schema.Trial {
 		return schema.Trial{TraceID: id, Method: method, Model: "org/my_model&v2", ReasoningLang: "sw", Level: "low",
 			ProblemID: "low-0", Seed: 42, Phase: phase, Trial: trial, CompletionTokens: int64(tokens)}
@@ -138,7 +123,7 @@ func TestControlInputs(t *testing.T) {
 	if err := store.WriteAll(dir, schema.Trials, store.Meta{}, trials); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Run(context.Background(), Config{Data: dir})
+	_, err := Run(context.Background(), Config{Data: dir})
 	wantRefusal(t, err, ErrStale, "1 controlled traces have no trials rows")
 	if _, err := os.Stat(filepath.Join(dir, "tables", "control.md")); err == nil {
 		t.Error("control written with a controlled trace without trials")

@@ -121,40 +121,37 @@ func TestComplianceColumnOrder(t *testing.T) {
 // computed from the old alignments while every lineage check passed: a
 // score records the alignment it was computed from.
 func TestRefusesStaleScores(t *testing.T) {
+	alignments := func(change func([]schema.Alignment) []schema.Alignment) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) { rewrite(t, dir, schema.Alignments, change) }
+	}
 	cases := []struct {
 		name   string
-		change func(aligns []schema.Alignment, dags []schema.DAG) ([]schema.Alignment, []schema.DAG)
+		change func(t *testing.T, dir string)
 		want   string
 	}{
-		{"older trace text", func(a []schema.Alignment, d []schema.DAG) ([]schema.Alignment, []schema.DAG) {
+		{"older trace text", alignments(func(a []schema.Alignment) []schema.Alignment {
 			a[0].TextHash = "older"
-			return a, d
-		}, "1 scores come from alignments of an older trace text"},
-		{"alignment without scores", func(a []schema.Alignment, d []schema.DAG) ([]schema.Alignment, []schema.DAG) {
-			return append(a, schema.Alignment{TraceID: "b", DagID: "low-0/r1", Aligner: "symbolic", Status: "ok"}), d
-		}, "1 alignments have no scores row (run datg align and datg score)"},
+			return a
+		}), "1 scores come from alignments of an older trace text"},
+		{"alignment without scores", alignments(func(a []schema.Alignment) []schema.Alignment {
+			return append(a, schema.Alignment{TraceID: "b", DagID: "low-0/r1", Aligner: "symbolic", Status: "ok"})
+		}), "1 alignments have no scores row (run datg align and datg score)"},
 		// A DAG rebuilt or re-imported differently since.
-		{"changed DAG", func(a []schema.Alignment, d []schema.DAG) ([]schema.Alignment, []schema.DAG) {
-			d[0].ContentHash = "rebuilt"
-			return a, d
+		{"changed DAG", func(t *testing.T, dir string) {
+			rewrite(t, dir, schema.DAGs, func(d []schema.DAG) []schema.DAG {
+				d[0].ContentHash = "rebuilt"
+				return d
+			})
 		}, "come from alignments of a DAG that has changed since"},
-		{"alignment made again", func(a []schema.Alignment, d []schema.DAG) ([]schema.Alignment, []schema.DAG) {
+		{"alignment made again", alignments(func(a []schema.Alignment) []schema.Alignment {
 			a[0].Raw = "{made again}"
-			return a, d
-		}, "1 scores were computed from alignments made again since"},
+			return a
+		}), "1 scores were computed from alignments made again since"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := writeScoredRun(t)
-			aligns, _ := store.ReadAll(dir, schema.Alignments)
-			dags, _ := store.ReadAll(dir, schema.DAGs)
-			aligns, dags = c.change(aligns, dags)
-			if err := store.WriteAll(dir, schema.Alignments, store.Meta{}, aligns); err != nil {
-				t.Fatal(err)
-			}
-			if err := store.WriteAll(dir, schema.DAGs, store.Meta{}, dags); err != nil {
-				t.Fatal(err)
-			}
+			c.change(t, dir)
 			_, err := Run(context.Background(), Config{Data: dir})
 			wantRefusal(t, err, ErrStale, c.want)
 		})
@@ -168,16 +165,14 @@ func TestRefusesStaleScores(t *testing.T) {
 // coverage, and datg tables warns below 95%.
 func TestDATGCoverage(t *testing.T) {
 	dir := writeScoredRun(t)
-	traces, _ := store.ReadAll(dir, schema.Traces)
-	traces = append(traces, trace("e", "org/my_model&v2", "low", "en", "sw", "en-x", "low-1")) // graded, never scored
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
-		t.Fatal(err)
-	}
-	answers, _ := store.ReadAll(dir, schema.Answers)
-	answers = append(answers, schema.Answer{TraceID: "e", Correct: true})
-	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
-		t.Fatal(err)
-	}
+	// e is graded, never scored.
+	rewrite(t, dir, schema.Traces, func(traces []schema.Trace) []schema.Trace {
+		return append(traces, trace("e", "org/my_model&v2", "low", "en", "sw", "en-x", "low-1"))
+	})
+	rewrite(t, dir, schema.Answers, func(answers []schema.Answer) []schema.Answer {
+		return append(answers, schema.Answer{TraceID: "e", Correct: true})
+	})
+
 	var warned strings.Builder
 	if _, err := Run(context.Background(), Config{Data: dir, Stderr: &warned}); err != nil {
 		t.Fatal(err)

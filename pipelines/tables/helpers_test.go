@@ -1,11 +1,15 @@
 package tables
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
 )
 
 // readOutput is a file datg tables wrote into DIR/tables.
@@ -42,4 +46,26 @@ func wantRefusal(t *testing.T, err, sentinel error, msg string) {
 	if !strings.Contains(err.Error(), msg) {
 		t.Fatalf("the refusal %q does not say %q", err, msg)
 	}
+}
+
+// rewrite replaces the rows of a run's table with what change makes of them.
+func rewrite[T any](t testing.TB, dir string, def schema.Def[T], change func([]T) []T) {
+	t.Helper()
+	rows, err := store.ReadAll(dir, def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.WriteAll(dir, def, store.Meta{}, change(rows)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// report runs datg tables over dir and returns what it told its Stdout.
+func report(t *testing.T, dir string) string {
+	t.Helper()
+	var out strings.Builder
+	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/datg/datg/internal/store"
@@ -88,26 +88,17 @@ func TestEscaping(t *testing.T) {
 func TestRefusesVerdictsOfAnOlderText(t *testing.T) {
 	dir := writeRun(t, true)
 	// Trace "b" was regenerated after grading: its text hash changed.
-	rows, _ := store.ReadAll(dir, schema.Traces)
-	for i := range rows {
-		if rows[i].TraceID == "b" {
-			rows[i].TextHash = "newer"
-		}
-	}
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, rows); err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, dir, schema.Traces, func(traces []schema.Trace) []schema.Trace {
+		traces[slices.IndexFunc(traces, func(tr schema.Trace) bool { return tr.TraceID == "b" })].TextHash = "newer"
+		return traces
+	})
 	_, err := Run(context.Background(), Config{Data: dir})
 	wantRefusal(t, err, ErrNotGraded, "1 traces")
 }
 
 func TestComplianceLayoutAndSkips(t *testing.T) {
 	dir := writeRun(t, true)
-	var out strings.Builder
-	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
-		t.Fatal(err)
-	}
-	wantContains(t, "the report", out.String(), "compliance: skipped, no compliance yet (run datg langcheck)")
+	wantContains(t, "the report", report(t, dir), "compliance: skipped, no compliance yet (run datg langcheck)")
 	store.WriteAll(dir, schema.Compliances, store.Meta{}, []schema.Compliance{
 		{TraceID: "a", Compliant: true}, {TraceID: "b", Compliant: true}, {TraceID: "c", Compliant: true}, {TraceID: "d", Compliant: false},
 	})
@@ -129,15 +120,11 @@ func TestComplianceLayoutAndSkips(t *testing.T) {
 // table says how many there are instead of hiding them in the accuracy.
 func TestGoldUnparsedIsCounted(t *testing.T) {
 	dir := writeRun(t, true)
-	answers, _ := store.ReadAll(dir, schema.Answers)
-	for i := range answers {
-		if answers[i].TraceID == "b" {
-			answers[i].Reason = "gold-unparsed"
-		}
-	}
-	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, dir, schema.Answers, func(answers []schema.Answer) []schema.Answer {
+		answers[slices.IndexFunc(answers, func(a schema.Answer) bool { return a.TraceID == "b" })].Reason = "gold-unparsed"
+		return answers
+	})
+
 	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
 		t.Fatal(err)
 	}

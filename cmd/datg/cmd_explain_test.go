@@ -1,9 +1,6 @@
 package main
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The contract puts flags before positional arguments; a flag after the
 // trace id is a usage error (exit 2) that says so and shows the command
@@ -20,16 +17,6 @@ func TestExplainFlagsAfterTraceID(t *testing.T) {
 		{[]string{"explain", "--data", data, "t1", "t2"}, "datg: explain: at most one trace id"},
 	}
 	for _, c := range cases {
-		r := datg(t, nil, c.args...)
-		if r.code != 2 {
-			t.Errorf("datg %q: exit %d, want 2", c.args, r.code)
-		}
-		if !strings.Contains(r.stderr, c.want) {
-			t.Errorf("datg %q: stderr %q, want it to say %q", c.args, r.stderr, c.want)
-		}
-		if n := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; n != 1 {
-			t.Errorf("datg %q: stderr has %d lines, want 1: %q", c.args, n, r.stderr)
-		}
-
+		wantUsageError(t, c.args, c.want)
 	}
 }

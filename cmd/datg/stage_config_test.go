@@ -18,12 +18,22 @@ func TestTablesExplainScoreValidateTheirConfig(t *testing.T) {
 		{[]string{"score", "--data", ""}, "datg: score: invalid configuration: --data: no run directory"},
 	}
 	for _, c := range cases {
-		r := datg(t, nil, c.args...)
-		if r.code != 2 {
-			t.Errorf("datg %q: exit %d, want 2", c.args, r.code)
-		}
-		if !strings.HasPrefix(r.stderr, c.want) {
-			t.Errorf("datg %q: stderr %q, want it to start %q", c.args, r.stderr, c.want)
-		}
+		wantUsageError(t, c.args, c.want)
+	}
+}
+
+// wantUsageError runs datg with args and checks that it exits 2 with one
+// line on stderr that says want.
+func wantUsageError(t *testing.T, args []string, want string) {
+	t.Helper()
+	r := datg(t, nil, args...)
+	if r.code != 2 {
+		t.Errorf("datg %q: exit %d, want 2", args, r.code)
+	}
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("datg %q: stderr %q, want it to say %q", args, r.stderr, want)
+	}
+	if n := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; n != 1 {
+		t.Errorf("datg %q: stderr has %d lines, want 1: %q", args, n, r.stderr)
 	}
 }

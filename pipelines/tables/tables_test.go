@@ -124,7 +124,6 @@ func TestGoldUnparsedIsCounted(t *testing.T) {
 		answers[slices.IndexFunc(answers, func(a schema.Answer) bool { return a.TraceID == "b" })].Reason = "gold-unparsed"
 		return answers
 	})
-
 	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
 		t.Fatal(err)
 	}

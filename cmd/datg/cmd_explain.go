@@ -36,12 +36,16 @@ Flags go before the trace id: datg explain --out FILE TRACE_ID.`,
 }
 
 var (
-	explainData    = dataFlag(&cmdExplain.Flag)
-	explainOut     = cmdExplain.Flag.String("out", "", "the page's file (or, without TRACE_ID, the directory)")
-	explainAligner = cmdExplain.Flag.String("aligner", "", "whose alignment to show (default: the first by name)")
+	explainCfg  = explain.DefaultConfig()
+	explainData = dataFlag(&cmdExplain.Flag)
 )
 
-func init() { cmdExplain.Run = runExplain }
+func init() {
+	cmdExplain.Run = runExplain
+	fs := &cmdExplain.Flag
+	fs.StringVar(&explainCfg.Out, "out", explainCfg.Out, "the page's file (or, without TRACE_ID, the directory)")
+	fs.StringVar(&explainCfg.Aligner, "aligner", explainCfg.Aligner, "whose alignment to show (default: the first by name)")
+}
 
 func runExplain(ctx context.Context, cmd *Command, args []string) error {
 	if len(args) > 1 {
@@ -52,8 +56,8 @@ func runExplain(ctx context.Context, cmd *Command, args []string) error {
 		}
 		return usageError{cmd, "at most one trace id"}
 	}
-	cfg := explain.DefaultConfig()
-	cfg.Data, cfg.Out, cfg.Aligner = *explainData, *explainOut, *explainAligner
+	cfg := explainCfg
+	cfg.Data = *explainData
 	if len(args) == 1 {
 		cfg.TraceID = args[0]
 	}

@@ -1,12 +1,10 @@
 package sql_test
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 
@@ -19,33 +17,19 @@ import (
 // average ranks, ties sharing the mean of their positions) and compares them
 // with aligner_agreement.sql.
 func TestAlignerAgreementMatchesAnIndependentComputation(t *testing.T) {
-	type score struct {
-		TraceID string   `json:"trace_id"`
-		DagID   string   `json:"dag_id"`
-		Aligner string   `json:"aligner"`
-		CAR     float64  `json:"car"`
-		PMF     *float64 `json:"pmf"`
-		HAR     float64  `json:"har"`
-	}
 	base := map[string]bool{}
-	for _, line := range readJSONL(t, "traces.jsonl") {
-		var tr struct {
-			TraceID string `json:"trace_id"`
-			Method  string `json:"method"`
-		}
-		mustUnmarshal(t, line, &tr)
+	for _, tr := range fixtureRows[fixtureTrace](t, "traces") {
 		base[tr.TraceID] = tr.Method == "base"
 	}
-	byAligner := map[string]map[[2]string]score{}
-	for _, line := range readJSONL(t, "scores.jsonl") {
-		var s score
-		mustUnmarshal(t, line, &s)
+	byAligner := map[string]map[[2]string]fixtureScore{}
+	for _, s := range fixtureRows[fixtureScore](t, "scores") {
 		if !base[s.TraceID] {
 			continue
 		}
 		if byAligner[s.Aligner] == nil {
-			byAligner[s.Aligner] = map[[2]string]score{}
+			byAligner[s.Aligner] = map[[2]string]fixtureScore{}
 		}
+
 		byAligner[s.Aligner][[2]string{s.TraceID, s.DagID}] = s
 	}
 	var carA, carB, pmfA, pmfB []float64
@@ -138,34 +122,9 @@ func pearson(x, y []float64) float64 {
 	return sxy / math.Sqrt(sx*sy)
 }
 
-func readJSONL(t *testing.T, name string) [][]byte {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "fixture", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out [][]byte
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		out = append(out, append([]byte(nil), sc.Bytes()...))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return out
-}
-
-func mustUnmarshal(t *testing.T, b []byte, v any) {
-	t.Helper()
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // tableRows runs a table's query on the fixture run and returns its rows as
-// column -> value.
+// column -> value, as datg sql --format json gives them: numbers as
+// float64, NULL as nil.
 func tableRows(t *testing.T, name string) []map[string]any {
 	t.Helper()
 	db, err := duck.Open(context.Background(), fixtureRun(t))
@@ -177,30 +136,17 @@ func tableRows(t *testing.T, name string) []map[string]any {
 	if !ok {
 		t.Fatalf("no table %s", name)
 	}
-	rows, err := db.Query(f.Text)
-	if err != nil {
+	var out bytes.Buffer
+	if err := duck.WriteQuery(context.Background(), db, f.Text, duck.FormatJSON, &out); err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []map[string]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+	var rows []map[string]any
+	for dec := json.NewDecoder(&out); dec.More(); {
+		var row map[string]any
+		if err := dec.Decode(&row); err != nil {
 			t.Fatal(err)
 		}
-		row := map[string]any{}
-		for i, c := range cols {
-			row[c] = vals[i]
-		}
-		out = append(out, row)
+		rows = append(rows, row)
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return rows
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestComplianceAgreementMatchesAnIndependentComputation recomputes
@@ -12,28 +14,17 @@ import (
 // detector's compliant count and the traces they decide differently.
 func TestComplianceAgreementMatchesAnIndependentComputation(t *testing.T) {
 	type cell struct{ n, ld, li, disagree, onlyLD, onlyLI int64 }
-	type trace struct {
-		TraceID       string `json:"trace_id"`
-		Model         string `json:"model"`
-		Level         string `json:"level"`
-		Direction     string `json:"direction"`
-		Method        string `json:"method"`
-		ReasoningLang string `json:"reasoning_lang"`
-	}
-	traces := map[string]trace{}
-	for _, line := range readJSONL(t, "traces.jsonl") {
-		var tr trace
-		mustUnmarshal(t, line, &tr)
+	traces := map[string]fixtureTrace{}
+	for _, tr := range fixtureRows[fixtureTrace](t, "traces") {
 		traces[tr.TraceID] = tr
 	}
 	decisions := map[string]map[string]bool{} // trace -> detector -> compliant
-	for _, line := range readJSONL(t, "detections.jsonl") {
-		var d struct {
-			TraceID   string `json:"trace_id"`
-			Detector  string `json:"detector"`
-			Compliant bool   `json:"compliant"`
-		}
-		mustUnmarshal(t, line, &d)
+	type detection struct {
+		TraceID   string `json:"trace_id"`
+		Detector  string `json:"detector"`
+		Compliant bool   `json:"compliant"`
+	}
+	for _, d := range fixtureRows[detection](t, "detections") {
 		if decisions[d.TraceID] == nil {
 			decisions[d.TraceID] = map[string]bool{}
 		}
@@ -79,13 +70,15 @@ func TestComplianceAgreementMatchesAnIndependentComputation(t *testing.T) {
 			t.Errorf("unexpected cell %s", k)
 			continue
 		}
-		got := cell{r["n"].(int64), r["compliant_langdetect"].(int64), r["compliant_lingua"].(int64), r["disagree"].(int64), r["only_langdetect"].(int64), r["only_lingua"].(int64)}
-		if got != *w {
-			t.Errorf("%s: %+v, want %+v", k, got, *w)
+		count := func(col string) int64 { v, _ := number(r[col]); return int64(v) }
+		got := cell{count("n"), count("compliant_langdetect"), count("compliant_lingua"), count("disagree"), count("only_langdetect"), count("only_lingua")}
+		if d := cmp.Diff(*w, got, cmp.AllowUnexported(cell{})); d != "" {
+			t.Errorf("%s: counts (-want +got):\n%s", k, d)
 		}
+
 		for col, count := range map[string]int64{"pct_langdetect": w.ld, "pct_lingua": w.li} {
 			pct := math.Round(1000*float64(count)/float64(w.n)) / 10
-			if v, _ := r[col].(float64); math.Abs(v-pct) > 1e-9 {
+			if v, _ := number(r[col]); math.Abs(v-pct) > 1e-9 {
 				t.Errorf("%s %s = %v, want %v", k, col, r[col], pct)
 			}
 		}

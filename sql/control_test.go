@@ -15,18 +15,6 @@ import (
 // cells (model, direction, languages, level, problem, seed) a control ran,
 // and lang 'all' averages the languages' accuracies and pools the rest.
 func TestControlMatchesAnIndependentComputation(t *testing.T) {
-	type trace struct {
-		TraceID          string `json:"trace_id"`
-		Model            string `json:"model"`
-		InputLang        string `json:"input_lang"`
-		ReasoningLang    string `json:"reasoning_lang"`
-		Direction        string `json:"direction"`
-		Level            string `json:"level"`
-		ProblemID        string `json:"problem_id"`
-		Seed             int64  `json:"seed"`
-		Method           string `json:"method"`
-		CompletionTokens int64  `json:"completion_tokens"`
-	}
 	type trial struct {
 		TraceID          string `json:"trace_id"`
 		Phase            string `json:"phase"`
@@ -38,20 +26,10 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 		tokens, trials int64
 		forced         bool
 	}
-	correct := map[string]bool{}
-	for _, line := range readJSONL(t, "answers.jsonl") {
-		var a struct {
-			TraceID string `json:"trace_id"`
-			Correct bool   `json:"correct"`
-		}
-		mustUnmarshal(t, line, &a)
-		correct[a.TraceID] = a.Correct
-	}
+	correct := fixtureCorrect(t)
 	perTrace := map[string]*attempts{}
 	var scaffolds, forcedRows int
-	for _, line := range readJSONL(t, "trials.jsonl") {
-		var x trial
-		mustUnmarshal(t, line, &x)
+	for _, x := range fixtureRows[trial](t, "trials") {
 		a := perTrace[x.TraceID]
 		if a == nil {
 			a = &attempts{}
@@ -68,19 +46,9 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 			forcedRows++
 		}
 	}
-	var traces []trace
-	for _, line := range readJSONL(t, "traces.jsonl") {
-		var tr trace
-		mustUnmarshal(t, line, &tr)
-		traces = append(traces, tr)
-	}
-	lang := func(tr trace) string {
-		if tr.Direction == "x-en" {
-			return tr.InputLang
-		}
-		return tr.ReasoningLang
-	}
-	cellOf := func(tr trace) string {
+	traces := fixtureRows[fixtureTrace](t, "traces")
+	cellOf := func(tr fixtureTrace) string {
+
 		return fmt.Sprint(tr.Model, "|", tr.Direction, "|", tr.InputLang, "|", tr.ReasoningLang, "|", tr.Level, "|", tr.ProblemID, "|", tr.Seed)
 	}
 
@@ -105,7 +73,7 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 		if !ok {
 			t.Fatalf("controlled trace %s has no trials in the fixture", tr.TraceID)
 		}
-		examples = append(examples, example{tr.Method, tr.Model, tr.Level, lang(tr), correct[tr.TraceID], a.tokens, a.trials, tr.Seed, a.forced})
+		examples = append(examples, example{tr.Method, tr.Model, tr.Level, tr.lang(), correct[tr.TraceID], a.tokens, a.trials, tr.Seed, a.forced})
 		cells[cellOf(tr)] = true
 		methods[tr.Method] = true
 		trialCounts[a.trials] = true
@@ -120,7 +88,7 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 			continue
 		}
 		includedBase++
-		examples = append(examples, example{tr.Method, tr.Model, tr.Level, lang(tr), correct[tr.TraceID], tr.CompletionTokens, 1, tr.Seed, false})
+		examples = append(examples, example{tr.Method, tr.Model, tr.Level, tr.lang(), correct[tr.TraceID], tr.CompletionTokens, 1, tr.Seed, false})
 	}
 
 	// The fixture must exercise what the table distinguishes.
@@ -239,18 +207,8 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 	}
 }
 
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case interface{ Float64() float64 }:
-		return x.Float64(), true
-	}
-	return 0, false
+// number is a number of tableRows; ok is false for NULL.
+func number(v any) (x float64, ok bool) {
+	x, ok = v.(float64)
+	return x, ok
 }

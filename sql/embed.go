@@ -5,7 +5,8 @@
 //   - macros/*.sql   CREATE MACRO statements (wilson_low, wilson_high, ...)
 //   - staging/*.sql  CREATE VIEW statements over the raw tables; a view that
 //     names another runs after it (as dbt orders models by ref)
-//   - tables/*.sql   one SELECT per output table, tidy (one row per cell)
+//   - tables/*.sql   one SELECT per output table, tidy (one row per cell);
+//     pipelines/tables/registry.go declares each one's inputs and layout
 //   - derive/*.sql   one SELECT per table a stage derives by SQL (scores)
 //
 // Each file starts with a header comment saying what it computes.

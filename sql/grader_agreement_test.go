@@ -9,13 +9,6 @@ import (
 // reasoning language of the base traces, each grader's correct count and
 // the verdicts that differ each way.
 func TestGraderAgreementMatchesAnIndependentComputation(t *testing.T) {
-	type trace struct {
-		TraceID       string `json:"trace_id"`
-		Model         string `json:"model"`
-		Level         string `json:"level"`
-		ReasoningLang string `json:"reasoning_lang"`
-		Method        string `json:"method"`
-	}
 	type verdict struct {
 		TraceID string `json:"trace_id"`
 		Grader  string `json:"grader"`
@@ -23,16 +16,12 @@ func TestGraderAgreementMatchesAnIndependentComputation(t *testing.T) {
 		Reason  string `json:"reason"`
 	}
 	type cell struct{ n, mv, ml, onlyMV, onlyML, unparsed int }
-	traces := map[string]trace{}
-	for _, line := range readJSONL(t, "traces.jsonl") {
-		var tr trace
-		mustUnmarshal(t, line, &tr)
+	traces := map[string]fixtureTrace{}
+	for _, tr := range fixtureRows[fixtureTrace](t, "traces") {
 		traces[tr.TraceID] = tr
 	}
 	byTrace := map[string]map[string]verdict{}
-	for _, line := range readJSONL(t, "verdicts.jsonl") {
-		var v verdict
-		mustUnmarshal(t, line, &v)
+	for _, v := range fixtureRows[verdict](t, "verdicts") {
 		if byTrace[v.TraceID] == nil {
 			byTrace[v.TraceID] = map[string]verdict{}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
+	"github.com/google/go-cmp/cmp"
 )
 
 // humanRow is an annotations row as the tests read it.
@@ -142,42 +143,28 @@ func meanOverAnnotators(per map[humanKey]humanScore) map[[2]string]humanScore {
 }
 
 func fixtureHumanScores(t *testing.T) map[[2]string]humanScore {
-	var rows []humanRow
-	for _, l := range readJSONL(t, "annotations.jsonl") {
-		var r humanRow
-		mustUnmarshal(t, l, &r)
-		rows = append(rows, r)
-	}
 	nodes, edges := map[string][]string{}, map[string][][2]string{}
-	for _, l := range readJSONL(t, "nodes.jsonl") {
-		var n struct {
-			DagID  string `json:"dag_id"`
-			NodeID string `json:"node_id"`
-		}
-		mustUnmarshal(t, l, &n)
+	type node struct {
+		DagID  string `json:"dag_id"`
+		NodeID string `json:"node_id"`
+	}
+	type edge struct {
+		DagID    string `json:"dag_id"`
+		ParentID string `json:"parent_id"`
+		ChildID  string `json:"child_id"`
+	}
+	for _, n := range fixtureRows[node](t, "nodes") {
 		nodes[n.DagID] = append(nodes[n.DagID], n.NodeID)
 	}
-	for _, l := range readJSONL(t, "edges.jsonl") {
-		var e struct {
-			DagID    string `json:"dag_id"`
-			ParentID string `json:"parent_id"`
-			ChildID  string `json:"child_id"`
-		}
-		mustUnmarshal(t, l, &e)
+	for _, e := range fixtureRows[edge](t, "edges") {
 		edges[e.DagID] = append(edges[e.DagID], [2]string{e.ParentID, e.ChildID})
 	}
-	return meanOverAnnotators(contractHumanScores(rows, nodes, edges))
+	return meanOverAnnotators(contractHumanScores(fixtureRows[humanRow](t, "annotations"), nodes, edges))
+
 }
 
 func sameScore(a, b *float64) bool {
 	return (a == nil) == (b == nil) && (a == nil || math.Abs(*a-*b) < 1e-12)
-}
-
-func show(p *float64) string {
-	if p == nil {
-		return "NULL"
-	}
-	return fmt.Sprint(*p)
 }
 
 // checkHumanPairs compares stg_human_pairs' human columns with want.
@@ -201,13 +188,17 @@ func checkHumanPairs(t *testing.T, db *duck.DB, want map[[2]string]humanScore) {
 			}
 			return nil
 		}
-		w, ok := want[[2]string{trace, dag}]
-		g := humanScore{opt(car), opt(pmf), opt(har)}
-		if !ok || !sameScore(g.car, w.car) || !sameScore(g.pmf, w.pmf) || !sameScore(g.har, w.har) {
-			t.Errorf("%s %s: car_h %s pmf_h %s har_h %s; want %s %s %s", trace, dag, show(g.car), show(g.pmf), show(g.har),
-				show(w.car), show(w.pmf), show(w.har))
-		}
 		n++
+		w, ok := want[[2]string{trace, dag}]
+		if !ok {
+			t.Errorf("%s %s: a row the contract does not score", trace, dag)
+			continue
+		}
+		g := humanScore{opt(car), opt(pmf), opt(har)}
+		if d := cmp.Diff(w, g, cmp.AllowUnexported(humanScore{}), cmp.Comparer(sameScore)); d != "" {
+			t.Errorf("%s %s: car_h, pmf_h, har_h (-want +got):\n%s", trace, dag, d)
+		}
+
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -230,8 +221,9 @@ func TestHumanScoresFollowTheContract(t *testing.T) {
 	// Checked by hand too: t002's annotators score CAR 2/3 and 1/3 (typed
 	// 0.9 and 0.7 lose), PMF 1 and 0, HAR 2/3 (one of two confirmed actions
 	// matched to an event) and 1/3.
-	if w := want[[2]string{"t002", "low-0/r0"}]; !sameScore(w.car, ptr(0.5)) || !sameScore(w.pmf, ptr(0.5)) || !sameScore(w.har, ptr(0.5)) {
-		t.Fatalf("the Go computation gives t002 %s %s %s", show(w.car), show(w.pmf), show(w.har))
+	byHand := humanScore{ptr(0.5), ptr(0.5), ptr(0.5)}
+	if d := cmp.Diff(byHand, want[[2]string{"t002", "low-0/r0"}], cmp.AllowUnexported(humanScore{}), cmp.Comparer(sameScore)); d != "" {
+		t.Fatalf("the Go computation of t002 (-by hand +computed):\n%s", d)
 	}
 	checkHumanPairs(t, db, want)
 }

@@ -9,34 +9,10 @@ import (
 // TestHumanEvalMatchesAnIndependentComputation recomputes human_eval from
 // the fixture's annotations, scores, harmful actions and traces in Go.
 func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
-	type annotation struct {
-		TraceID   string   `json:"trace_id"`
-		DagID     string   `json:"dag_id"`
-		Annotator string   `json:"annotator"`
-		Layer     string   `json:"layer"`
-		Item      string   `json:"item"`
-		Label     string   `json:"label"`
-		Value     *float64 `json:"value"`
-	}
-	var anns []annotation
-	for _, l := range readJSONL(t, "annotations.jsonl") {
-		var a annotation
-		mustUnmarshal(t, l, &a)
-		anns = append(anns, a)
-	}
+	anns := fixtureRows[humanRow](t, "annotations")
 	langOf := map[string]string{}
-	for _, l := range readJSONL(t, "traces.jsonl") {
-		var raw struct {
-			TraceID       string `json:"trace_id"`
-			Direction     string `json:"direction"`
-			InputLang     string `json:"input_lang"`
-			ReasoningLang string `json:"reasoning_lang"`
-		}
-		mustUnmarshal(t, l, &raw)
-		langOf[raw.TraceID] = raw.ReasoningLang
-		if raw.Direction == "x-en" {
-			langOf[raw.TraceID] = raw.InputLang
-		}
+	for _, tr := range fixtureRows[fixtureTrace](t, "traces") {
+		langOf[tr.TraceID] = tr.lang()
 	}
 	type pair struct{ trace, dag string }
 	// The human alignment's scores, from the statuses by the contract's
@@ -63,16 +39,7 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 		}
 		return cells[k]
 	}
-	for _, l := range readJSONL(t, "scores.jsonl") {
-		var s struct {
-			TraceID string   `json:"trace_id"`
-			DagID   string   `json:"dag_id"`
-			Aligner string   `json:"aligner"`
-			CAR     float64  `json:"car"`
-			PMF     *float64 `json:"pmf"`
-			HAR     float64  `json:"har"`
-		}
-		mustUnmarshal(t, l, &s)
+	for _, s := range fixtureRows[fixtureScore](t, "scores") {
 		p := pair{s.TraceID, s.DagID}
 		h, ok := human[p]
 		if !ok {
@@ -112,14 +79,13 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 			}
 		}
 	}
-	for _, l := range readJSONL(t, "harmful_actions.jsonl") {
-		var h struct {
-			TraceID      string `json:"trace_id"`
-			DagID        string `json:"dag_id"`
-			Aligner      string `json:"aligner"`
-			EvidenceSpan string `json:"evidence_span"`
-		}
-		mustUnmarshal(t, l, &h)
+	type harmfulAction struct {
+		TraceID      string `json:"trace_id"`
+		DagID        string `json:"dag_id"`
+		Aligner      string `json:"aligner"`
+		EvidenceSpan string `json:"evidence_span"`
+	}
+	for _, h := range fixtureRows[harmfulAction](t, "harmful_actions") {
 		p := pair{h.TraceID, h.DagID}
 		for _, lang := range []string{langOf[h.TraceID], "all"} {
 			c, ok := cells[[2]string{h.Aligner, lang}]

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/duck"
+	"github.com/google/go-cmp/cmp"
 )
 
 // exactMcNemar is the exact two-sided McNemar p-value computed with exact
@@ -45,35 +46,8 @@ func TestMcNemarMacro(t *testing.T) {
 // Each direction's row of direction_accuracy pairs its traces with the en-en
 // trace of the same model, level, problem and seed.
 func TestDirectionAccuracyMcNemar(t *testing.T) {
-	type trace struct {
-		TraceID, Model, InputLang, ReasoningLang, Direction, Level, ProblemID, Method string
-		Seed                                                                          int64
-	}
-	var traces []trace
-	for _, line := range readJSONL(t, "traces.jsonl") {
-		var r struct {
-			TraceID       string `json:"trace_id"`
-			Model         string `json:"model"`
-			InputLang     string `json:"input_lang"`
-			ReasoningLang string `json:"reasoning_lang"`
-			Direction     string `json:"direction"`
-			Level         string `json:"level"`
-			ProblemID     string `json:"problem_id"`
-			Method        string `json:"method"`
-			Seed          int64  `json:"seed"`
-		}
-		mustUnmarshal(t, line, &r)
-		traces = append(traces, trace{r.TraceID, r.Model, r.InputLang, r.ReasoningLang, r.Direction, r.Level, r.ProblemID, r.Method, r.Seed})
-	}
-	correct := map[string]bool{}
-	for _, line := range readJSONL(t, "answers.jsonl") {
-		var a struct {
-			TraceID string `json:"trace_id"`
-			Correct bool   `json:"correct"`
-		}
-		mustUnmarshal(t, line, &a)
-		correct[a.TraceID] = a.Correct
-	}
+	traces := fixtureRows[fixtureTrace](t, "traces")
+	correct := fixtureCorrect(t)
 	enen := map[string]string{} // model|level|problem|seed -> en-en trace
 	for _, tr := range traces {
 		if tr.Method == "base" && tr.Direction == "en-en" {
@@ -90,11 +64,8 @@ func TestDirectionAccuracyMcNemar(t *testing.T) {
 		if !ok {
 			continue
 		}
-		lang := tr.ReasoningLang
-		if tr.Direction == "x-en" {
-			lang = tr.InputLang
-		}
-		k := fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.Direction, "|", lang)
+		k := fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.Direction, "|", tr.lang())
+
 		w := want[k]
 		if w == nil {
 			w = &counts{}
@@ -118,10 +89,12 @@ func TestDirectionAccuracyMcNemar(t *testing.T) {
 			}
 			continue
 		}
-		got := func(col string) int64 { v, _ := number(row[col]); return int64(v) }
-		if got("paired_n") != w.pairs || got("mcnemar_b") != w.b || got("mcnemar_c") != w.c {
-			t.Errorf("%s: pairs %v b %v c %v, want %+v", k, row["paired_n"], row["mcnemar_b"], row["mcnemar_c"], *w)
+		count := func(col string) int64 { v, _ := number(row[col]); return int64(v) }
+		got := counts{pairs: count("paired_n"), b: count("mcnemar_b"), c: count("mcnemar_c")}
+		if d := cmp.Diff(*w, got, cmp.AllowUnexported(counts{})); d != "" {
+			t.Errorf("%s: paired_n (pairs), mcnemar_b (b) and mcnemar_c (c) (-want +got):\n%s", k, d)
 		}
+
 		p, _ := number(row["mcnemar_p"])
 		if math.Abs(p-exactMcNemar(w.b, w.c)) > 0.00005 {
 			t.Errorf("%s: p %v, want %v", k, p, exactMcNemar(w.b, w.c))

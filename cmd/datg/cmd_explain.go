@@ -36,12 +36,16 @@ Flags go before the trace id: datg explain --out FILE TRACE_ID.`,
 }
 
 var (
-	explainData    = dataFlag(&cmdExplain.Flag)
-	explainOut     = cmdExplain.Flag.String("out", "", "the page's file (or, without TRACE_ID, the directory)")
-	explainAligner = cmdExplain.Flag.String("aligner", "", "whose alignment to show (default: the first by name)")
+	explainCfg  = explain.DefaultConfig()
+	explainData = dataFlag(&cmdExplain.Flag)
 )
 
-func init() { cmdExplain.Run = runExplain }
+func init() {
+	cmdExplain.Run = runExplain
+	fs := &cmdExplain.Flag
+	fs.StringVar(&explainCfg.Out, "out", explainCfg.Out, "the page's file (or, without TRACE_ID, the directory)")
+	fs.StringVar(&explainCfg.Aligner, "aligner", explainCfg.Aligner, "whose alignment to show (default: the first by name)")
+}
 
 func runExplain(ctx context.Context, cmd *Command, args []string) error {
 	if len(args) > 1 {
@@ -52,18 +56,19 @@ func runExplain(ctx context.Context, cmd *Command, args []string) error {
 		}
 		return usageError{cmd, "at most one trace id"}
 	}
-	cfg := explain.Config{Data: *explainData, Out: *explainOut, Aligner: *explainAligner}
+	cfg := explainCfg
+	cfg.Data = *explainData
 	if len(args) == 1 {
 		cfg.TraceID = args[0]
 	}
-	written, err := explain.Run(ctx, cfg)
+	sum, err := explain.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	if cfg.TraceID != "" {
-		fmt.Fprintf(stdout, "explain: %s\n", written[0])
+	if sum.Index == "" {
+		fmt.Fprintf(stdout, "explain: %s\n", sum.Written[0])
 	} else {
-		fmt.Fprintf(stdout, "explain: %d pages and %s\n", len(written)-1, written[len(written)-1])
+		fmt.Fprintf(stdout, "explain: %d pages and %s\n", len(sum.Written)-1, sum.Index)
 	}
 	return nil
 }

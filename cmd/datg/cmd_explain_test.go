@@ -1,9 +1,6 @@
 package main
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The contract puts flags before positional arguments; a flag after the
 // trace id is a usage error (exit 2) that says so and shows the command
@@ -20,9 +17,6 @@ func TestExplainFlagsAfterTraceID(t *testing.T) {
 		{[]string{"explain", "--data", data, "t1", "t2"}, "datg: explain: at most one trace id"},
 	}
 	for _, c := range cases {
-		r := datg(t, nil, c.args...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-			t.Errorf("datg %q: exit %d, stderr %q; want exit 2 and one line with %q", c.args, r.code, r.stderr, c.want)
-		}
+		wantUsageError(t, c.args, c.want)
 	}
 }

@@ -26,11 +26,13 @@ func runScore(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, args); err != nil {
 		return err
 	}
-	sum, err := score.Run(ctx, score.Config{Data: *scoreData})
+	cfg := score.DefaultConfig()
+	cfg.Data = *scoreData
+	sum, err := score.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "score: %d alignments scored for %d (trace, aligner) pairs; left out: %d stale (trace text changed), %d stale (DAG changed), %d unusable -> %s/scores.parquet\n",
-		sum.Scored, sum.Traces, sum.StaleText, sum.StaleDAG, sum.Unusable, *scoreData)
+		sum.Scored, sum.Traces, sum.StaleText, sum.StaleDAG, sum.Unusable, cfg.Data)
 	return nil
 }

@@ -22,20 +22,24 @@ format (see README, Paper tables).`,
 }
 
 var (
+	tablesCfg  = tables.DefaultConfig()
 	tablesData = dataFlag(&cmdTables.Flag)
-	tablesOut  = cmdTables.Flag.String("out", "", "output directory (default DIR/tables)")
-	tablesOnly listFlag
+	tablesOnly = listFlag(tablesCfg.Only)
 )
 
 func init() {
 	cmdTables.Run = runTables
-	cmdTables.Flag.Var(&tablesOnly, "only", "write only these tables")
+	fs := &cmdTables.Flag
+	fs.StringVar(&tablesCfg.Out, "out", tablesCfg.Out, "output directory (default DIR/tables)")
+	fs.Var(&tablesOnly, "only", "write only these tables")
 }
 
 func runTables(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, args); err != nil {
 		return err
 	}
-	_, err := tables.Run(ctx, tables.Config{Data: *tablesData, Out: *tablesOut, Only: tablesOnly, Stdout: stdout, Stderr: stderr})
+	cfg := tablesCfg
+	cfg.Data, cfg.Only, cfg.Stdout, cfg.Stderr = *tablesData, tablesOnly, stdout, stderr
+	_, err := tables.Run(ctx, cfg)
 	return err
 }

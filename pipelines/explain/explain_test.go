@@ -11,6 +11,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms/datg"
+	"github.com/google/go-cmp/cmp"
 )
 
 func i32(v int) *int32 { return new(int32(v)) }
@@ -146,9 +147,12 @@ func TestPageEscapesModelText(t *testing.T) {
 	}
 	b, _ := os.ReadFile(out)
 	page := string(b)
-	if strings.Contains(page, "<script>") || strings.Contains(page, "a < b") || strings.Contains(page, "<2>") {
-		t.Fatalf("model text reached the page unescaped:\n%s", page)
+	for _, raw := range []string{"<script>", "a < b", "<2>"} {
+		if strings.Contains(page, raw) {
+			t.Errorf("model text %q reached the page unescaped:\n%s", raw, page)
+		}
 	}
+
 	for _, want := range []string{"&lt;script&gt;", "a &lt; b &amp; c", `<mark class="commit" title="n1 COMMIT">a = 1</mark>`,
 		`<line class="ordered"`, `<g class="node commit">`, "correct", "Best DAG low-0/r0 by aligner llm"} {
 		if !strings.Contains(page, want) {
@@ -160,14 +164,19 @@ func TestPageEscapesModelText(t *testing.T) {
 func TestIndexAndErrors(t *testing.T) {
 	dir := writeRun(t)
 	out := t.TempDir()
-	written, err := Run(context.Background(), Config{Data: dir, Out: out})
-	if err != nil || len(written) != 2 {
-		t.Fatalf("%v %v", written, err)
+	sum, err := Run(context.Background(), Config{Data: dir, Out: out})
+	if err != nil {
+		t.Fatal(err)
 	}
-	index, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	index := filepath.Join(out, "index.html")
+	want := Summary{Written: []string{filepath.Join(out, "t1-628b49d96dcde97a430dd4f597705899.html"), index}, Index: index}
+	if d := cmp.Diff(want, sum); d != "" {
+		t.Errorf("Run's summary (-want +got):\n%s", d)
+	}
+	page, _ := os.ReadFile(index)
 	// The name is a hash of the id, the same in every run: links stay valid.
-	if !strings.Contains(string(index), `<a href="./t1-628b49d96dcde97a430dd4f597705899.html">t1</a>`) {
-		t.Fatalf("index:\n%s", index)
+	if !strings.Contains(string(page), `<a href="./t1-628b49d96dcde97a430dd4f597705899.html">t1</a>`) {
+		t.Fatalf("index:\n%s", page)
 	}
 	if _, err := Run(context.Background(), Config{Data: dir, TraceID: "nope", Out: filepath.Join(out, "x.html")}); !errors.Is(err, ErrNoTrace) {
 		t.Fatalf("unknown trace: %v", err)

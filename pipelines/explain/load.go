@@ -31,6 +31,16 @@ func scan[T any](dir string, def schema.Def[T], fn func(*T)) error {
 	return err
 }
 
+// attach reads a table whose rows are about traces, giving add each row
+// about a trace in views (a copy: scan reuses its row).
+func attach[T any](dir string, def schema.Def[T], views map[string]*view, traceID func(*T) string, add func(*view, T)) error {
+	return scan(dir, def, func(r *T) {
+		if v := views[traceID(r)]; v != nil {
+			add(v, *r)
+		}
+	})
+}
+
 // load gathers the views of the traces want keeps, reading each table once
 // however many pages they make. Each view has the trace's best DAG for the
 // aligner ("" for the first by name that scored it), when it has one.
@@ -44,50 +54,40 @@ func load(dir, aligner string, want func(traceID string) bool) (map[string]*view
 	if err != nil {
 		return nil, err
 	}
-	in := func(id string) *view { return views[id] }
-	if err := scan(dir, schema.Answers, func(a *schema.Answer) {
-		if v := in(a.TraceID); v != nil {
-			a := *a
-			v.Answer = &a
-		}
-	}); err != nil {
+	if err := attach(dir, schema.Answers, views, func(a *schema.Answer) string { return a.TraceID },
+		func(v *view, a schema.Answer) { v.Answer = &a }); err != nil {
 		return nil, err
 	}
-	if err := scan(dir, schema.Compliances, func(c *schema.Compliance) {
-		if v := in(c.TraceID); v != nil {
-			c := *c
-			v.Compliance = &c
-		}
-	}); err != nil {
+	if err := attach(dir, schema.Compliances, views, func(c *schema.Compliance) string { return c.TraceID },
+		func(v *view, c schema.Compliance) { v.Compliance = &c }); err != nil {
 		return nil, err
 	}
-	if err := scan(dir, schema.Scores, func(s *schema.Score) {
-		if v := in(s.TraceID); v != nil && s.Best && (aligner == "" || s.Aligner == aligner) && (v.Score == nil || s.Aligner < v.Score.Aligner) {
-			s := *s
-			v.Score = &s
-		}
-	}); err != nil {
+	if err := attach(dir, schema.Scores, views, func(s *schema.Score) string { return s.TraceID },
+		func(v *view, s schema.Score) {
+			if s.Best && (aligner == "" || s.Aligner == aligner) && (v.Score == nil || s.Aligner < v.Score.Aligner) {
+				v.Score = &s
+			}
+		}); err != nil {
 		return nil, err
 	}
 	// The alignment shown is of the trace's best DAG by the chosen aligner.
-	shown := func(traceID, dagID, aligner string) *view {
-		if v := in(traceID); v != nil && v.Score != nil && v.Score.DagID == dagID && v.Score.Aligner == aligner {
-			return v
-		}
-		return nil
+	shown := func(v *view, dagID, aligner string) bool {
+		return v.Score != nil && v.Score.DagID == dagID && v.Score.Aligner == aligner
 	}
-	if err := scan(dir, schema.AlignmentEvents, func(e *schema.AlignmentEvent) {
-		if v := shown(e.TraceID, e.DagID, e.Aligner); v != nil {
-			v.Events = append(v.Events, *e)
-		}
-	}); err != nil {
+	if err := attach(dir, schema.AlignmentEvents, views, func(e *schema.AlignmentEvent) string { return e.TraceID },
+		func(v *view, e schema.AlignmentEvent) {
+			if shown(v, e.DagID, e.Aligner) {
+				v.Events = append(v.Events, e)
+			}
+		}); err != nil {
 		return nil, err
 	}
-	if err := scan(dir, schema.HarmfulActions, func(h *schema.HarmfulAction) {
-		if v := shown(h.TraceID, h.DagID, h.Aligner); v != nil {
-			v.Harmful = append(v.Harmful, *h)
-		}
-	}); err != nil {
+	if err := attach(dir, schema.HarmfulActions, views, func(h *schema.HarmfulAction) string { return h.TraceID },
+		func(v *view, h schema.HarmfulAction) {
+			if shown(v, h.DagID, h.Aligner) {
+				v.Harmful = append(v.Harmful, h)
+			}
+		}); err != nil {
 		return nil, err
 	}
 	stored, err := dags.Load(dir)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -63,14 +64,17 @@ func TestHostileTraceIDs(t *testing.T) {
 	}
 	data := writeRun(t, ids...)
 	out := filepath.Join(t.TempDir(), "explain")
-	written, err := Run(context.Background(), Config{Data: data, Out: out})
+	sum, err := Run(context.Background(), Config{Data: data, Out: out})
 	if err != nil {
 		t.Fatalf("index over hostile ids: %v", err)
 	}
-	if len(written) != len(ids)+1 {
-		t.Fatalf("wrote %d files for %d traces and an index", len(written), len(ids))
+	if len(sum.Written) != len(ids)+1 {
+		t.Fatalf("wrote %d files for %d traces and an index", len(sum.Written), len(ids))
 	}
-	for _, p := range written {
+	if want := filepath.Join(out, "index.html"); sum.Index != want {
+		t.Errorf("index is %q, want %q", sum.Index, want)
+	}
+	for _, p := range sum.Written {
 		if filepath.Dir(p) != out {
 			t.Errorf("%q is not directly inside %s", p, out)
 		}
@@ -138,8 +142,8 @@ func TestHostileTraceIDs(t *testing.T) {
 			t.Errorf("%s: the page of %q alone: %v", h.name, h.id, err)
 			continue
 		}
-		if want := filepath.Join(data, "explain", file); one[0] != want {
-			t.Errorf("%s: the page of %q alone is %s, the index links %s", h.name, h.id, one[0], want)
+		if want := filepath.Join(data, "explain", file); !slices.Equal(one.Written, []string{want}) || one.Index != "" {
+			t.Errorf("%s: the page of %q alone is %+v, the index links %s", h.name, h.id, one, want)
 		}
 	}
 }

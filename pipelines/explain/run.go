@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"github.com/datg/datg/internal/store"
 	"html/template"
 	"io"
 	"net/url"
@@ -17,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/datg/datg/internal/atomicfile"
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 )
@@ -53,13 +54,36 @@ type Config struct {
 	Stdout  io.Writer
 }
 
+// DefaultConfig writes the index and every aligned trace's page of the run
+// in data/run, each page by the first aligner by name.
+func DefaultConfig() Config { return Config{Data: "data/run"} }
+
+// Validate checks the run directory is named.
+func (c Config) Validate() error {
+	if c.Data == "" {
+		return inputerr.Invalid(inputerr.BadField("Data", "no run directory"))
+	}
+	return nil
+}
+
+// Summary is what a run wrote.
+type Summary struct {
+	// Written are the files written: the page of TraceID, or every page
+	// and then the index. After an error, the pages written before it.
+	Written []string
+	Index   string // the index page; "" for one trace's page
+}
+
 // Run writes the page of one trace, or the index and every aligned trace's
-// page, and returns the files written.
-func Run(ctx context.Context, cfg Config) ([]string, error) {
+// page.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
 	// Every page is drawn from one generation of the run.
 	snap, err := store.Pin(cfg.Data)
 	if err != nil {
-		return nil, err
+		return Summary{}, err
 	}
 	defer snap.Close()
 	in := snap.Dir
@@ -70,9 +94,9 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 		}
 		v, err := loadOne(in, cfg.TraceID, cfg.Aligner)
 		if err != nil {
-			return nil, err
+			return Summary{}, err
 		}
-		return []string{out}, writePage(v, out)
+		return Summary{Written: []string{out}}, writePage(v, out)
 	}
 	dir := cfg.Out
 	if dir == "" {
@@ -80,14 +104,14 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 	}
 	aligned, err := alignedTraces(in, cfg.Aligner)
 	if err != nil {
-		return nil, err
+		return Summary{}, err
 	}
 	if len(aligned) == 0 {
-		return nil, fmt.Errorf("%w in %s (run datg align and datg score)", ErrNoScores, cfg.Data)
+		return Summary{}, fmt.Errorf("%w in %s (run datg align and datg score)", ErrNoScores, cfg.Data)
 	}
 	// Pages are made a batch of traces at a time: each batch reads every
 	// table once, and only its traces' texts are held.
-	var written []string
+	var sum Summary
 	var rows []indexRow
 	for start := 0; start < len(aligned); start += pageBatch {
 		batch := map[string]bool{}
@@ -96,11 +120,11 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 		}
 		views, err := load(in, cfg.Aligner, func(id string) bool { return batch[id] })
 		if err != nil {
-			return written, err
+			return sum, err
 		}
 		for _, id := range aligned[start:min(start+pageBatch, len(aligned))] {
 			if err := ctx.Err(); err != nil {
-				return written, err
+				return sum, err
 			}
 			v, ok := views[id]
 			if !ok {
@@ -109,9 +133,9 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 			row := rowOf(v)
 			out := filepath.Join(dir, row.File)
 			if err := writePage(v, out); err != nil {
-				return written, err
+				return sum, err
 			}
-			written = append(written, out)
+			sum.Written = append(sum.Written, out)
 			rows = append(rows, row)
 		}
 	}
@@ -121,13 +145,14 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 	})
 	var b bytes.Buffer
 	if err := indexTmpl.Execute(&b, struct{ Rows []indexRow }{rows}); err != nil {
-		return written, err
+		return sum, err
 	}
 	index := filepath.Join(dir, "index.html")
 	if err := atomicfile.WriteFile(index, b.Bytes()); err != nil {
-		return written, err
+		return sum, err
 	}
-	return append(written, index), nil
+	sum.Written, sum.Index = append(sum.Written, index), index
+	return sum, nil
 }
 
 // pageBatch is how many traces' pages are made from one read of the run.

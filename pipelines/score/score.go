@@ -3,21 +3,29 @@ package score
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/datg/datg/internal/duck"
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	datgsql "github.com/datg/datg/sql"
 )
 
-// ErrNothingToScore means the run has no alignments yet.
-var ErrNothingToScore = errors.New("nothing to score")
-
 // Config is one score run.
 type Config struct {
 	Data string
+}
+
+// DefaultConfig scores the run in data/run.
+func DefaultConfig() Config { return Config{Data: "data/run"} }
+
+// Validate checks the run directory is named.
+func (c Config) Validate() error {
+	if c.Data == "" {
+		return inputerr.Invalid(inputerr.BadField("Data", "no run directory"))
+	}
+	return nil
 }
 
 // Summary counts what was scored.
@@ -30,6 +38,9 @@ type Summary struct {
 
 // Run scores every alignment and rewrites the scores table.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
 	db, err := duck.Open(ctx, cfg.Data)
 	if err != nil {
 		return Summary{}, err

@@ -133,19 +133,19 @@ func BenchmarkTables(b *testing.B) {
 	dir := paperRun(b)
 	run := func(b *testing.B, only []string, atLeast int) {
 		for range b.N {
-			written, err := Run(context.Background(), Config{Data: dir, Only: only})
+			sum, err := Run(context.Background(), Config{Data: dir, Only: only})
 			if err != nil {
 				b.Fatal(err)
 			}
-			if len(written) < atLeast {
-				b.Fatalf("wrote %d files", len(written))
+			if len(sum.Written) < atLeast {
+				b.Fatalf("wrote %d files", len(sum.Written))
 			}
 		}
 	}
 	b.Run("all", func(b *testing.B) { run(b, nil, 30) })
 	for _, f := range datgsql.Tables() {
 		b.Run(f.Name, func(b *testing.B) {
-			if slices.Contains(needs[f.Name], "annotations") {
+			if entry, _ := registered(f.Name); slices.Contains(entry.Needs, "annotations") {
 				b.Skip("the run has no human audit")
 			}
 			run(b, []string{f.Name}, 3)

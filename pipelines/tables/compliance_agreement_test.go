@@ -2,11 +2,7 @@ package tables
 
 import (
 	"context"
-	"errors"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/datg/datg/internal/store"
@@ -27,13 +23,8 @@ func TestComplianceAgreementLayoutAndInputs(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
-	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "compliance_agreement: skipped, no detections yet (run datg langcheck)") {
-		t.Fatalf("no skip notice:\n%s", out.String())
-	}
+	wantContains(t, "the report", report(t, dir), "compliance_agreement: skipped, no detections yet (run datg langcheck)")
+
 	dets := []schema.Detection{
 		detection("a", "langdetect", true), detection("a", "lingua", true),
 		detection("b", "langdetect", true), detection("b", "lingua", false),
@@ -46,35 +37,20 @@ func TestComplianceAgreementLayoutAndInputs(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
 		t.Fatal(err)
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, "tables", "compliance_agreement.md"))
-	tex, _ := os.ReadFile(filepath.Join(dir, "tables", "compliance_agreement.tex"))
-	csv, _ := os.ReadFile(filepath.Join(dir, "tables", "compliance_agreement.csv"))
-	for _, want := range []string{"| Pair | org/my\\_model&amp;v2 Low | 8B Med. |", "| en-sw | 100.0/0.0 (1) | -- |", "| en-te | -- | 0.0/0.0 |"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("compliance_agreement.md lacks %q:\n%s", want, md)
-		}
-	}
-	for _, want := range []string{`& org/my\_model\&v2 & 8B \\`, `Pair & Low & Med. \\`, `en-sw & 100.0/0.0 (1) & -- \\`} {
-		if !strings.Contains(string(tex), want) {
-			t.Errorf("compliance_agreement.tex lacks %q:\n%s", want, tex)
-		}
-	}
-	for _, want := range []string{
+	wantContains(t, "compliance_agreement.md", readOutput(t, dir, "compliance_agreement.md"),
+		"| Pair | org/my\\_model&amp;v2 Low | 8B Med. |", "| en-sw | 100.0/0.0 (1) | -- |", "| en-te | -- | 0.0/0.0 |")
+	wantContains(t, "compliance_agreement.tex", readOutput(t, dir, "compliance_agreement.tex"),
+		`& org/my\_model\&v2 & 8B \\`, `Pair & Low & Med. \\`, `en-sw & 100.0/0.0 (1) & -- \\`)
+	wantContains(t, "compliance_agreement.csv", readOutput(t, dir, "compliance_agreement.csv"),
 		"model,model_label,level,lang,n,compliant_langdetect,compliant_lingua,pct_langdetect,pct_lingua,disagree,only_langdetect,only_lingua\n",
-		"org/my_model&v2,org/my_model&v2,low,sw,1,1,0,100,0,1,1,0\n",
-	} {
-		if !strings.Contains(string(csv), want) {
-			t.Errorf("compliance_agreement.csv lacks %q:\n%s", want, csv)
-		}
-	}
+		"org/my_model&v2,org/my_model&v2,low,sw,1,1,0,100,0,1,1,0\n")
 	// A trace without lingua's decision: detections are stale.
 	if err := store.WriteAll(dir, schema.Detections, store.Meta{}, dets[1:]); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Run(context.Background(), Config{Data: dir})
-	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 traces lack a detections row") {
-		t.Fatalf("got %v, want ErrStale for one trace", err)
-	}
+	wantRefusal(t, err, ErrStale, "1 traces lack a detections row")
+
 }
 
 // Cells are keyed by model: two models sharing a label keep their columns.

@@ -2,7 +2,6 @@ package tables
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
+	"github.com/google/go-cmp/cmp"
 )
 
 // controlResult is control.sql's output for Table 3 of the paper (Qwen3-4B,
@@ -50,37 +50,36 @@ func TestControlLayout(t *testing.T) {
 	if !slices.Equal(g.Header, wantHeader) {
 		t.Errorf("header %q, want %q", g.Header, wantHeader)
 	}
-	if len(g.Sections) != 1 || g.Sections[0].Title != "" {
-		t.Errorf("one model should give one untitled section, got %+v", g.Sections)
+	// One model gives one untitled section.
+	if d := cmp.Diff([]string{""}, sectionTitles(g)); d != "" {
+		t.Errorf("section titles (-want +got):\n%s", d)
 	}
 	md := string(g.markdown())
-	for _, want := range []string{
+	wantContains(t, "markdown", md,
 		"| Method | Low sw | Low te | Low Avg | Med. sw | Med. te | Med. Avg | Low Tok. (M) | Low Retry% | Low Trials | Med. Tok. (M) | Med. Retry% | Med. Trials |\n",
 		"| Base | 45.6 | 64.8 | 55.2 | 4.8 | 8.0 | 6.4 | 0.522 | 0.0 | 1.00 | 1.772 | 0.0 | 1.00 |\n",
 		"| Loop-Retry | 74.4 | 74.4 | 74.4 | 35.2 | 8.8 | 22.0 | 0.395 | 22.4 | 1.31 | 1.809 | 50.4 | 1.90 |\n",
-		"| Formula-Retry | 87.2 | 75.2 | 81.2 | 18.4 | -- | 14.0 | 0.311 | 10.0 | 1.10 | 1.937 | 46.8 | 2.00 |\n",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md)
-		}
-	}
+		"| Formula-Retry | 87.2 | 75.2 | 81.2 | 18.4 | -- | 14.0 | 0.311 | 10.0 | 1.10 | 1.937 | 46.8 | 2.00 |\n")
 	// Methods in the query's order.
 	if i, j, k := strings.Index(md, "| Base |"), strings.Index(md, "| Loop-Retry |"), strings.Index(md, "| Formula-Retry |"); !(i < j && j < k) {
 		t.Errorf("methods out of order:\n%s", md)
 	}
-	tex := string(g.latex())
-	for _, want := range []string{
+	wantContains(t, "latex", string(g.latex()),
 		`\begin{tabular}{lcccccccccccc}`,
 		` & \multicolumn{3}{c}{Low} & \multicolumn{3}{c}{Med.} & \multicolumn{3}{c}{Low} & \multicolumn{3}{c}{Med.} \\`,
 		`\cmidrule(lr){2-4}\cmidrule(lr){5-7}\cmidrule(lr){8-10}\cmidrule(lr){11-13}`,
 		`Method & sw & te & Avg & sw & te & Avg & Tok. (M) & Retry\% & Trials & Tok. (M) & Retry\% & Trials \\`,
 		`Loop-Retry & 74.4 & 74.4 & 74.4 & 35.2 & 8.8 & 22.0 & 0.395 & 22.4 & 1.31 & 1.809 & 50.4 & 1.90 \\`,
-		`Formula-Retry & 87.2 & 75.2 & 81.2 & 18.4 & -- & 14.0 & 0.311 & 10.0 & 1.10 & 1.937 & 46.8 & 2.00 \\`,
-	} {
-		if !strings.Contains(tex, want) {
-			t.Errorf("latex lacks %q:\n%s", want, tex)
-		}
+		`Formula-Retry & 87.2 & 75.2 & 81.2 & 18.4 & -- & 14.0 & 0.311 & 10.0 & 1.10 & 1.937 & 46.8 & 2.00 \\`)
+}
+
+// sectionTitles are the titles of a grid's sections, in order.
+func sectionTitles(g grid) []string {
+	var titles []string
+	for _, s := range g.Sections {
+		titles = append(titles, s.Title)
 	}
+	return titles
 }
 
 // Several models get a titled section each, every method a row in each.
@@ -88,53 +87,31 @@ func TestControlLayoutSectionPerModel(t *testing.T) {
 	r := controlResult()
 	r.Rows = append(r.Rows, []any{"loop-retry", "Qwen/Qwen3-8B", "8B", "low", "sw", int64(10), 50.0, 0.1, 20.0, 1.2, 0.0})
 	g := controlTable(r)
-	if len(g.Sections) != 2 || g.Sections[0].Title != "4B" || g.Sections[1].Title != "8B" {
-		t.Fatalf("sections %+v", g.Sections)
+	if d := cmp.Diff([]string{"4B", "8B"}, sectionTitles(g)); d != "" {
+		t.Fatalf("section titles (-want +got):\n%s", d)
 	}
-	md := string(g.markdown())
-	for _, want := range []string{"| **8B** |", "| Loop-Retry | 50.0 | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- |"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md)
-		}
-	}
+	wantContains(t, "markdown", string(g.markdown()), "| **8B** |", "| Loop-Retry | 50.0 | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- |")
 }
 
 // control needs trials: skipped without the table, refused while a
 // controlled trace has no attempts in it, written once every one has.
 func TestControlInputs(t *testing.T) {
 	dir := writeRun(t, true)
-	var out strings.Builder
-	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "control: skipped, no trials yet (run datg control)") {
-		t.Errorf("no skip notice for control:\n%s", out.String())
-	}
+	wantContains(t, "the report", report(t, dir), "control: skipped, no trials yet (run datg control)")
 	if _, err := os.Stat(filepath.Join(dir, "tables", "control.md")); err == nil {
 		t.Error("control written without trials")
 	}
 
 	// A Loop-Retry and a Formula-Retry trace of base trace b's cell.
-	traces, err := store.ReadAll(dir, schema.Traces)
-	if err != nil {
-		t.Fatal(err)
-	}
 	loop := trace("e", "org/my_model&v2", "low", "en", "sw", "en-x", "low-0")
 	loop.Method, loop.CompletionTokens = "loop-retry", 1000
 	formula := trace("f", "org/my_model&v2", "low", "en", "sw", "en-x", "low-0")
 	formula.Method, formula.CompletionTokens = "formula-retry", 1900
-	traces = append(traces, loop, formula)
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
-		t.Fatal(err)
-	}
-	answers, err := store.ReadAll(dir, schema.Answers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	answers = append(answers, schema.Answer{TraceID: "e", Correct: true}, schema.Answer{TraceID: "f"})
-	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, dir, schema.Traces, func(traces []schema.Trace) []schema.Trace { return append(traces, loop, formula) })
+	rewrite(t, dir, schema.Answers, func(answers []schema.Answer) []schema.Answer {
+		return append(answers, schema.Answer{TraceID: "e", Correct: true}, schema.Answer{TraceID: "f"})
+	})
+
 	attempt := func(id, method, phase string, trial, tokens int32) schema.Trial {
 		return schema.Trial{TraceID: id, Method: method, Model: "org/my_model&v2", ReasoningLang: "sw", Level: "low",
 			ProblemID: "low-0", Seed: 42, Phase: phase, Trial: trial, CompletionTokens: int64(tokens)}
@@ -146,10 +123,8 @@ func TestControlInputs(t *testing.T) {
 	if err := store.WriteAll(dir, schema.Trials, store.Meta{}, trials); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Run(context.Background(), Config{Data: dir})
-	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 controlled traces have no trials rows") {
-		t.Fatalf("got %v, want a refusal for the loop-retry trace without trials", err)
-	}
+	_, err := Run(context.Background(), Config{Data: dir})
+	wantRefusal(t, err, ErrStale, "1 controlled traces have no trials rows")
 	if _, err := os.Stat(filepath.Join(dir, "tables", "control.md")); err == nil {
 		t.Error("control written with a controlled trace without trials")
 	}
@@ -163,20 +138,11 @@ func TestControlInputs(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
 		t.Fatal(err)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, "tables", "control.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	wantContains(t, "control.md", readOutput(t, dir, "control.md"),
 		"| Method | Low sw | Low Avg | Low Tok. (M) | Low Retry% | Low Trials |\n",
 		"| Base (probe) | 0.0 | 0.0 | 0.000 | 0.0 | 1.00 |\n",
 		"| Loop-Retry | 100.0 | 100.0 | 0.003 | 100.0 | 2.00 |\n",
-		"| Formula-Retry | 0.0 | 0.0 | 0.002 | 0.0 | 1.00 |\n",
-	} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("control.md lacks %q:\n%s", want, md)
-		}
-	}
+		"| Formula-Retry | 0.0 | 0.0 | 0.002 | 0.0 | 1.00 |\n")
 }
 
 // Methods that ran different examples are flagged in the caption.
@@ -191,7 +157,6 @@ func TestControlCaptionFlagsUnevenExamples(t *testing.T) {
 		t.Fatalf("even examples flagged: %s", c)
 	}
 	add("formula-retry", 20)
-	if c := controlTable(r).Caption; !strings.Contains(c, "Caution") || !strings.Contains(c, "4B Low: Base (probe) 30, Loop-Retry 30, Formula-Retry 20") {
-		t.Fatalf("caption %q", c)
-	}
+	wantContains(t, "the caption", controlTable(r).Caption, "Caution", "4B Low: Base (probe) 30, Loop-Retry 30, Formula-Retry 20")
+
 }

@@ -41,11 +41,13 @@ func levelLabel(l string) string {
 // pairName is how the paper names a language's row: en-en, en-x.
 func pairName(lang string) string { return "en-" + lang }
 
-// groups splits result rows by aligner, in order; a single aligner gets no
-// title.
-func groups(r *result) (names []string, rows map[string][][]any) {
+// eachAligner calls fn with each aligner's rows, aligners in the order
+// they first come, and the title of its part of the table: "aligner NAME"
+// when the result has several aligners, "" when one.
+func eachAligner(r *result, fn func(title string, rows [][]any)) {
 	i := r.col("aligner")
-	rows = map[string][][]any{}
+	var names []string
+	rows := map[string][][]any{}
 	for _, row := range r.Rows {
 		a := plain(row[i])
 		if _, ok := rows[a]; !ok {
@@ -53,7 +55,13 @@ func groups(r *result) (names []string, rows map[string][][]any) {
 		}
 		rows[a] = append(rows[a], row)
 	}
-	return names, rows
+	for _, a := range names {
+		title := ""
+		if len(names) > 1 {
+			title = "aligner " + a
+		}
+		fn(title, rows[a])
+	}
 }
 
 func uniqueIn(rows [][]any, col int) []string {
@@ -126,7 +134,6 @@ func datgMain(r *result) grid {
 	for i, m := range models {
 		shown[i] = labels[m]
 	}
-	names, byAligner := groups(r)
 	g := grid{Caption: "DATG results across model scales; each cell is " + strings.Join(shown, "/") + "." + coverageNote(r),
 		Super: []span{{"", 2}}, TexHeader: []string{"Type", "Lang."}, Header: []string{"Type", "Lang."}, Align: "ll"}
 	for _, m := range []string{"CAR", "PMF", "HAR"} {
@@ -137,18 +144,14 @@ func datgMain(r *result) grid {
 			g.Align += "c"
 		}
 	}
-	for _, aligner := range names {
-		rows := byAligner[aligner]
+	eachAligner(r, func(title string, rows [][]any) {
 		cell := map[cellKey][]any{}
 		resource := map[string]string{}
 		for _, row := range rows {
 			cell[cellKey{plain(row[iLang]), plain(row[iLevel]), plain(row[iModel])}] = row
 			resource[plain(row[iLang])] = plain(row[iRes])
 		}
-		s := section{}
-		if len(names) > 1 {
-			s.Title = "aligner " + aligner
-		}
+		s := section{Title: title}
 		for _, lang := range studyOrder(uniqueIn(rows, iLang)) {
 			line := []string{resource[lang], lang}
 			for _, m := range []string{"car", "pmf", "har"} {
@@ -167,7 +170,7 @@ func datgMain(r *result) grid {
 			s.Rows = append(s.Rows, line)
 		}
 		g.Sections = append(g.Sections, s)
-	}
+	})
 	return g
 }
 
@@ -213,11 +216,9 @@ type cellKey struct{ lang, level, model string }
 // model (nil when the model has none).
 func pairBlocks(r *result, g grid, cells func(cell func(model string) []any) []string) grid {
 	iModel, iLevel, iLang := r.col("model"), r.col("level"), r.col("lang")
-	names, byAligner := groups(r)
-	for _, aligner := range names {
-		rows := byAligner[aligner]
-		if len(names) > 1 {
-			g.Sections = append(g.Sections, section{Title: "aligner " + aligner})
+	eachAligner(r, func(title string, rows [][]any) {
+		if title != "" {
+			g.Sections = append(g.Sections, section{Title: title})
 		}
 		byCell := map[cellKey][]any{}
 		for _, row := range rows {
@@ -235,7 +236,7 @@ func pairBlocks(r *result, g grid, cells func(cell func(model string) []any) []s
 			}
 			g.Sections = append(g.Sections, s)
 		}
-	}
+	})
 	return g
 }
 
@@ -263,13 +264,9 @@ func referenceDiversity(r *result) grid {
 // query adds), a cell per score, and a section per aligner.
 func perLevel(r *result, g grid, cell func(row []any, metric string) string) grid {
 	iLevel := r.col("level")
-	names, byAligner := groups(r)
-	for _, aligner := range names {
-		s := section{}
-		if len(names) > 1 {
-			s.Title = "aligner " + aligner
-		}
-		for _, row := range byAligner[aligner] {
+	eachAligner(r, func(title string, rows [][]any) {
+		s := section{Title: title}
+		for _, row := range rows {
 			line := []string{levelLabel(plain(row[iLevel]))}
 			for _, m := range []string{"car", "pmf", "har"} {
 				line = append(line, cell(row, m))
@@ -277,6 +274,6 @@ func perLevel(r *result, g grid, cell func(row []any, metric string) string) gri
 			s.Rows = append(s.Rows, line)
 		}
 		g.Sections = append(g.Sections, s)
-	}
+	})
 	return g
 }

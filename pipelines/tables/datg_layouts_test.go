@@ -3,16 +3,14 @@ package tables
 import (
 	"context"
 	"crypto/md5"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
+	"github.com/google/go-cmp/cmp"
 )
 
 func pf(v float64) *float64 { return &v }
@@ -58,13 +56,6 @@ func TestDATGLayouts(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
 		t.Fatal(err)
 	}
-	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(dir, "tables", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
 	checks := map[string][]string{
 		"datg_full.md": {
 			"| Pair | Difficulty | CAR 8B | CAR org/my\\_model&amp;v2 | PMF 8B | PMF org/my\\_model&amp;v2 | HAR 8B | HAR org/my\\_model&amp;v2 |",
@@ -84,38 +75,7 @@ func TestDATGLayouts(t *testing.T) {
 		"datg_correctness_main.md": {"| Low | --/.400 | --/.250 | --/.125 |", "| Med. | 1.000/-- | --/-- | .000/-- |", "| All | 1.000/.400 | --/.250 | .000/.125 |"},
 	}
 	for file, wants := range checks {
-		got := read(file)
-		for _, w := range wants {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s lacks %q:\n%s", file, w, got)
-			}
-		}
-	}
-}
-
-func TestRefusesScoresOfAnOlderText(t *testing.T) {
-	dir := writeScoredRun(t)
-	aligns, _ := store.ReadAll(dir, schema.Alignments)
-	aligns[0].TextHash = "older"
-	if err := store.WriteAll(dir, schema.Alignments, store.Meta{}, aligns); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Run(context.Background(), Config{Data: dir})
-	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 scores come from alignments of an older trace text") {
-		t.Fatalf("got %v, want a refusal naming scores", err)
-	}
-}
-
-func TestRefusesScoresMissingAnAlignment(t *testing.T) {
-	dir := writeScoredRun(t)
-	aligns, _ := store.ReadAll(dir, schema.Alignments)
-	aligns = append(aligns, schema.Alignment{TraceID: "b", DagID: "low-0/r1", Aligner: "symbolic", Status: "ok"})
-	if err := store.WriteAll(dir, schema.Alignments, store.Meta{}, aligns); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Run(context.Background(), Config{Data: dir})
-	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 alignments have no scores row (run datg align and datg score)") {
-		t.Fatalf("got %v, want a refusal for the unscored alignment", err)
+		wantContains(t, file, readOutput(t, dir, file), wants...)
 	}
 }
 
@@ -154,34 +114,47 @@ func TestComplianceColumnOrder(t *testing.T) {
 	}
 }
 
-// Scores made against a DAG whose content has changed since (rebuilt or
-// re-imported differently) are refused, as scores of an older text are.
-func TestRefusesScoresOfAChangedDAG(t *testing.T) {
-	dir := writeScoredRun(t)
-	ds, _ := store.ReadAll(dir, schema.DAGs)
-	ds[0].ContentHash = "rebuilt"
-	if err := store.WriteAll(dir, schema.DAGs, store.Meta{}, ds); err != nil {
-		t.Fatal(err)
+// Scores are refused unless made from alignments of the current trace
+// text and DAG content, by the very alignments the run holds, and every
+// scorable alignment has one. The red team's review found that alignments
+// made again (after a DAG changed) with score not rerun left scores
+// computed from the old alignments while every lineage check passed: a
+// score records the alignment it was computed from.
+func TestRefusesStaleScores(t *testing.T) {
+	alignments := func(change func([]schema.Alignment) []schema.Alignment) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) { rewrite(t, dir, schema.Alignments, change) }
 	}
-	_, err := Run(context.Background(), Config{Data: dir})
-	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "come from alignments of a DAG that has changed since") {
-		t.Fatalf("got %v, want a refusal naming the changed DAG", err)
+	cases := []struct {
+		name   string
+		change func(t *testing.T, dir string)
+		want   string
+	}{
+		{"older trace text", alignments(func(a []schema.Alignment) []schema.Alignment {
+			a[0].TextHash = "older"
+			return a
+		}), "1 scores come from alignments of an older trace text"},
+		{"alignment without scores", alignments(func(a []schema.Alignment) []schema.Alignment {
+			return append(a, schema.Alignment{TraceID: "b", DagID: "low-0/r1", Aligner: "symbolic", Status: "ok"})
+		}), "1 alignments have no scores row (run datg align and datg score)"},
+		// A DAG rebuilt or re-imported differently since.
+		{"changed DAG", func(t *testing.T, dir string) {
+			rewrite(t, dir, schema.DAGs, func(d []schema.DAG) []schema.DAG {
+				d[0].ContentHash = "rebuilt"
+				return d
+			})
+		}, "come from alignments of a DAG that has changed since"},
+		{"alignment made again", alignments(func(a []schema.Alignment) []schema.Alignment {
+			a[0].Raw = "{made again}"
+			return a
+		}), "1 scores were computed from alignments made again since"},
 	}
-}
-
-// The red team's review: alignments made again (after a DAG changed) with
-// score not rerun left scores computed from the old alignments, and every
-// lineage check passed. A score records the alignment it was computed from.
-func TestRefusesScoresOfAlignmentsMadeAgain(t *testing.T) {
-	dir := writeScoredRun(t)
-	aligns, _ := store.ReadAll(dir, schema.Alignments)
-	aligns[0].Raw = "{made again}"
-	if err := store.WriteAll(dir, schema.Alignments, store.Meta{}, aligns); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Run(context.Background(), Config{Data: dir})
-	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "1 scores were computed from alignments made again since") {
-		t.Fatalf("got %v, want a refusal naming the re-made alignment", err)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeScoredRun(t)
+			c.change(t, dir)
+			_, err := Run(context.Background(), Config{Data: dir})
+			wantRefusal(t, err, ErrStale, c.want)
+		})
 	}
 }
 
@@ -192,46 +165,31 @@ func TestRefusesScoresOfAlignmentsMadeAgain(t *testing.T) {
 // coverage, and datg tables warns below 95%.
 func TestDATGCoverage(t *testing.T) {
 	dir := writeScoredRun(t)
-	traces, _ := store.ReadAll(dir, schema.Traces)
-	traces = append(traces, trace("e", "org/my_model&v2", "low", "en", "sw", "en-x", "low-1")) // graded, never scored
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
-		t.Fatal(err)
-	}
-	answers, _ := store.ReadAll(dir, schema.Answers)
-	answers = append(answers, schema.Answer{TraceID: "e", Correct: true})
-	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
-		t.Fatal(err)
-	}
+	// e is graded, never scored.
+	rewrite(t, dir, schema.Traces, func(traces []schema.Trace) []schema.Trace {
+		return append(traces, trace("e", "org/my_model&v2", "low", "en", "sw", "en-x", "low-1"))
+	})
+	rewrite(t, dir, schema.Answers, func(answers []schema.Answer) []schema.Answer {
+		return append(answers, schema.Answer{TraceID: "e", Correct: true})
+	})
+
 	var warned strings.Builder
 	if _, err := Run(context.Background(), Config{Data: dir, Stderr: &warned}); err != nil {
 		t.Fatal(err)
 	}
-	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(dir, "tables", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	read := func(name string) string { return readOutput(t, dir, name) }
 	// b (wrong, scored) and e (right, not scored): Acc 0.5 over both; the
 	// DATG columns are b's.
-	if csv := read("datg_correctness.csv"); !strings.Contains(csv, "symbolic,org/my_model&v2,org/my_model&v2,low,sw,1,0.5,") ||
-		!strings.Contains(csv, ",2,1\n") {
-		t.Errorf("datg_correctness.csv:\n%s", csv)
-	}
+	wantContains(t, "datg_correctness.csv", read("datg_correctness.csv"), "symbolic,org/my_model&v2,org/my_model&v2,low,sw,1,0.5,", ",2,1\n")
 	for _, name := range []string{"datg_full.csv", "datg_main.csv"} {
 		if csv := read(name); !strings.HasSuffix(strings.SplitN(csv, "\n", 2)[0], "n_graded,n_scored") {
 			t.Errorf("%s lacks n_graded and n_scored:\n%s", name, csv)
 		}
 	}
 	for _, name := range []string{"datg_full.md", "datg_main.md", "datg_correctness.md", "datg_correctness_main.md"} {
-		if md := read(name); !strings.Contains(md, "Scored traces out of graded ones: symbolic") || !strings.Contains(md, "below 95%") {
-			t.Errorf("%s caption does not state the coverage:\n%s", name, md)
-		}
+		wantContains(t, name+" (its caption states the coverage)", read(name), "Scored traces out of graded ones: symbolic", "below 95%")
 	}
-	if !strings.Contains(warned.String(), "under 95% of their graded traces") || !strings.Contains(warned.String(), "symbolic org/my_model&v2 low sw 50.0% (1 of 2)") {
-		t.Errorf("no coverage warning: %q", warned.String())
-	}
+	wantContains(t, "the coverage warning", warned.String(), "under 95% of their graded traces", "symbolic org/my_model&v2 low sw 50.0% (1 of 2)")
 }
 
 // Problems short of the paper's five valid reference DAGs are listed, with
@@ -242,16 +200,39 @@ func TestDAGShortfallInCaptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"datg_full.md", "datg_main.tex", "datg_correctness.md", "datg_correctness_main.md"} {
-		b, err := os.ReadFile(filepath.Join(dir, "tables", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(b), "2 problems have fewer than 5 valid reference DAGs (valid DAGs in parentheses): low-0 (2), medium-0 (1).") {
-			t.Errorf("%s does not list the problems short of DAGs:\n%s", name, b)
-		}
+		wantContains(t, name, readOutput(t, dir, name), "2 problems have fewer than 5 valid reference DAGs (valid DAGs in parentheses): low-0 (2), medium-0 (1).")
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.md"))
-	if strings.Contains(string(b), "reference DAGs") {
+	if strings.Contains(readOutput(t, dir, "direction_accuracy.md"), "reference DAGs") {
 		t.Error("direction_accuracy does not rest on DAGs but its caption lists them")
+	}
+}
+
+// The DATG layouts give each aligner its part of the table, aligners in the
+// order the query gives them, titled only when there are several.
+func TestSectionPerAligner(t *testing.T) {
+	r := &result{Columns: []string{"aligner", "model", "model_label", "lang", "resource", "level",
+		"car", "pmf", "har", "car_c", "car_i", "pmf_c", "pmf_i", "har_c", "har_i"}}
+	for _, a := range []string{"symbolic", "llm", "symbolic"} {
+		r.Rows = append(r.Rows, []any{a, "Qwen/Qwen3-8B", "8B", "sw", "LRL", "low", 0.5, 0.5, 0.0, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0})
+	}
+	one := &result{Columns: r.Columns, Rows: r.Rows[:1]}
+	cases := []struct {
+		name     string
+		lay      layout
+		several  []string
+		oneTitle []string
+	}{
+		{"datg_main", datgMain, []string{"aligner symbolic", "aligner llm"}, []string{""}},
+		{"datg_correctness_main", datgCorrectnessMain, []string{"aligner symbolic", "aligner llm"}, []string{""}},
+		// A title of its own above each aligner's block per pair.
+		{"datg_full", datgFull, []string{"aligner symbolic", "", "aligner llm", ""}, []string{""}},
+	}
+	for _, c := range cases {
+		if d := cmp.Diff(c.several, sectionTitles(c.lay(r))); d != "" {
+			t.Errorf("%s, two aligners: section titles (-want +got):\n%s", c.name, d)
+		}
+		if d := cmp.Diff(c.oneTitle, sectionTitles(c.lay(one))); d != "" {
+			t.Errorf("%s, one aligner: section titles (-want +got):\n%s", c.name, d)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"image/png"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,11 +36,11 @@ func hostileRun(t *testing.T) string {
 // name is shown, and can do nothing but print.
 func TestHostileModelNamesOnlyPrint(t *testing.T) {
 	dir := hostileRun(t)
-	written, err := Run(context.Background(), Config{Data: dir})
+	sum, err := Run(context.Background(), Config{Data: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range written {
+	for _, path := range sum.Written {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -62,27 +63,19 @@ func TestHostileModelNamesOnlyPrint(t *testing.T) {
 	}
 	// The names are shown, escaped: the labels of compliance and the
 	// captions of datg_main.
-	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(dir, "tables", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	if md := read("compliance.md"); !strings.Contains(md, mdEscape(evilMD)+" Low") || !strings.Contains(md, mdEscape(evilTeX)+" Low") {
-		t.Errorf("compliance.md does not show the names:\n%s", md)
-	}
-	if tex := read("datg_main.tex"); !strings.Contains(tex, `\textbackslash{}immediate\textbackslash{}write18\{touch /tmp/x\}`) {
-		t.Errorf("datg_main.tex does not show the name in its caption:\n%s", tex)
-	}
+	wantContains(t, "compliance.md", readOutput(t, dir, "compliance.md"), mdEscape(evilMD)+" Low", mdEscape(evilTeX)+" Low")
+	wantContains(t, "datg_main.tex (its caption)", readOutput(t, dir, "datg_main.tex"), `\textbackslash{}immediate\textbackslash{}write18\{touch /tmp/x\}`)
 	header, recs := readCSV(t, filepath.Join(dir, "tables", "direction_accuracy.csv"))
 	models := map[string]bool{}
 	for _, rec := range recs {
 		models[rec[slices.Index(header, "model")]] = true
 	}
-	if !models["'"+evilTeX] || !models["'"+evilMD] {
-		t.Errorf("direction_accuracy.csv models %v", models)
+	for _, name := range []string{evilTeX, evilMD} {
+		if !models["'"+name] {
+			t.Errorf("direction_accuracy.csv models %q, want %q among them", slices.Sorted(maps.Keys(models)), "'"+name)
+		}
 	}
+
 }
 
 // texAllowed are the only commands datg's LaTeX has: its table's and the

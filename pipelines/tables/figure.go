@@ -15,11 +15,6 @@ import (
 	"github.com/datg/datg/study"
 )
 
-// figures draw a table's result as a figure, SVG and PNG.
-var figures = map[string]func(*result) (svg, png []byte, err error){
-	"accuracy_groups": accuracyFigure,
-}
-
 // figureGroups are the bar groups of figure 2 in order: resource groups of
 // the target language, as the paper groups them.
 var figureGroups = study.Strings(study.Resources...)

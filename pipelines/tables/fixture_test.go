@@ -45,16 +45,13 @@ func writeFixtureRun(t testing.TB, dir string, rename map[string]string) {
 // the SQL fixture leaves ungraded, as datg verify grades every trace.
 func gradeReferences(t testing.TB, dir string) {
 	t.Helper()
-	answers, err := store.ReadAll(dir, schema.Answers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []string{"r001", "r002", "r003", "r004"} {
-		answers = append(answers, schema.Answer{TraceID: id, HasAnswer: true, Correct: true})
-	}
-	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, dir, schema.Answers, func(answers []schema.Answer) []schema.Answer {
+		for _, id := range []string{"r001", "r002", "r003", "r004"} {
+			answers = append(answers, schema.Answer{TraceID: id, HasAnswer: true, Correct: true})
+		}
+		return answers
+	})
+
 }
 
 // checkEveryTrace adds a compliance row (compliant) for each trace the

@@ -10,13 +10,9 @@ func humanEval(r *result) grid {
 		TexHeader: []string{"Lang.", "n", "Node", "Edge", "MAE", "r", "MAE", "r", "HAR"},
 		Header:    []string{"Lang.", "n", "DAG node", "DAG edge", "CAR MAE", "CAR r", "PMF MAE", "PMF r", "HAR"},
 		Align:     "lrrrcccc" + "r"}
-	names, byAligner := groups(r)
-	for _, aligner := range names {
-		s := section{}
-		if len(names) > 1 {
-			s.Title = "aligner " + aligner
-		}
-		for _, row := range byAligner[aligner] {
+	eachAligner(r, func(title string, rows [][]any) {
+		s := section{Title: title}
+		for _, row := range rows {
 			get := func(col string) any { return row[r.col(col)] }
 			lang := plain(get("lang"))
 			if lang == "all" {
@@ -28,7 +24,7 @@ func humanEval(r *result) grid {
 				fixedN(get("har_precision"), 1)})
 		}
 		g.Sections = append(g.Sections, s)
-	}
+	})
 	return g
 }
 

@@ -1,9 +1,6 @@
 package tables
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestHumanEvalLayout(t *testing.T) {
 	r := &result{Columns: []string{"aligner", "lang", "n", "node_valid", "edge_valid", "car_mae", "car_pearson", "car_spearman",
@@ -14,19 +11,12 @@ func TestHumanEvalLayout(t *testing.T) {
 	}
 	g := humanEval(r)
 	md, tex := string(g.markdown()), string(g.latex())
-	for _, want := range []string{"| sw | 60 | 97.7 | 95.3 | .034 | .965/.935 | .014 | .985/.904 | 100.0 |",
-		"| All | 240 | 97.5 | 96.5 | .049 | .963/.955 | .048 | .955/.954 | 90.1 |"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md)
-		}
-	}
-	if !strings.Contains(tex, `\multicolumn{2}{c}{DAG}`) || !strings.Contains(tex, `Lang. & n & Node & Edge`) {
-		t.Errorf("latex:\n%s", tex)
-	}
+	wantContains(t, "markdown", md, "| sw | 60 | 97.7 | 95.3 | .034 | .965/.935 | .014 | .985/.904 | 100.0 |",
+		"| All | 240 | 97.5 | 96.5 | .049 | .963/.955 | .048 | .955/.954 | 90.1 |")
+	wantContains(t, "latex", tex, `\multicolumn{2}{c}{DAG}`, `Lang. & n & Node & Edge`)
 	a := &result{Columns: []string{"layer", "items", "observed", "expected", "kappa"}, Rows: [][]any{
 		{"node", int64(7), 0.857, 0.653, 0.753}, {"edge", int64(3), 0.667, 0.667, 0.770}, {"status", int64(7), 0.9, 0.4, 0.938}, {"harmful", int64(4), 0.75, 0.5, 0.798}}}
-	if md := string(humanAgreement(a).markdown()); !strings.Contains(md, "| Agreement | Node | Edge | Node-event | HAR |") ||
-		!strings.Contains(md, "| Pooled Cohen's kappa | .753 | .770 | .938 | .798 |") {
-		t.Errorf("agreement:\n%s", md)
-	}
+	wantContains(t, "the agreement's markdown", string(humanAgreement(a).markdown()),
+		"| Agreement | Node | Edge | Node-event | HAR |", "| Pooled Cohen's kappa | .753 | .770 | .938 | .798 |")
+
 }

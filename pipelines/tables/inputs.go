@@ -8,28 +8,10 @@ import (
 	"github.com/datg/datg/internal/duck"
 )
 
-// needs lists the tables derived from traces that each output reads. An
-// output is skipped while one is missing, and refused while one is stale.
-var needs = map[string][]string{
-	"direction_accuracy":    {"answers"},
-	"accuracy_groups":       {"answers"},
-	"compliance":            {"compliance"},
-	"grader_agreement":      {"verdicts"},
-	"compliance_agreement":  {"compliance", "detections"},
-	"datg_full":             {"answers", "scores"},
-	"datg_main":             {"answers", "scores"},
-	"datg_correctness":      {"answers", "scores"},
-	"datg_correctness_main": {"answers", "scores"},
-	"reference_diversity":   {"answers", "scores"},
-	"aligner_agreement":     {"scores"},
-	"control":               {"answers", "trials"},
-	"human_eval":            {"annotations", "scores"},
-	"human_agreement":       {"annotations"},
-}
-
-// input is a table derived from traces: who writes it, the error a stale
-// one gives, and the checks that find its stale rows (each query counts
-// them; format says what the count means).
+// input is a table derived from traces that an output table needs
+// (outputTable.Needs): who writes it, the error a stale one gives, and the
+// checks that find its stale rows (each query counts them; format says
+// what the count means).
 type input struct {
 	producer string
 	stale    error
@@ -110,8 +92,8 @@ func newInputCheck(db *duck.DB) *inputCheck {
 // ready checks an output's inputs in order: it returns the missing ones
 // when it meets one, and fails when one before it is stale, since the
 // output's numbers would silently count old verdicts.
-func (c *inputCheck) ready(ctx context.Context, output string) (missing []string, err error) {
-	for _, t := range needs[output] {
+func (c *inputCheck) ready(ctx context.Context, output outputTable) (missing []string, err error) {
+	for _, t := range output.Needs {
 		if !c.db.Present[t] {
 			return c.absent(output), nil
 		}
@@ -123,16 +105,16 @@ func (c *inputCheck) ready(ctx context.Context, output string) (missing []string
 			c.found[t] = stale
 		}
 		if stale != "" {
-			return nil, fmt.Errorf("%s: %w: %s (run %s)", output, inputs[t].stale, stale, inputs[t].producer)
+			return nil, fmt.Errorf("%s: %w: %s (run %s)", output.Name, inputs[t].stale, stale, inputs[t].producer)
 		}
 	}
 	return nil, nil
 }
 
 // absent are the inputs of an output that the run lacks.
-func (c *inputCheck) absent(output string) []string {
+func (c *inputCheck) absent(output outputTable) []string {
 	var out []string
-	for _, t := range needs[output] {
+	for _, t := range output.Needs {
 		if !c.db.Present[t] {
 			out = append(out, t)
 		}

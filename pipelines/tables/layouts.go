@@ -10,25 +10,9 @@ import (
 	"github.com/datg/datg/study"
 )
 
-// layout turns a query result into the paper's arrangement of the table.
+// layout turns a query result into the paper's arrangement of the table
+// (each table's is in registry.go).
 type layout func(*result) grid
-
-// layouts maps a table (sql/tables/<name>.sql) to its paper layout; tables
-// without one are shown as they come, one row per result row.
-var layouts = map[string]layout{
-	"direction_accuracy":    directionAccuracy,
-	"compliance":            compliance,
-	"grader_agreement":      graderAgreement,
-	"compliance_agreement":  complianceAgreement,
-	"datg_full":             datgFull,
-	"datg_main":             datgMain,
-	"datg_correctness":      datgCorrectness,
-	"datg_correctness_main": datgCorrectnessMain,
-	"reference_diversity":   referenceDiversity,
-	"control":               controlTable,
-	"human_eval":            humanEval,
-	"human_agreement":       humanAgreement,
-}
 
 // levelNames are the paper's column labels for levels.
 var levelNames = map[study.Level]string{study.Low: "Low", study.Medium: "Med.", study.High: "High", study.Top: "Top"}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/datg/datg/internal/duck"
+	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/pipelines/tables/internal/outdir"
 	datgsql "github.com/datg/datg/sql"
 	"github.com/datg/datg/study"
@@ -18,10 +19,32 @@ import (
 type Config struct {
 	Data string
 	Out  string // default DIR/tables
-	// Only, when set, limits the run to these tables.
+	// Only, when set, limits the run to these tables (registry.go names them).
 	Only   []string
 	Stdout io.Writer // told where each output went
 	Stderr io.Writer // warned of cells whose DATG scores cover under 95% of their graded traces
+}
+
+// DefaultConfig writes every table of the run in data/run.
+func DefaultConfig() Config { return Config{Data: "data/run"} }
+
+// Validate checks the run directory is named and Only names tables.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Data == "" {
+		errs = append(errs, inputerr.BadField("Data", "no run directory"))
+	}
+	for _, name := range c.Only {
+		if _, ok := registered(name); !ok {
+			errs = append(errs, inputerr.BadField("Only", "%w: %q (known: %s)", ErrUnknownTable, name, strings.Join(tableNames(), ", ")))
+		}
+	}
+	return inputerr.Invalid(errs...)
+}
+
+// Summary is what a run wrote.
+type Summary struct {
+	Written []string // every file, sorted
 }
 
 // Run writes every table. It refuses to run on traces that are not graded,
@@ -29,18 +52,21 @@ type Config struct {
 // in memory first, then all of them replace their previous versions in the
 // output directory at once (internal/outdir): a failed or killed run leaves
 // the previous set whole, and files it does not write are kept.
-func Run(ctx context.Context, cfg Config) ([]string, error) {
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
 	out := cfg.Out
 	if out == "" {
 		out = filepath.Join(cfg.Data, "tables")
 	}
 	db, err := duck.Open(ctx, cfg.Data)
 	if err != nil {
-		return nil, err
+		return Summary{}, err
 	}
 	defer db.Close()
 	if !db.Present["traces"] {
-		return nil, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
+		return Summary{}, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
 	}
 	files := map[string][]byte{}
 	var report []string
@@ -48,71 +74,72 @@ func Run(ctx context.Context, cfg Config) ([]string, error) {
 	var shortfall string // the DATG tables' note on problems short of DAGs
 	if db.Present["dags"] {
 		if shortfall, err = shortfallNote(ctx, db.DB); err != nil {
-			return nil, err
+			return Summary{}, err
 		}
 	}
+	// Queries run in file name order, so the report's lines keep theirs.
 	for _, f := range datgsql.Tables() {
 		if len(cfg.Only) > 0 && !slices.Contains(cfg.Only, f.Name) {
 			continue
 		}
-		missing, err := check.ready(ctx, f.Name)
+		t, ok := registered(f.Name)
+		if !ok {
+			return Summary{}, fmt.Errorf("sql/tables/%s.sql: %w (add it to pipelines/tables/registry.go)", f.Name, ErrUnknownTable)
+		}
+		missing, err := check.ready(ctx, t)
 		if err != nil {
-			return nil, err
+			return Summary{}, err
 		}
 		if len(missing) > 0 {
 			if cfg.Stdout != nil {
-				fmt.Fprintf(cfg.Stdout, "%s: skipped, no %s yet (run %s)\n", f.Name, strings.Join(missing, ", "), producers(missing))
+				fmt.Fprintf(cfg.Stdout, "%s: skipped, no %s yet (run %s)\n", t.Name, strings.Join(missing, ", "), producers(missing))
 			}
 			continue
 		}
 		res, err := query(ctx, db.DB, f.Text)
 		if err != nil {
-			return nil, fmt.Errorf("sql/tables/%s.sql: %w", f.Name, err)
-		}
-		lay, ok := layouts[f.Name]
-		if !ok {
-			lay = long
+			return Summary{}, fmt.Errorf("sql/tables/%s.sql: %w", t.Name, err)
 		}
 		if c, ok := coverageOf(res); ok && len(c.low) > 0 && cfg.Stderr != nil {
 			fmt.Fprintf(cfg.Stderr, "datg tables: warning: %s: %d cells have DATG scores for under 95%% of their graded traces (align and score the rest), e.g. %s\n",
-				f.Name, len(c.low), strings.Join(c.low[:min(3, len(c.low))], "; "))
+				t.Name, len(c.low), strings.Join(c.low[:min(3, len(c.low))], "; "))
 		}
-		g := lay(res)
-		if slices.Contains(needs[f.Name], "scores") {
+		g := t.Layout(res)
+		if slices.Contains(t.Needs, "scores") {
 			g.Caption += shortfall
 		}
-		files[f.Name+".csv"], files[f.Name+".md"], files[f.Name+".tex"] = csvBytes(res), g.markdown(), g.latex()
+		files[t.Name+".csv"], files[t.Name+".md"], files[t.Name+".tex"] = csvBytes(res), g.markdown(), g.latex()
 		exts := "csv,md,tex"
-		if draw, ok := figures[f.Name]; ok && len(res.Rows) > 0 {
-			svg, png, err := draw(res)
+		if t.Figure != nil && len(res.Rows) > 0 {
+			svg, png, err := t.Figure(res)
 			if err != nil {
-				return nil, fmt.Errorf("%s figure: %w", f.Name, err)
+				return Summary{}, fmt.Errorf("%s figure: %w", t.Name, err)
 			}
-			files[f.Name+".svg"], files[f.Name+".png"] = svg, png
+			files[t.Name+".svg"], files[t.Name+".png"] = svg, png
 			exts += ",svg,png"
 		}
-		report = append(report, fmt.Sprintf("%s: %d rows -> %s.{%s}", f.Name, len(res.Rows), filepath.Join(out, f.Name), exts))
+		report = append(report, fmt.Sprintf("%s: %d rows -> %s.{%s}", t.Name, len(res.Rows), filepath.Join(out, t.Name), exts))
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%w: no table has its inputs (run datg verify)", ErrNotGraded)
+		return Summary{}, fmt.Errorf("%w: no table has its inputs (run datg verify)", ErrNotGraded)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return Summary{}, err
 	}
 	if err := outdir.Replace(out, files); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", out, err)
+		return Summary{}, fmt.Errorf("writing %s: %w", out, err)
 	}
 	if cfg.Stdout != nil {
 		for _, line := range report {
 			fmt.Fprintln(cfg.Stdout, line)
 		}
 	}
-	var written []string
+	var sum Summary
 	for name := range files {
-		written = append(written, filepath.Join(out, name))
+		sum.Written = append(sum.Written, filepath.Join(out, name))
 	}
-	slices.Sort(written)
-	return written, nil
+	slices.Sort(sum.Written)
+	return sum, nil
 }
 
 // studyOrder sorts language codes in the paper's order; unknown codes last.

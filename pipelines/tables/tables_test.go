@@ -5,7 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/datg/datg/internal/store"
@@ -41,41 +41,29 @@ func writeRun(t *testing.T, graded bool) string {
 
 func TestRunWritesPaperLayout(t *testing.T) {
 	dir := writeRun(t, true)
-	written, err := Run(context.Background(), Config{Data: dir})
+	sum, err := Run(context.Background(), Config{Data: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(written) != 8 { // csv, md, tex of two tables, and the figure as svg and png
-		t.Fatalf("wrote %v", written)
+	if len(sum.Written) != 8 { // csv, md, tex of two tables, and the figure as svg and png
+		t.Fatalf("wrote %v", sum.Written)
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.md"))
-	for _, want := range []string{
+	wantContains(t, "direction_accuracy.md", readOutput(t, dir, "direction_accuracy.md"),
 		"| Difficulty | Direction | en | sw | te |",
 		"| **org/my\\_model&amp;v2** |",
 		"| low | en-en | 100.00 | -- | -- |",
 		"| low | en-x | -- | 0.00 | -- |",
 		"| low | x-en | -- | 100.00 | -- |",
 		"| **8B** |",
-		"| medium | en-x | -- | -- | 100.00 |",
-	} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("direction_accuracy.md lacks %q:\n%s", want, md)
-		}
-	}
-	tex, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.tex"))
-	for _, want := range []string{`\toprule`, `\multicolumn{5}{l}{\textbf{org/my\_model\&v2}} \\`, `low & en-en & 100.00 & -- & -- \\`, `\bottomrule`} {
-		if !strings.Contains(string(tex), want) {
-			t.Errorf("direction_accuracy.tex lacks %q:\n%s", want, tex)
-		}
-	}
-	csv, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.csv"))
+		"| medium | en-x | -- | -- | 100.00 |")
+	wantContains(t, "direction_accuracy.tex", readOutput(t, dir, "direction_accuracy.tex"),
+		`\toprule`, `\multicolumn{5}{l}{\textbf{org/my\_model\&v2}} \\`, `low & en-en & 100.00 & -- & -- \\`, `\bottomrule`)
 	// 8B has no en-en trace to pair with; the en-x sw trace of my_model is
 	// wrong where its en-en one is right (one discordant pair, p = 1).
 	// No gold here is unreadable: gold_unparsed is 0.
-	if !strings.Contains(string(csv), "Qwen/Qwen3-8B,8B,medium,en-x,te,1,1,100,20.65,100,,,,,0\n") ||
-		!strings.Contains(string(csv), "org/my_model&v2,org/my_model&v2,low,en-x,sw,1,0,0,0,79.35,1,1,0,1,0\n") {
-		t.Errorf("csv:\n%s", csv)
-	}
+	wantContains(t, "direction_accuracy.csv", readOutput(t, dir, "direction_accuracy.csv"),
+		"Qwen/Qwen3-8B,8B,medium,en-x,te,1,1,100,20.65,100,,,,,0\n",
+		"org/my_model&v2,org/my_model&v2,low,en-x,sw,1,0,0,0,79.35,1,1,0,1,0\n")
 }
 
 func TestRefusesUngradedTraces(t *testing.T) {
@@ -100,47 +88,27 @@ func TestEscaping(t *testing.T) {
 func TestRefusesVerdictsOfAnOlderText(t *testing.T) {
 	dir := writeRun(t, true)
 	// Trace "b" was regenerated after grading: its text hash changed.
-	rows, _ := store.ReadAll(dir, schema.Traces)
-	for i := range rows {
-		if rows[i].TraceID == "b" {
-			rows[i].TextHash = "newer"
-		}
-	}
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, rows); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Run(context.Background(), Config{Data: dir}); !errors.Is(err, ErrNotGraded) || !strings.Contains(err.Error(), "1 traces") {
-		t.Fatalf("got %v, want ErrNotGraded for one trace", err)
-	}
+	rewrite(t, dir, schema.Traces, func(traces []schema.Trace) []schema.Trace {
+		traces[slices.IndexFunc(traces, func(tr schema.Trace) bool { return tr.TraceID == "b" })].TextHash = "newer"
+		return traces
+	})
+	_, err := Run(context.Background(), Config{Data: dir})
+	wantRefusal(t, err, ErrNotGraded, "1 traces")
 }
 
 func TestComplianceLayoutAndSkips(t *testing.T) {
 	dir := writeRun(t, true)
-	var out strings.Builder
-	if _, err := Run(context.Background(), Config{Data: dir, Stdout: &out}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "compliance: skipped, no compliance yet (run datg langcheck)") {
-		t.Fatalf("no skip notice:\n%s", out.String())
-	}
+	wantContains(t, "the report", report(t, dir), "compliance: skipped, no compliance yet (run datg langcheck)")
 	store.WriteAll(dir, schema.Compliances, store.Meta{}, []schema.Compliance{
 		{TraceID: "a", Compliant: true}, {TraceID: "b", Compliant: true}, {TraceID: "c", Compliant: true}, {TraceID: "d", Compliant: false},
 	})
 	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
 		t.Fatal(err)
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, "tables", "compliance.md"))
-	tex, _ := os.ReadFile(filepath.Join(dir, "tables", "compliance.tex"))
-	for _, want := range []string{"| Pair | org/my\\_model&amp;v2 Low | 8B Med. |", "| en-sw | 100.0 | -- |", "| en-te | -- | 0.0 |"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("compliance.md lacks %q:\n%s", want, md)
-		}
-	}
-	for _, want := range []string{`& org/my\_model\&v2 & 8B \\`, `\cmidrule(lr){2-2}\cmidrule(lr){3-3}`, `Pair & Low & Med. \\`, `en-sw & 100.0 & -- \\`} {
-		if !strings.Contains(string(tex), want) {
-			t.Errorf("compliance.tex lacks %q:\n%s", want, tex)
-		}
-	}
+	wantContains(t, "compliance.md", readOutput(t, dir, "compliance.md"),
+		"| Pair | org/my\\_model&amp;v2 Low | 8B Med. |", "| en-sw | 100.0 | -- |", "| en-te | -- | 0.0 |")
+	wantContains(t, "compliance.tex", readOutput(t, dir, "compliance.tex"),
+		`& org/my\_model\&v2 & 8B \\`, `\cmidrule(lr){2-2}\cmidrule(lr){3-3}`, `Pair & Low & Med. \\`, `en-sw & 100.0 & -- \\`)
 	// A compliance table that misses a trace is refused.
 	store.WriteAll(dir, schema.Compliances, store.Meta{}, []schema.Compliance{{TraceID: "a"}})
 	if _, err := Run(context.Background(), Config{Data: dir}); !errors.Is(err, ErrStale) {
@@ -152,26 +120,16 @@ func TestComplianceLayoutAndSkips(t *testing.T) {
 // table says how many there are instead of hiding them in the accuracy.
 func TestGoldUnparsedIsCounted(t *testing.T) {
 	dir := writeRun(t, true)
-	answers, _ := store.ReadAll(dir, schema.Answers)
-	for i := range answers {
-		if answers[i].TraceID == "b" {
-			answers[i].Reason = "gold-unparsed"
-		}
-	}
-	if err := store.WriteAll(dir, schema.Answers, store.Meta{}, answers); err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, dir, schema.Answers, func(answers []schema.Answer) []schema.Answer {
+		answers[slices.IndexFunc(answers, func(a schema.Answer) bool { return a.TraceID == "b" })].Reason = "gold-unparsed"
+		return answers
+	})
 	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
 		t.Fatal(err)
 	}
-	csv, _ := os.ReadFile(filepath.Join(dir, "tables", "direction_accuracy.csv"))
-	if !strings.Contains(string(csv), "org/my_model&v2,org/my_model&v2,low,en-x,sw,1,0,0,0,79.35,1,1,0,1,1\n") {
-		t.Errorf("csv does not count the unreadable gold:\n%s", csv)
-	}
+	wantContains(t, "direction_accuracy.csv (counting the unreadable gold)", readOutput(t, dir, "direction_accuracy.csv"),
+		"org/my_model&v2,org/my_model&v2,low,en-x,sw,1,0,0,0,79.35,1,1,0,1,1\n")
 	for _, name := range []string{"direction_accuracy.md", "direction_accuracy.tex"} {
-		b, _ := os.ReadFile(filepath.Join(dir, "tables", name))
-		if !strings.Contains(string(b), "1 traces have a gold answer the grader cannot read") {
-			t.Errorf("%s does not say so:\n%s", name, b)
-		}
+		wantContains(t, name, readOutput(t, dir, name), "1 traces have a gold answer the grader cannot read")
 	}
 }

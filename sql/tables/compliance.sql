@@ -12,8 +12,7 @@ SELECT
     round(100.0 * count(*) FILTER (WHERE c.compliant) / count(*), 1)            AS pct,
     round(100.0 * wilson_low(count(*) FILTER (WHERE c.compliant), count(*)), 1)  AS wilson_low,
     round(100.0 * wilson_high(count(*) FILTER (WHERE c.compliant), count(*)), 1) AS wilson_high
-FROM stg_graded_traces t
+FROM stg_compliance_traces t
 JOIN compliance c USING (trace_id)
-WHERE t.method = 'base' AND t.direction = 'en-x'
 GROUP BY t.model, t.model_label, t.level, t.level_ord, t.lang, t.lang_ord
 ORDER BY t.lang_ord, t.model, t.level_ord;

@@ -17,9 +17,8 @@ SELECT
     count(*) FILTER (WHERE ld.compliant <> li.compliant)           AS disagree,
     count(*) FILTER (WHERE ld.compliant AND NOT li.compliant)      AS only_langdetect,
     count(*) FILTER (WHERE li.compliant AND NOT ld.compliant)      AS only_lingua
-FROM stg_graded_traces t
+FROM stg_compliance_traces t
 JOIN detections ld ON ld.trace_id = t.trace_id AND ld.detector = 'langdetect'
 JOIN detections li ON li.trace_id = t.trace_id AND li.detector = 'lingua'
-WHERE t.method = 'base' AND t.direction = 'en-x'
 GROUP BY t.model, t.model_label, t.level, t.level_ord, t.lang, t.lang_ord
 ORDER BY t.lang_ord, t.model, t.level_ord;

@@ -3,11 +3,12 @@ package outdir
 import (
 	"errors"
 	"fmt"
-	"github.com/datg/datg/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/datg/datg/internal/atomicfile"
 )
 
 // recover finishes what a killed run left beside the directory: the

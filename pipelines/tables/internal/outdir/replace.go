@@ -26,13 +26,14 @@ package outdir
 import (
 	"errors"
 	"fmt"
-	"github.com/datg/datg/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/datg/datg/internal/atomicfile"
 )
 
 // marker names, in a previous directory, the outputs it holds; its presence

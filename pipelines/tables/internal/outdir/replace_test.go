@@ -182,14 +182,7 @@ func TestReplaceFailsAtEachStep(t *testing.T) {
 				if !errors.Is(err, injected) {
 					t.Fatalf("%s, fault at %q: got %v", mode, at, err)
 				}
-				got := outputs(t, out)
-				if err := Recover(out); err != nil {
-					t.Fatalf("%s, fault at %q: recover: %v", mode, at, err)
-				}
-				if again := outputs(t, out); again != got {
-					t.Errorf("%s, fault at %q: %s set, then %s after recovery", mode, at, got, again)
-				}
-				intact(t, out)
+				recovers(t, out, outputs(t, out), fmt.Sprintf("%s, fault at %q", mode, at))
 			}
 		})
 	}
@@ -246,15 +239,23 @@ func TestReplaceKilledAtEachStep(t *testing.T) {
 				}
 				got = "old"
 			}
-			if err := Recover(out); err != nil {
-				t.Fatalf("%s, kill at %q: recover: %v", mode, at, err)
-			}
-			if again := outputs(t, out); again != got {
-				t.Errorf("%s, kill at %q: %s set, then %s after recovery", mode, at, got, again)
-			}
-			intact(t, out)
+			recovers(t, out, got, fmt.Sprintf("%s, kill at %q", mode, at))
 		}
 	}
+}
+
+// recovers checks that Recover, after a Replace cut short, leaves out the
+// set it held (got: "old" or "new") and every user entry; what says where
+// Replace was cut.
+func recovers(t *testing.T, out, got, what string) {
+	t.Helper()
+	if err := Recover(out); err != nil {
+		t.Fatalf("%s: recover: %v", what, err)
+	}
+	if again := outputs(t, out); again != got {
+		t.Errorf("%s: %s set, then %s after recovery", what, got, again)
+	}
+	intact(t, out)
 }
 
 func TestReplaceRefusesWhatIsNotItsFile(t *testing.T) {

@@ -1,0 +1,66 @@
+package tables
+
+// outputTable is one table datg tables writes: everything about it but its
+// numbers, which come from its query, sql/tables/<Name>.sql.
+type outputTable struct {
+	// Name is the query's file name without .sql, and the base name of
+	// the outputs (<Name>.csv, .md, .tex; .svg and .png with a Figure).
+	Name string
+	// Needs are the tables derived from traces that the query reads
+	// (inputs.go): the table is skipped while one is missing and refused
+	// while one is stale. Declared for every table, []string{} when none,
+	// so a forgotten entry is a test failure, not a silently skipped check.
+	// A table that needs scores gets the note on problems short of DAGs.
+	Needs []string
+	// Layout arranges the result as the paper does; long shows its rows as
+	// they come.
+	Layout layout
+	// Figure, when set, also draws the result (SVG and PNG).
+	Figure figure
+}
+
+// figure draws a table's result as a figure, SVG and PNG.
+type figure func(*result) (svg, png []byte, err error)
+
+// registry is every output table, in the paper's order: the main text's
+// figure and tables, the appendix's, then the tables datg adds to check its
+// own tools. TestRegistryMatchesQueries checks that it names each query in
+// sql/tables once, and nothing else.
+var registry = []outputTable{
+	// Main text: Figure 2, Tables 1, 2 and 3.
+	{Name: "accuracy_groups", Needs: []string{"answers"}, Layout: long, Figure: accuracyFigure},
+	{Name: "datg_main", Needs: []string{"answers", "scores"}, Layout: datgMain},
+	{Name: "datg_correctness_main", Needs: []string{"answers", "scores"}, Layout: datgCorrectnessMain},
+	{Name: "control", Needs: []string{"answers", "trials"}, Layout: controlTable},
+	// Appendix.
+	{Name: "compliance", Needs: []string{"compliance"}, Layout: compliance},
+	{Name: "reference_diversity", Needs: []string{"answers", "scores"}, Layout: referenceDiversity},
+	{Name: "human_eval", Needs: []string{"annotations", "scores"}, Layout: humanEval},
+	{Name: "human_agreement", Needs: []string{"annotations"}, Layout: humanAgreement},
+	{Name: "direction_accuracy", Needs: []string{"answers"}, Layout: directionAccuracy},
+	{Name: "datg_full", Needs: []string{"answers", "scores"}, Layout: datgFull},
+	{Name: "datg_correctness", Needs: []string{"answers", "scores"}, Layout: datgCorrectness},
+	// datg's checks of its own tools.
+	{Name: "grader_agreement", Needs: []string{"verdicts"}, Layout: graderAgreement},
+	{Name: "compliance_agreement", Needs: []string{"compliance", "detections"}, Layout: complianceAgreement},
+	{Name: "aligner_agreement", Needs: []string{"scores"}, Layout: long},
+}
+
+// registered is the registry's entry for a query, if it has one.
+func registered(name string) (outputTable, bool) {
+	for _, t := range registry {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return outputTable{}, false
+}
+
+// tableNames are the registry's names, in its order.
+func tableNames() []string {
+	names := make([]string, len(registry))
+	for i, t := range registry {
+		names[i] = t.Name
+	}
+	return names
+}

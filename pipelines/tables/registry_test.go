@@ -1,0 +1,77 @@
+package tables
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/datg/datg/internal/inputerr"
+	datgsql "github.com/datg/datg/sql"
+)
+
+// The registry and sql/tables name the same tables: a query without an
+// entry would have no declared inputs (and so no stale-input check), an
+// entry without a query would never run.
+func TestRegistryMatchesQueries(t *testing.T) {
+	var queries []string
+	for _, f := range datgsql.Tables() {
+		queries = append(queries, f.Name)
+		if _, ok := registered(f.Name); !ok {
+			t.Errorf("sql/tables/%s.sql has no entry in registry.go", f.Name)
+		}
+	}
+	seen := map[string]bool{}
+	for _, e := range registry {
+		if seen[e.Name] {
+			t.Errorf("registry.go declares %s twice", e.Name)
+		}
+		seen[e.Name] = true
+		if !slices.Contains(queries, e.Name) {
+			t.Errorf("registry.go declares %s, but there is no sql/tables/%s.sql", e.Name, e.Name)
+		}
+	}
+}
+
+// Every entry says what it needs, even when that is nothing, and needs only
+// inputs that have a producer and stale checks; every entry has a layout.
+func TestRegistryDeclaresNeedsAndLayout(t *testing.T) {
+	for _, e := range registry {
+		if e.Needs == nil {
+			t.Errorf("%s: Needs is not declared (write []string{} for a table that needs no derived table)", e.Name)
+		}
+		for _, need := range e.Needs {
+			if _, ok := inputs[need]; !ok {
+				t.Errorf("%s needs %q, which inputs.go does not describe", e.Name, need)
+			}
+		}
+		if e.Layout == nil {
+			t.Errorf("%s: no Layout (long shows the rows as they come)", e.Name)
+		}
+	}
+}
+
+// A table name Only does not know is an error naming the field, before any
+// work: it used to be dropped silently.
+func TestValidateNamesConfigFields(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Data = ""
+	cfg.Only = []string{"compliance", "complience"}
+	err := cfg.Validate()
+	if !errors.Is(err, inputerr.ErrInvalidConfig) || !errors.Is(err, ErrUnknownTable) {
+		t.Fatalf("Validate() = %v, want ErrInvalidConfig and ErrUnknownTable", err)
+	}
+	var fields []string
+	for _, fe := range inputerr.Fields(err) {
+		fields = append(fields, fe.Field)
+	}
+	if want := []string{"Data", "Only"}; !slices.Equal(fields, want) {
+		t.Errorf("fields at fault = %v, want %v", fields, want)
+	}
+	if _, err := Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
+		t.Errorf("Run with an invalid Config: %v, want ErrInvalidConfig", err)
+	}
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Errorf("DefaultConfig().Validate() = %v", err)
+	}
+}

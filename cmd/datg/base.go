@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/datg/datg/internal/store"
+
 	"context"
 	"flag"
 	"fmt"
@@ -52,7 +54,7 @@ var (
 func dataFlag(fs *flag.FlagSet) *string {
 	def := os.Getenv("DATG_DATA")
 	if def == "" {
-		def = "data/run"
+		def = store.DefaultDir
 	}
 	return fs.String("data", def, "the run's directory (also $DATG_DATA)")
 }

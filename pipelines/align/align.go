@@ -48,7 +48,7 @@ type Config struct {
 
 // DefaultConfig aligns base en-en and en-x traces with an LLM.
 func DefaultConfig() Config {
-	return Config{Data: "data/run", MaxTokens: 4096, Directions: study.Strings(study.EnEn, study.EnX),
+	return Config{Data: store.DefaultDir, MaxTokens: 4096, Directions: study.Strings(study.EnEn, study.EnX),
 		Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
 }
 

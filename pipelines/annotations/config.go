@@ -1,6 +1,8 @@
 package annotations
 
 import (
+	"github.com/datg/datg/internal/store"
+
 	"slices"
 
 	"github.com/datg/datg/internal/inputerr"
@@ -30,7 +32,7 @@ var (
 
 // DefaultConfig is the paper's design.
 func DefaultConfig() Config {
-	return Config{Data: "data/run", Langs: slices.Clone(DefaultLangs), Levels: slices.Clone(DefaultLevels),
+	return Config{Data: store.DefaultDir, Langs: slices.Clone(DefaultLangs), Levels: slices.Clone(DefaultLevels),
 		PerLevel: DefaultPerLevel, Seed: DefaultSeed}
 }
 

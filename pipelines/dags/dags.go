@@ -48,7 +48,7 @@ type Config struct {
 // DefaultConfig builds DAGs with an LLM, with budgets growing with the level.
 func DefaultConfig() Config {
 	return Config{
-		Data: "data/run", MaxTokens: 8192,
+		Data: store.DefaultDir, MaxTokens: 8192,
 		Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()},
 		Budgets: map[string]Budget{
 			string(study.Low): {8, 60, 3}, string(study.Medium): {12, 60, 3}, string(study.High): {16, 60, 4}, string(study.Top): {20, 60, 4},

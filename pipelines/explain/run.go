@@ -56,15 +56,10 @@ type Config struct {
 
 // DefaultConfig writes the index and every aligned trace's page of the run
 // in data/run, each page by the first aligner by name.
-func DefaultConfig() Config { return Config{Data: "data/run"} }
+func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 
 // Validate checks the run directory is named.
-func (c Config) Validate() error {
-	if c.Data == "" {
-		return inputerr.Invalid(inputerr.BadField("Data", "no run directory"))
-	}
-	return nil
-}
+func (c Config) Validate() error { return inputerr.Invalid(store.CheckDir(c.Data)) }
 
 // Summary is what a run wrote.
 type Summary struct {

@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"github.com/datg/datg/internal/store"
+
 	_ "embed"
 	"fmt"
 	"io"
@@ -145,7 +147,7 @@ type Config struct {
 // DefaultConfig is the paper's study (study.json) with the default pool,
 // writing to data/run; it has no endpoints.
 func DefaultConfig() Config {
-	return Config{Data: "data/run", Study: DefaultStudy(), Pool: llm.DefaultOptions()}
+	return Config{Data: store.DefaultDir, Study: DefaultStudy(), Pool: llm.DefaultOptions()}
 }
 
 // Validate checks the run. Each problem with a field of the Config (or of

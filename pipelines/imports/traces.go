@@ -64,7 +64,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 // DefaultConfig imports into the default run directory; Kind and In are
 // for the caller to say.
-func DefaultConfig() Config { return Config{Data: "data/run"} }
+func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 
 // Validate checks the kind and that there is a file to read.
 func (c Config) Validate() error {

@@ -33,7 +33,7 @@ type Config struct {
 
 // DefaultConfig ingests the study's languages and levels from PolyMath.
 func DefaultConfig() Config {
-	c := Config{Data: "data/run", Levels: study.Strings(study.Low, study.Medium, study.High), PerLevel: 125}
+	c := Config{Data: store.DefaultDir, Levels: study.Strings(study.Low, study.Medium, study.High), PerLevel: 125}
 	c.Langs = study.LanguageCodes()
 	return c
 }

@@ -30,7 +30,7 @@ type Config struct {
 
 // DefaultConfig checks data/run with the paper's detector on every CPU.
 func DefaultConfig() Config {
-	return Config{Data: "data/run", Detector: string(study.Langdetect)}
+	return Config{Data: store.DefaultDir, Detector: string(study.Langdetect)}
 }
 
 // Validate checks the detector's name (an inputerr.FieldError naming

@@ -44,7 +44,7 @@ const MaxAttempts = 1000
 
 // DefaultConfig asks for five references per problem in at most 12 attempts.
 func DefaultConfig() Config {
-	return Config{Data: "data/run", PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95, MaxTokens: 16384,
+	return Config{Data: store.DefaultDir, PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95, MaxTokens: 16384,
 		Seed: 1000, Levels: study.Strings(study.Low, study.Medium, study.High), Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
 }
 

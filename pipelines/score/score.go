@@ -18,15 +18,10 @@ type Config struct {
 }
 
 // DefaultConfig scores the run in data/run.
-func DefaultConfig() Config { return Config{Data: "data/run"} }
+func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 
 // Validate checks the run directory is named.
-func (c Config) Validate() error {
-	if c.Data == "" {
-		return inputerr.Invalid(inputerr.BadField("Data", "no run directory"))
-	}
-	return nil
-}
+func (c Config) Validate() error { return inputerr.Invalid(store.CheckDir(c.Data)) }
 
 // Summary counts what was scored.
 type Summary struct {

@@ -1,6 +1,8 @@
 package tables
 
 import (
+	"github.com/datg/datg/internal/store"
+
 	"context"
 	"fmt"
 	"io"
@@ -26,13 +28,13 @@ type Config struct {
 }
 
 // DefaultConfig writes every table of the run in data/run.
-func DefaultConfig() Config { return Config{Data: "data/run"} }
+func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 
 // Validate checks the run directory is named and Only names tables.
 func (c Config) Validate() error {
 	var errs []error
-	if c.Data == "" {
-		errs = append(errs, inputerr.BadField("Data", "no run directory"))
+	if err := store.CheckDir(c.Data); err != nil {
+		errs = append(errs, err)
 	}
 	for _, name := range c.Only {
 		if _, ok := registered(name); !ok {

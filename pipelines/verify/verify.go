@@ -22,7 +22,7 @@ type Config struct {
 }
 
 // DefaultConfig grades with the default grader.
-func DefaultConfig() Config { return Config{Data: "data/run", Grader: DefaultGrader()} }
+func DefaultConfig() Config { return Config{Data: store.DefaultDir, Grader: DefaultGrader()} }
 
 // Validate checks the grader's name.
 func (c Config) Validate() error {

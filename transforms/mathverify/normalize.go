@@ -127,17 +127,16 @@ func runesAt(rs []rune, i int, sub []rune) bool {
 // hasBoxSeparator is VALID_SEPARATOR_PATTERN: \b(and|or)\b, a comma or a
 // semicolon.
 func hasBoxSeparator(s string) bool {
-	if strings.ContainsAny(s, ",;") {
-		return true
-	}
-	rs := []rune(s)
-	for _, w := range []string{"and", "or"} {
-		wr := []rune(w)
-		for i := 0; i+len(wr) <= len(rs); i++ {
-			if runesAt(rs, i, wr) && (i == 0 || !isWordU(rs[i-1])) &&
-				(i+len(wr) == len(rs) || !isWordU(rs[i+len(wr)])) {
-				return true
-			}
+	return strings.ContainsAny(s, ",;") || hasWord([]rune(s), "and") || hasWord([]rune(s), "or")
+}
+
+// hasWord reports whether rs holds w as a whole word (\bw\b).
+func hasWord(rs []rune, w string) bool {
+	wr := []rune(w)
+	for i := 0; i+len(wr) <= len(rs); i++ {
+		if runesAt(rs, i, wr) && (i == 0 || !isWordU(rs[i-1])) &&
+			(i+len(wr) == len(rs) || !isWordU(rs[i+len(wr)])) {
+			return true
 		}
 	}
 	return false

@@ -95,7 +95,7 @@ func Open(dir string) (*Journal, error) {
 		return nil, err
 	}
 	j.segs = append(j.segs, f)
-	syncDir(dir)
+	atomicfile.SyncDir(dir)
 	return j, nil
 }
 
@@ -298,13 +298,6 @@ func (j *Journal) Close() error {
 
 // Dir is the journal's directory.
 func (j *Journal) Dir() string { return j.dir }
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
 
 // segments lists the journal's segment files in name (creation) order. It
 // reads the directory rather than globbing, so a run directory whose path

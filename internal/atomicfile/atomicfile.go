@@ -2,7 +2,8 @@
 // WriteFile replaces a file so that readers see either its previous content
 // or the new one, never a part (the data goes to a temporary file in the
 // same directory, is synced, and is renamed over the target); SyncDir makes
-// names survive a crash; CopyFile copies where a hard link is refused.
+// names survive a crash; CopyFile copies where a hard link is refused;
+// TryLock and Lock keep a second writer out.
 package atomicfile
 
 import (

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/datg/datg/internal/atomicfile"
 )
 
 // Key identifies a record: the SHA-256 of whatever the record answers.
@@ -67,15 +69,11 @@ func Open(dir string) (*Journal, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	lock, err := os.OpenFile(filepath.Join(dir, "LOCK"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
+	lock, err := atomicfile.TryLock(filepath.Join(dir, "LOCK"))
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return nil, fmt.Errorf("%s: %w", dir, ErrLocked)
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s: %w", dir, ErrLocked)
-		}
+	if err != nil {
 		return nil, err
 	}
 	j := &Journal{dir: dir, lock: lock, index: map[Key]location{}, SyncEvery: 200 * time.Millisecond}
@@ -97,7 +95,7 @@ func Open(dir string) (*Journal, error) {
 		return nil, err
 	}
 	j.segs = append(j.segs, f)
-	syncDir(dir)
+	atomicfile.SyncDir(dir)
 	return j, nil
 }
 
@@ -300,13 +298,6 @@ func (j *Journal) Close() error {
 
 // Dir is the journal's directory.
 func (j *Journal) Dir() string { return j.dir }
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
 
 // segments lists the journal's segment files in name (creation) order. It
 // reads the directory rather than globbing, so a run directory whose path

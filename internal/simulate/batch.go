@@ -98,13 +98,10 @@ func (s *Server) Batches() []BatchInfo {
 	return out
 }
 
-// serveBatches answers /v1/batches: create, list, retrieve and cancel.
-func (s *Server) serveBatches(w http.ResponseWriter, r *http.Request) {
-	if !s.authorized(w, r) {
-		return
-	}
+// serveBatches answers /v1/batches: create, list, retrieve and cancel;
+// rest is the path after /v1/batches, of an authorized request.
+func (s *Server) serveBatches(w http.ResponseWriter, r *http.Request, rest string) {
 	a := s.batchAPI
-	rest := strings.TrimPrefix(r.URL.Path, "/v1/batches")
 	id, cancel := strings.CutSuffix(strings.TrimPrefix(rest, "/"), "/cancel")
 	switch {
 	case rest == "" && r.Method == http.MethodPost:
@@ -114,9 +111,8 @@ func (s *Server) serveBatches(w http.ResponseWriter, r *http.Request) {
 	case rest != "" && !cancel && r.Method == http.MethodGet:
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		b := a.batches[id]
+		b := a.found(w, id)
 		if b == nil {
-			writeError(w, http.StatusNotFound, "invalid_request_error", "No such Batch object: "+id)
 			return
 		}
 		s.advance(b)
@@ -124,9 +120,8 @@ func (s *Server) serveBatches(w http.ResponseWriter, r *http.Request) {
 	case rest != "" && cancel && r.Method == http.MethodPost:
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		b := a.batches[id]
+		b := a.found(w, id)
 		if b == nil {
-			writeError(w, http.StatusNotFound, "invalid_request_error", "No such Batch object: "+id)
 			return
 		}
 		if b.Status != batchValidating && b.Status != batchInProgress && b.Status != batchFinalizing {
@@ -138,6 +133,16 @@ func (s *Server) serveBatches(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, http.StatusNotFound, "NotFoundError", "no route "+r.Method+" "+r.URL.Path)
 	}
+}
+
+// found is the batch id, or nil once a 404 answers that there is none.
+// The caller holds a.mu.
+func (a *batchAPI) found(w http.ResponseWriter, id string) *batch {
+	b := a.batches[id]
+	if b == nil {
+		writeError(w, http.StatusNotFound, "invalid_request_error", "No such Batch object: "+id)
+	}
+	return b
 }
 
 func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -42,14 +43,19 @@ func StartMany(cfgs ...Config) ([]*Endpoint, error) {
 		}
 		ep, err := serve(cfg.Listen, newServer(cfg, m))
 		if err != nil {
-			for _, e := range eps {
-				e.Close()
-			}
+			closeAll(eps)
 			return nil, err
 		}
 		eps = append(eps, ep)
 	}
 	return eps, nil
+}
+
+// closeAll closes what was opened before a failure.
+func closeAll[T io.Closer](opened []T) {
+	for _, c := range opened {
+		c.Close()
+	}
 }
 
 func serve(addr string, srv *Server) (*Endpoint, error) {

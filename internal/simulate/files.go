@@ -54,13 +54,10 @@ func (a *batchAPI) addFile(name, purpose string, b []byte) *file {
 	return f
 }
 
-// serveFiles answers /v1/files (upload) and /v1/files/{id}[/content].
-func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request) {
-	if !s.authorized(w, r) {
-		return
-	}
+// serveFiles answers /v1/files (upload) and /v1/files/{id}[/content];
+// rest is the path after /v1/files, of an authorized request.
+func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request, rest string) {
 	a := s.batchAPI
-	rest := strings.TrimPrefix(r.URL.Path, "/v1/files")
 	switch {
 	case rest == "" && r.Method == http.MethodPost:
 		if err := r.ParseMultipartForm(32 << 20); err != nil {

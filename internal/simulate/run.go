@@ -92,9 +92,7 @@ func listen(addr string, count int) ([]net.Listener, error) {
 		}
 		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p)))
 		if err != nil {
-			for _, l := range lns {
-				l.Close()
-			}
+			closeAll(lns)
 			return nil, err
 		}
 		lns = append(lns, ln)

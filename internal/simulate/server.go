@@ -212,9 +212,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
 		s.complete(w, r, true)
 	case r.URL.Path == "/v1/files" || strings.HasPrefix(r.URL.Path, "/v1/files/"):
-		s.serveFiles(w, r)
+		if s.authorized(w, r) {
+			s.serveFiles(w, r, strings.TrimPrefix(r.URL.Path, "/v1/files"))
+		}
 	case r.URL.Path == "/v1/batches" || strings.HasPrefix(r.URL.Path, "/v1/batches/"):
-		s.serveBatches(w, r)
+		if s.authorized(w, r) {
+			s.serveBatches(w, r, strings.TrimPrefix(r.URL.Path, "/v1/batches"))
+		}
 	default:
 		writeError(w, http.StatusNotFound, "NotFoundError", "no route "+r.Method+" "+r.URL.Path)
 	}

@@ -29,17 +29,7 @@ type Merger[T any] struct {
 // NewMerger starts a merge into the table in a transaction of its own:
 // Commit makes it the table.
 func NewMerger[T any](dir string, def schema.Def[T], meta Meta) (*Merger[T], error) {
-	tx, err := Begin(dir, meta)
-	if err != nil {
-		return nil, err
-	}
-	m, err := MergeIn(tx, def)
-	if err != nil {
-		tx.Abort()
-		return nil, err
-	}
-	m.own = true
-	return m, nil
+	return inOwnTx(dir, meta, func(tx *Tx) (*Merger[T], error) { return MergeIn(tx, def) })
 }
 
 // MergeIn starts a merge into the table as part of tx.

@@ -148,12 +148,8 @@ func swapIn(dir, gens, staging string) (int, error) {
 // lockCommits takes the run's commit lock; commits are short, so a second
 // committer waits rather than fails.
 func lockCommits(dir string) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(dir, ".commit.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := atomicfile.Lock(filepath.Join(dir, ".commit.lock"))
 	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
 		return nil, err
 	}
 	return func() { f.Close() }, nil

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/datg/datg/internal/atomicfile"
 	"github.com/datg/datg/schema"
 )
 
@@ -173,18 +174,11 @@ func (tx *Tx) release() {
 // one table at once (the second would drop the first's rows). Closing the
 // file releases it.
 func lockTable(dir, table string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, "."+table+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
+	f, err := atomicfile.TryLock(filepath.Join(dir, "."+table+".lock"))
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return nil, fmt.Errorf("%s: %w", table, ErrTableBusy)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s: %w", table, ErrTableBusy)
-		}
-		return nil, err
-	}
-	return f, nil
+	return f, err
 }
 
 // tableNames is every declared table's name.

@@ -27,16 +27,29 @@ type Writer[T any] struct {
 // Create starts a new version of the table in dir, in a transaction of its
 // own: Commit makes it the table.
 func Create[T any](dir string, def schema.Def[T], meta Meta) (*Writer[T], error) {
+	return inOwnTx(dir, meta, func(tx *Tx) (*Writer[T], error) { return CreateIn(tx, def) })
+}
+
+// txOwner is a writer (or merger) that can be made to end the transaction
+// it was started in.
+type txOwner interface{ ownTx() }
+
+func (w *Writer[T]) ownTx() { w.own = true }
+
+// inOwnTx begins a transaction in dir for one writer, which start makes
+// in it: the writer's Commit and Abort end it. A failed start aborts it.
+func inOwnTx[W txOwner](dir string, meta Meta, start func(*Tx) (W, error)) (W, error) {
+	var none W
 	tx, err := Begin(dir, meta)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	w, err := CreateIn(tx, def)
+	w, err := start(tx)
 	if err != nil {
 		tx.Abort()
-		return nil, err
+		return none, err
 	}
-	w.own = true
+	w.ownTx()
 	return w, nil
 }
 

@@ -440,14 +440,20 @@ func (c *comparer) ordered(a, b []node) bool {
 
 // unordered matches every item of a to a distinct item of b.
 func (c *comparer) unordered(a, b []node) bool {
-	if len(a) != len(b) || len(a) > 64 {
+	return len(a) <= 64 && matchFirstFree(a, b, c.equal)
+}
+
+// matchFirstFree matches every item of a, in order, to the first item of
+// b that eq accepts and no earlier item took; a and b must be as long.
+func matchFirstFree(a, b []node, eq func(x, y node) bool) bool {
+	if len(a) != len(b) {
 		return false
 	}
 	used := make([]bool, len(b))
 	for _, x := range a {
 		found := false
 		for j, y := range b {
-			if !used[j] && c.equal(x, y) {
+			if !used[j] && eq(x, y) {
 				used[j], found = true, true
 				break
 			}

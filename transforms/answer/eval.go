@@ -30,11 +30,7 @@ func exact(n node, env map[string]*big.Rat) (*big.Rat, bool) {
 		}
 		return nil, false
 	case *negNode:
-		v, ok := exact(x.x, env)
-		if !ok {
-			return nil, false
-		}
-		return new(big.Rat).Neg(v), true
+		return exactThen(x.x, env, new(big.Rat).Neg)
 	case *addNode:
 		return exactFold(x.terms, env, new(big.Rat), (*big.Rat).Add)
 	case *mulNode:
@@ -94,23 +90,24 @@ func exact(n node, env map[string]*big.Rat) (*big.Rat, bool) {
 		}
 		return new(big.Rat).SetInt(q), true
 	case *absNode:
-		a, ok := exact(x.x, env)
-		if !ok {
-			return nil, false
-		}
-		return new(big.Rat).Abs(a), true
+		return exactThen(x.x, env, new(big.Rat).Abs)
 	case *percentNode:
-		a, ok := exact(x.x, env)
-		if !ok {
-			return nil, false
-		}
-		return new(big.Rat).Quo(a, big.NewRat(100, 1)), true
+		return exactThen(x.x, env, func(a *big.Rat) *big.Rat { return new(big.Rat).Quo(a, big.NewRat(100, 1)) })
 	case *degNode:
 		return exact(x.x, env)
 	case *sumNode:
 		return exactSum(x, env)
 	}
 	return nil, false
+}
+
+// exactThen is f of n's exact value, when n has one.
+func exactThen(n node, env map[string]*big.Rat, f func(*big.Rat) *big.Rat) (*big.Rat, bool) {
+	a, ok := exact(n, env)
+	if !ok {
+		return nil, false
+	}
+	return f(a), true
 }
 
 // binomialBits estimates the bits of C(n, k) by log-gamma.

@@ -138,52 +138,28 @@ func percentToken(toks []token, i int, afterValue bool) (int, bool) {
 // endsValue reports whether a token can end a number a percent sign follows.
 func endsValue(t token) bool { return t.kind == tNum || t.kind == tClose }
 
-func (p *parser) parseAnswer() (node, error) {
-	first, err := p.parseList()
+// separated reads item (sep item)*: a single item is itself, several are
+// joined by many. after sees each separator once it is read: it may end
+// the list there (stop) or pass over the separator with no item after it
+// (skip).
+func (p *parser) separated(sep tokKind, item func() (node, error), after func(sep token) (skip, stop bool), many func(items []node) node) (node, error) {
+	first, err := item()
 	if err != nil {
 		return nil, err
-	}
-	if !p.is(tSemi, "") {
-		return first, nil
-	}
-	parts := []node{first}
-	for p.is(tSemi, "") {
-		p.next()
-		if p.peek().kind == tEOF {
-			break
-		}
-		n, err := p.parseList()
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, n)
-	}
-	if len(parts) == 1 {
-		return first, nil
-	}
-	return &listNode{kind: listParts, items: parts}, nil
-}
-
-// parseList reads comma-separated solutions at the top level. "k = 1, 2, 3"
-// is the assignment of a list.
-func (p *parser) parseList() (node, error) {
-	first, err := p.parseRelation()
-	if err != nil {
-		return nil, err
-	}
-	if !p.is(tComma, "") {
-		return first, nil
 	}
 	items := []node{first}
-	conj := ""
-	for p.is(tComma, "") {
-		if c := p.next().text; c != "," {
-			conj = c
+	for p.is(sep, "") {
+		t := p.next()
+		if after != nil {
+			skip, stop := after(t)
+			if stop {
+				break
+			}
+			if skip {
+				continue
+			}
 		}
-		if k := p.peek().kind; k == tEOF || k == tSemi || k == tComma {
-			continue
-		}
-		n, err := p.parseRelation()
+		n, err := item()
 		if err != nil {
 			return nil, err
 		}
@@ -192,68 +168,76 @@ func (p *parser) parseList() (node, error) {
 	if len(items) == 1 {
 		return first, nil
 	}
-	// x = 1, 2, 3: the first item assigns, the rest are plain values.
-	if rel, ok := first.(*relNode); ok && len(rel.ops) == 1 && rel.ops[0] == "=" {
-		plain := true
-		for _, it := range items[1:] {
-			if _, isRel := it.(*relNode); isRel {
-				plain = false
+	return many(items), nil
+}
+
+func (p *parser) parseAnswer() (node, error) {
+	return p.separated(tSemi, p.parseList, func(token) (skip, stop bool) {
+		return false, p.peek().kind == tEOF
+	}, func(parts []node) node {
+		return &listNode{kind: listParts, items: parts}
+	})
+}
+
+// parseList reads comma-separated solutions at the top level. "k = 1, 2, 3"
+// is the assignment of a list.
+func (p *parser) parseList() (node, error) {
+	conj := ""
+	return p.separated(tComma, p.parseRelation, func(sep token) (skip, stop bool) {
+		if sep.text != "," {
+			conj = sep.text
+		}
+		k := p.peek().kind
+		return k == tEOF || k == tSemi || k == tComma, false
+	}, func(items []node) node {
+		// x = 1, 2, 3: the first item assigns, the rest are plain values.
+		if rel, ok := items[0].(*relNode); ok && len(rel.ops) == 1 && rel.ops[0] == "=" {
+			plain := true
+			for _, it := range items[1:] {
+				if _, isRel := it.(*relNode); isRel {
+					plain = false
+				}
+			}
+			if plain {
+				values := append([]node{rel.items[1]}, items[1:]...)
+				return &relNode{items: []node{rel.items[0], &listNode{kind: listSolutions, items: values}}, ops: []string{"="}}
 			}
 		}
-		if plain {
-			values := append([]node{rel.items[1]}, items[1:]...)
-			return &relNode{items: []node{rel.items[0], &listNode{kind: listSolutions, items: values}}, ops: []string{"="}}, nil
-		}
-	}
-	return &listNode{kind: listSolutions, items: items, conj: conj}, nil
+		return &listNode{kind: listSolutions, items: items, conj: conj}
+	})
 }
 
 func (p *parser) parseRelation() (node, error) {
-	left, err := p.parseUnion()
-	if err != nil {
-		return nil, err
-	}
-	if !p.is(tRel, "") {
-		return left, nil
-	}
-	rel := &relNode{items: []node{left}}
-	for p.is(tRel, "") {
-		op := p.next().text
-		right, err := p.parseUnion()
-		if err != nil {
-			return nil, err
-		}
-		rel.ops = append(rel.ops, op)
-		rel.items = append(rel.items, right)
-	}
-	return rel, nil
+	var ops []string
+	return p.separated(tRel, p.parseUnion, func(sep token) (skip, stop bool) {
+		ops = append(ops, sep.text)
+		return false, false
+	}, func(items []node) node {
+		return &relNode{items: items, ops: ops}
+	})
 }
 
 func (p *parser) parseUnion() (node, error) {
-	first, err := p.parseExpr()
-	if err != nil {
-		return nil, err
-	}
-	if !p.is(tUnion, "") {
-		return first, nil
-	}
-	u := &unionNode{parts: []node{first}}
-	for p.is(tUnion, "") {
-		p.next()
-		n, err := p.parseExpr()
-		if err != nil {
-			return nil, err
-		}
-		u.parts = append(u.parts, n)
-	}
-	return u, nil
+	return p.separated(tUnion, p.parseExpr, nil, func(parts []node) node {
+		return &unionNode{parts: parts}
+	})
 }
 
-func (p *parser) parseExpr() (node, error) {
+// nested runs read one level deeper, failing past maxDepth.
+func (p *parser) nested(read func() (node, error)) (node, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
 	defer p.leave()
+	return read()
+}
+
+func (p *parser) parseExpr() (node, error) {
+	return p.nested(p.parseTerms)
+}
+
+// parseTerms reads terms joined by + and -, and a ± b after them.
+func (p *parser) parseTerms() (node, error) {
 	first, err := p.parseTerm()
 	if err != nil {
 		return nil, err
@@ -330,10 +314,10 @@ func (p *parser) parseTerm() (node, error) {
 // argument of a function written without parentheses (\sin 2x), it stops
 // before the next function (\sin x \cos x is sin(x) cos(x)).
 func (p *parser) parseProduct(funcArg bool) (node, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	defer p.leave()
+	return p.nested(func() (node, error) { return p.parseFactors(funcArg) })
+}
+
+func (p *parser) parseFactors(funcArg bool) (node, error) {
 	acc, err := p.parseUnary()
 	if err != nil {
 		return nil, err
@@ -405,27 +389,30 @@ func mixedNumber(whole, frac node) (node, bool) {
 
 func (p *parser) parseUnary() (node, error) {
 	if p.is(tOp, "-") {
-		p.next()
-		x, err := p.parseUnary()
-		if err != nil {
-			return nil, err
-		}
-		return &negNode{x}, nil
+		return p.prefixed(p.parseUnary, negate)
 	}
 	if p.is(tOp, "+") {
 		p.next()
 		return p.parseUnary()
 	}
 	if p.is(tOp, "±") {
-		p.next()
-		x, err := p.parseUnary()
-		if err != nil {
-			return nil, err
-		}
-		return &pmNode{a: &numNode{r: new(big.Rat)}, b: x}, nil
+		return p.prefixed(p.parseUnary, func(x node) node { return &pmNode{a: &numNode{r: new(big.Rat)}, b: x} })
 	}
 	return p.parsePower()
 }
+
+// prefixed passes over a prefix operator, reads its operand with read and
+// applies the operator with apply.
+func (p *parser) prefixed(read func() (node, error), apply func(node) node) (node, error) {
+	p.next()
+	x, err := read()
+	if err != nil {
+		return nil, err
+	}
+	return apply(x), nil
+}
+
+func negate(x node) node { return &negNode{x} }
 
 func (p *parser) parsePower() (node, error) {
 	base, err := p.parsePostfix()
@@ -460,12 +447,7 @@ func (p *parser) parseScript() (node, error) {
 		return p.parseGroup()
 	}
 	if p.is(tOp, "-") {
-		p.next()
-		x, err := p.parsePostfix()
-		if err != nil {
-			return nil, err
-		}
-		return &negNode{x}, nil
+		return p.prefixed(p.parsePostfix, negate)
 	}
 	if t := p.peek(); t.kind == tNum && len(t.text) > 1 && !strings.Contains(t.text, ".") {
 		// x^23 in LaTeX is x^2 followed by 3; x^{23} is meant more often.
@@ -711,24 +693,35 @@ func (p *parser) fracArg() (node, error) {
 	return p.parsePrimary()
 }
 
+// fracArgs reads the two arguments of \frac or \binom.
+func (p *parser) fracArgs() (a, b node, err error) {
+	if a, err = p.fracArg(); err != nil {
+		return nil, nil, err
+	}
+	if b, err = p.fracArg(); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
+// groupOr reads a {group}, or else what other reads.
+func (p *parser) groupOr(other func() (node, error)) (node, error) {
+	if p.is(tOpen, "{") {
+		return p.parseGroup()
+	}
+	return other()
+}
+
 func (p *parser) parseCommand(name string) (node, error) {
 	switch name {
 	case "frac":
-		num, err := p.fracArg()
-		if err != nil {
-			return nil, err
-		}
-		den, err := p.fracArg()
+		num, den, err := p.fracArgs()
 		if err != nil {
 			return nil, err
 		}
 		return &divNode{num: num, den: den}, nil
 	case "binom", "choose":
-		n, err := p.fracArg()
-		if err != nil {
-			return nil, err
-		}
-		k, err := p.fracArg()
+		n, k, err := p.fracArgs()
 		if err != nil {
 			return nil, err
 		}
@@ -746,13 +739,7 @@ func (p *parser) parseCommand(name string) (node, error) {
 			}
 			index = idx
 		}
-		var arg node
-		var err error
-		if p.is(tOpen, "{") {
-			arg, err = p.parseGroup()
-		} else {
-			arg, err = p.parsePower()
-		}
+		arg, err := p.groupOr(p.parsePower)
 		if err != nil {
 			return nil, err
 		}
@@ -768,13 +755,7 @@ func (p *parser) parseCommand(name string) (node, error) {
 	case "boxed", "fbox":
 		return p.parseGroup()
 	case "hat", "bar", "tilde", "vec", "overline", "widehat", "widetilde", "dot", "ddot":
-		var inner node
-		var err error
-		if p.is(tOpen, "{") {
-			inner, err = p.parseGroup()
-		} else {
-			inner, err = p.parsePrimary()
-		}
+		inner, err := p.groupOr(p.parsePrimary)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,9 @@
 package answer
 
-import "math/big"
+import (
+	"math/big"
+	"reflect"
+)
 
 // Bounds of a structural comparison: matching the terms of sums and
 // products in any order tries pairs, and parts are evaluated exactly.
@@ -64,45 +67,18 @@ func (m *treeMatcher) alike(a, b node) bool {
 	case *varNode:
 		y, ok := b.(*varNode)
 		return ok && x.name == y.name
-	case *negNode:
-		y, ok := b.(*negNode)
-		return ok && m.same(x.x, y.x)
 	case *addNode:
 		y, ok := b.(*addNode)
 		return ok && m.anyOrder(x.terms, y.terms)
 	case *mulNode:
 		y, ok := b.(*mulNode)
 		return ok && m.anyOrder(x.factors, y.factors)
-	case *divNode:
-		y, ok := b.(*divNode)
-		return ok && m.same(x.num, y.num) && m.same(x.den, y.den)
-	case *powNode:
-		y, ok := b.(*powNode)
-		return ok && m.same(x.base, y.base) && m.same(x.exp, y.exp)
+	case *negNode, *divNode, *powNode, *factNode, *binomNode, *floorNode, *ceilNode, *absNode, *percentNode, *degNode:
+		// The same operation on alike operands, taken in order.
+		return reflect.TypeOf(a) == reflect.TypeOf(b) && m.inOrder(children(a), children(b))
 	case *funcNode:
 		y, ok := b.(*funcNode)
 		return ok && x.name == y.name && m.same(x.arg, y.arg) && m.optional(x.base, y.base) && m.optional(x.power, y.power)
-	case *factNode:
-		y, ok := b.(*factNode)
-		return ok && m.same(x.x, y.x)
-	case *binomNode:
-		y, ok := b.(*binomNode)
-		return ok && m.same(x.n, y.n) && m.same(x.k, y.k)
-	case *floorNode:
-		y, ok := b.(*floorNode)
-		return ok && m.same(x.x, y.x)
-	case *ceilNode:
-		y, ok := b.(*ceilNode)
-		return ok && m.same(x.x, y.x)
-	case *absNode:
-		y, ok := b.(*absNode)
-		return ok && m.same(x.x, y.x)
-	case *percentNode:
-		y, ok := b.(*percentNode)
-		return ok && m.same(x.x, y.x)
-	case *degNode:
-		y, ok := b.(*degNode)
-		return ok && m.same(x.x, y.x)
 	case *sumNode:
 		y, ok := b.(*sumNode)
 		return ok && x.prod == y.prod && x.index == y.index && m.same(x.lo, y.lo) && m.same(x.hi, y.hi) && m.same(x.body, y.body)
@@ -117,26 +93,21 @@ func (m *treeMatcher) optional(a, b node) bool {
 	return m.same(a, b)
 }
 
-// anyOrder matches every item of a to a distinct alike item of b; being
-// alike is an equivalence, so taking the first match never misses one.
-func (m *treeMatcher) anyOrder(a, b []node) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	used := make([]bool, len(b))
-	for _, x := range a {
-		found := false
-		for j, y := range b {
-			if !used[j] && m.same(x, y) {
-				used[j], found = true, true
-				break
-			}
-		}
-		if !found {
+// inOrder reports whether a and b, of the same length, are alike item by
+// item.
+func (m *treeMatcher) inOrder(a, b []node) bool {
+	for i := range a {
+		if !m.same(a[i], b[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// anyOrder matches every item of a to a distinct alike item of b; being
+// alike is an equivalence, so taking the first match never misses one.
+func (m *treeMatcher) anyOrder(a, b []node) bool {
+	return matchFirstFree(a, b, m.same)
 }
 
 // expAsPower reads exp(x) as e^x.

@@ -366,27 +366,28 @@ func integerValued(n node) bool {
 			}
 			walk(x.base)
 			walk(x.exp)
-		case *negNode:
-			walk(x.x)
-		case *addNode:
-			for _, t := range x.terms {
-				walk(t)
-			}
-		case *mulNode:
-			for _, t := range x.factors {
-				walk(t)
-			}
-		case *divNode:
-			walk(x.num)
-			walk(x.den)
 		case *funcNode:
-			walk(x.arg)
+			walk(x.arg) // not a log's base or a power written on the name
 		case *absNode:
 			walk(x.x)
+		default:
+			walkArithmetic(n, walk)
 		}
 	}
 	walk(n)
 	return found
+}
+
+// walkArithmetic hands the operands of a negation, sum, product or
+// quotient to walk, in order; it hands nothing for any other node. The
+// walkers that use it each add the kinds they also descend through.
+func walkArithmetic(n node, walk func(node)) {
+	switch n.(type) {
+	case *negNode, *addNode, *mulNode, *divNode:
+		for _, c := range children(n) {
+			walk(c)
+		}
+	}
 }
 
 // hasDecimal reports whether a number was written with a decimal point,
@@ -400,21 +401,10 @@ func hasDecimal(n node) bool {
 			if x.decimals > 0 {
 				found = true
 			}
-		case *negNode:
-			walk(x.x)
-		case *addNode:
-			for _, t := range x.terms {
-				walk(t)
-			}
-		case *mulNode:
-			for _, t := range x.factors {
-				walk(t)
-			}
-		case *divNode:
-			walk(x.num)
-			walk(x.den)
 		case *percentNode:
 			walk(x.x)
+		default:
+			walkArithmetic(n, walk)
 		}
 	}
 	walk(n)

@@ -31,37 +31,53 @@ func isAlnum(r rune) bool {
 func isMailChar(r rune) bool { return r == '.' || isHostChar(r) }
 func isHostChar(r rune) bool { return r == '-' || r == '_' || isAlnum(r) }
 
-// removeURLs replaces each leftmost URL_RE match with a space.
-func removeURLs(text []rune) []rune {
+// spaceOut replaces each leftmost match in text with a space. match looks
+// for one at p and returns it as text[start:end] (start at p or after the
+// previous match); without one, it returns ok false and end where the scan
+// goes on.
+func spaceOut(text []rune, match func(p int) (start, end int, ok bool)) []rune {
 	var out []rune
 	last := 0 // text[last:] is not copied yet
-	for p := 0; p+8 <= len(text); p++ {
+	for p := 0; p < len(text); {
+		start, end, ok := match(p)
+		if ok {
+			out = append(append(out, text[last:start]...), ' ')
+			last = end
+		}
+		p = end
+	}
+	if out == nil {
+		return text
+	}
+	return append(out, text[last:]...)
+}
+
+// removeURLs replaces each leftmost URL_RE match with a space.
+func removeURLs(text []rune) []rune {
+	return spaceOut(text, func(p int) (start, end int, ok bool) {
+		if p+8 > len(text) {
+			return 0, len(text), false
+		}
 		if text[p] != 'h' || text[p+1] != 't' || text[p+2] != 't' || text[p+3] != 'p' {
-			continue
+			return 0, p + 1, false
 		}
 		q := p + 4
 		if text[q] == 's' {
 			q++
 		}
 		if q+3 > len(text) || text[q] != ':' || text[q+1] != '/' || text[q+2] != '/' {
-			continue
+			return 0, p + 1, false
 		}
 		q += 3
-		end := q
+		end = q
 		for end < len(text) && end-q < urlMaxRun && isURLChar(text[end]) {
 			end++
 		}
 		if end == q {
-			continue
+			return 0, p + 1, false
 		}
-		out = append(append(out, text[last:p]...), ' ')
-		last = end
-		p = end - 1
-	}
-	if out == nil {
-		return text
-	}
-	return append(out, text[last:]...)
+		return p, end, true
+	})
 }
 
 // removeMails replaces each leftmost MAIL_RE match with a space. A match's
@@ -70,34 +86,24 @@ func removeURLs(text []rune) []rune {
 // characters as the greedy groups do, backing off one when the last group
 // would be empty.
 func removeMails(text []rune) []rune {
-	var out []rune
-	last := 0
-	for p := 0; p < len(text); p++ {
+	return spaceOut(text, func(p int) (start, end int, ok bool) {
 		if !isMailChar(text[p]) {
-			continue
+			return 0, p + 1, false
 		}
 		at := p
 		for at < len(text) && isMailChar(text[at]) {
 			at++
 		}
 		// No match starts in text[p:at] unless '@' follows the run.
-		end, ok := 0, at < len(text) && text[at] == '@'
+		end, ok = 0, at < len(text) && text[at] == '@'
 		if ok {
 			end, ok = mailHostEnd(text, at+1)
 		}
 		if !ok {
-			p = at
-			continue
+			return 0, at + 1, false
 		}
-		start := max(p, at-mailMaxUser)
-		out = append(append(out, text[last:start]...), ' ')
-		last = end
-		p = end - 1
-	}
-	if out == nil {
-		return text
-	}
-	return append(out, text[last:]...)
+		return max(p, at-mailMaxUser), end, true
+	})
 }
 
 // mailHostEnd matches [-_0-9A-Za-z]{1,255}[-_.0-9A-Za-z]{1,255} at from.

@@ -680,6 +680,20 @@ func closeF(a, b float64) bool {
 	return close(complex(a, 0), complex(b, 0))
 }
 
+// concatPieces joins the pieces of each of args in order; it fails as
+// soon as one of them does.
+func concatPieces(args []*node, pieces func(*node) ([]piece, bool)) ([]piece, bool) {
+	var out []piece
+	for _, a := range args {
+		ps, ok := pieces(a)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ps...)
+	}
+	return out, true
+}
+
 func realPieces(n *node) ([]piece, bool) {
 	ev := &evaluator{env: env{}}
 	real := func(x *node) (float64, bool) {
@@ -705,25 +719,12 @@ func realPieces(n *node) ([]piece, bool) {
 		}
 		return []piece{{lo, hi, n.lopen || math.IsInf(lo, 0), n.ropen || math.IsInf(hi, 0)}}, true
 	case kSet:
-		var out []piece
-		for _, e := range n.args {
+		return concatPieces(n.args, func(e *node) ([]piece, bool) {
 			f, ok := real(e)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, piece{f, f, false, false})
-		}
-		return out, true
+			return []piece{{f, f, false, false}}, ok
+		})
 	case kUnion:
-		var out []piece
-		for _, a := range n.args {
-			ps, ok := realPieces(a)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, ps...)
-		}
-		return out, true
+		return concatPieces(n.args, realPieces)
 	case kSetConst:
 		switch n.name {
 		case "Reals":

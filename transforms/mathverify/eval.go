@@ -70,33 +70,13 @@ func (e *evaluator) eval(n *node) (value, error) {
 		}
 		return divVals(v, exactVal(big.NewRat(100, 1)))
 	case kAdd:
-		acc := exactVal(new(big.Rat))
-		for _, a := range n.args {
-			v, err := e.eval(a)
-			if err != nil {
-				return v, err
-			}
-			acc = addVals(acc, v)
-		}
-		return acc, nil
+		return e.fold(n.args, exactVal(new(big.Rat)), addVals)
 	case kMul:
-		acc := exactVal(big.NewRat(1, 1))
-		for _, a := range n.args {
-			v, err := e.eval(a)
-			if err != nil {
-				return v, err
-			}
-			acc = mulVals(acc, v)
-		}
-		return acc, nil
+		return e.fold(n.args, exactVal(big.NewRat(1, 1)), mulVals)
 	case kPow:
-		b, err := e.eval(n.args[0])
+		b, x, err := e.evalTwo(n.args[0], n.args[1])
 		if err != nil {
-			return b, err
-		}
-		x, err := e.eval(n.args[1])
-		if err != nil {
-			return x, err
+			return value{}, err
 		}
 		return powVals(b, x)
 	case kFn:
@@ -105,6 +85,40 @@ func (e *evaluator) eval(n *node) (value, error) {
 		return e.evalSeries(n)
 	}
 	return value{}, errNotNumeric
+}
+
+// evalEach evaluates args in written order and hands each value to use;
+// the first argument that fails stops it, and its result is returned.
+func (e *evaluator) evalEach(args []*node, use func(i int, v value)) (value, error) {
+	for i, a := range args {
+		v, err := e.eval(a)
+		if err != nil {
+			return v, err
+		}
+		use(i, v)
+	}
+	return value{}, nil
+}
+
+// evalTwo evaluates a, then b. A failure comes with the zero value, as
+// every failure of eval does.
+func (e *evaluator) evalTwo(a, b *node) (va, vb value, err error) {
+	if va, err = e.eval(a); err != nil {
+		return value{}, value{}, err
+	}
+	if vb, err = e.eval(b); err != nil {
+		return value{}, value{}, err
+	}
+	return va, vb, nil
+}
+
+// fold combines the values of args into acc, which starts as the
+// operation's identity, in written order.
+func (e *evaluator) fold(args []*node, acc value, combine func(a, b value) value) (value, error) {
+	if v, err := e.evalEach(args, func(_ int, v value) { acc = combine(acc, v) }); err != nil {
+		return v, err
+	}
+	return acc, nil
 }
 
 type evalError string
@@ -251,12 +265,8 @@ func (e *evaluator) evalFn(n *node) (value, error) {
 		return e.evalUndefined(n)
 	}
 	args := make([]value, len(n.args))
-	for i, a := range n.args {
-		v, err := e.eval(a)
-		if err != nil {
-			return v, err
-		}
-		args[i] = v
+	if v, err := e.evalEach(n.args, func(i int, v value) { args[i] = v }); err != nil {
+		return v, err
 	}
 	c := func(i int) complex128 { return args[i].c }
 	switch n.name {
@@ -325,49 +335,11 @@ func (e *evaluator) evalFn(n *node) (value, error) {
 		lb, _ := math.Lgamma(b + 1)
 		lc, _ := math.Lgamma(a - b + 1)
 		return approxVal(complex(math.Exp(la-lb-lc), 0)), nil
-	case "exp":
-		return approxVal(cmplx.Exp(c(0))), nil
 	case "log":
 		if args[0].exact != nil && args[0].exact.Sign() == 0 {
 			return value{}, errNotNumeric
 		}
 		return approxVal(cmplx.Log(c(0)) / cmplx.Log(c(1))), nil
-	case "sin":
-		return approxVal(cmplx.Sin(c(0))), nil
-	case "cos":
-		return approxVal(cmplx.Cos(c(0))), nil
-	case "tan":
-		return approxVal(cmplx.Tan(c(0))), nil
-	case "cot":
-		return approxVal(1 / cmplx.Tan(c(0))), nil
-	case "sec":
-		return approxVal(1 / cmplx.Cos(c(0))), nil
-	case "csc":
-		return approxVal(1 / cmplx.Sin(c(0))), nil
-	case "asin":
-		return approxVal(cmplx.Asin(c(0))), nil
-	case "acos":
-		return approxVal(cmplx.Acos(c(0))), nil
-	case "atan":
-		return approxVal(cmplx.Atan(c(0))), nil
-	case "acot":
-		return approxVal(cmplx.Atan(1 / c(0))), nil
-	case "asec":
-		return approxVal(cmplx.Acos(1 / c(0))), nil
-	case "acsc":
-		return approxVal(cmplx.Asin(1 / c(0))), nil
-	case "sinh":
-		return approxVal(cmplx.Sinh(c(0))), nil
-	case "cosh":
-		return approxVal(cmplx.Cosh(c(0))), nil
-	case "tanh":
-		return approxVal(cmplx.Tanh(c(0))), nil
-	case "asinh":
-		return approxVal(cmplx.Asinh(c(0))), nil
-	case "acosh":
-		return approxVal(cmplx.Acosh(c(0))), nil
-	case "atanh":
-		return approxVal(cmplx.Atanh(c(0))), nil
 	case "Max", "Min":
 		best := args[0]
 		bf, ok := realOf(best)
@@ -419,7 +391,34 @@ func (e *evaluator) evalFn(n *node) (value, error) {
 		}
 		return approxVal(complex(a-b*math.Floor(a/b), 0)), nil
 	}
+	if f, ok := complexFns[n.name]; ok {
+		return approxVal(f(c(0))), nil
+	}
 	return value{}, errNotNumeric
+}
+
+// complexFns are the functions of one argument evaluated in complex
+// floating point.
+var complexFns = map[string]func(complex128) complex128{
+	"exp":   cmplx.Exp,
+	"sin":   cmplx.Sin,
+	"cos":   cmplx.Cos,
+	"tan":   cmplx.Tan,
+	"cot":   func(z complex128) complex128 { return 1 / cmplx.Tan(z) },
+	"sec":   func(z complex128) complex128 { return 1 / cmplx.Cos(z) },
+	"csc":   func(z complex128) complex128 { return 1 / cmplx.Sin(z) },
+	"asin":  cmplx.Asin,
+	"acos":  cmplx.Acos,
+	"atan":  cmplx.Atan,
+	"acot":  func(z complex128) complex128 { return cmplx.Atan(1 / z) },
+	"asec":  func(z complex128) complex128 { return cmplx.Acos(1 / z) },
+	"acsc":  func(z complex128) complex128 { return cmplx.Asin(1 / z) },
+	"sinh":  cmplx.Sinh,
+	"cosh":  cmplx.Cosh,
+	"tanh":  cmplx.Tanh,
+	"asinh": cmplx.Asinh,
+	"acosh": cmplx.Acosh,
+	"atanh": cmplx.Atanh,
 }
 
 // evalUndefined models an undefined function f(x, ...) as a fixed smooth
@@ -429,12 +428,10 @@ func (e *evaluator) evalUndefined(n *node) (value, error) {
 	h.Write([]byte(n.name))
 	seed := float64(h.Sum64()%1000)/1000 + 0.3
 	acc := complex(seed, 0)
-	for i, a := range n.args {
-		v, err := e.eval(a)
-		if err != nil {
-			return v, err
-		}
+	if v, err := e.evalEach(n.args, func(i int, v value) {
 		acc += cmplx.Sin(v.c*complex(seed+float64(i), 0)) * complex(1.7+seed, 0)
+	}); err != nil {
+		return v, err
 	}
 	return approxVal(acc), nil
 }
@@ -443,13 +440,9 @@ func (e *evaluator) evalSeries(n *node) (value, error) {
 	if n.args[1].k != kSym {
 		return value{}, errNotNumeric
 	}
-	lo, err := e.eval(n.args[2])
+	lo, hi, err := e.evalTwo(n.args[2], n.args[3])
 	if err != nil {
-		return lo, err
-	}
-	hi, err := e.eval(n.args[3])
-	if err != nil {
-		return hi, err
+		return value{}, err
 	}
 	if lo.exact == nil || hi.exact == nil || !lo.exact.IsInt() || !hi.exact.IsInt() {
 		return value{}, errNotNumeric

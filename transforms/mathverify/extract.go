@@ -79,15 +79,30 @@ func startsFold(word string) func([]rune, int) bool {
 	}
 }
 
-func exprPatterns() []prioritized {
-	var out []prioritized
-	add := func(priority int, where string, root func(b *patternBuilder) pnode, starts func([]rune, int) bool) {
-		b := &patternBuilder{}
-		out = append(out, prioritized{p: b.build(root(b), starts), target: targetExpr, priority: priority, where: where})
+// targetPatterns collects one target's patterns, each built with a
+// builder of its own.
+type targetPatterns struct {
+	target target
+	out    []prioritized
+}
+
+func (t *targetPatterns) add(priority int, where string, root func(b *patternBuilder) pnode, starts func([]rune, int) bool) {
+	b := &patternBuilder{}
+	t.out = append(t.out, prioritized{p: b.build(root(b), starts), target: t.target, priority: priority, where: where})
+}
+
+// finalAnswerIHope is both targets' first pattern, "final answer is
+// <answer>. I hope", around the target's answer pattern.
+func finalAnswerIHope(answer func(b *patternBuilder) pnode) func(b *patternBuilder) pnode {
+	return func(b *patternBuilder) pnode {
+		return seq(litFold("final answer is"), opt(lit(":")), star(space), answer(b), opt(lit(".")), opt(space), lit("I hope"))
 	}
-	add(0, "expr-final-answer", func(b *patternBuilder) pnode {
-		return seq(litFold("final answer is"), opt(lit(":")), star(space), exprOrNumber(b), opt(lit(".")), opt(space), lit("I hope"))
-	}, startsFold("final"))
+}
+
+func exprPatterns() []prioritized {
+	ps := &targetPatterns{target: targetExpr}
+	add := ps.add
+	add(0, "expr-final-answer", finalAnswerIHope(exprOrNumber), startsFold("final"))
 	add(50, "expr-final-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("final answer"), rep(anyDot, 0, 100, true), plus(space), lit("is"), opt(lit(":")), exprOrNumber(b))
 	}, startsFold("final"))
@@ -110,7 +125,7 @@ func exprPatterns() []prioritized {
 	}
 	add(300, "expr", exprWithAnchors, anchorStart)
 	add(300, "number", numberWithAnchors, anchorStart)
-	return out
+	return ps.out
 }
 
 // latexEnv is make_latex_env_pattern(prefix, context).
@@ -167,14 +182,9 @@ func latexEnvStart(rs []rune, i int) bool {
 }
 
 func latexPatterns() []prioritized {
-	var out []prioritized
-	add := func(priority int, where string, root func(b *patternBuilder) pnode, starts func([]rune, int) bool) {
-		b := &patternBuilder{}
-		out = append(out, prioritized{p: b.build(root(b), starts), target: targetLatex, priority: priority, where: where})
-	}
-	add(0, "latex-final-answer", func(b *patternBuilder) pnode {
-		return seq(litFold("final answer is"), opt(lit(":")), star(space), latexEnvs(b), opt(lit(".")), opt(space), lit("I hope"))
-	}, startsFold("final"))
+	ps := &targetPatterns{target: targetLatex}
+	add := ps.add
+	add(0, "latex-final-answer", finalAnswerIHope(latexEnvs), startsFold("final"))
 	add(50, "latex-final-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("final answer"), rep(anyAll, 0, 100, true), plus(space), lit("is"), opt(lit(":")), star(space), latexEnvs(b))
 	}, startsFold("final"))
@@ -195,7 +205,7 @@ func latexPatterns() []prioritized {
 	add(50, "boxed", func(b *patternBuilder) pnode {
 		return b.group("first_latexBoxed", seq(lit(`\boxed{`), plus(anyAll), lit("}")))
 	}, func(rs []rune, i int) bool { return i < len(rs) && rs[i] == '\\' })
-	return out
+	return ps.out
 }
 
 // allPatterns is every pattern sorted by priority, stably: the LaTeX
@@ -353,15 +363,7 @@ func extractLatex(rs []rune, s span) (*node, string) {
 			}
 		}
 		if all {
-			var elems []*node
-			for _, v := range vals {
-				if v.k == kSet {
-					elems = append(elems, v.args...)
-				} else {
-					elems = append(elems, v)
-				}
-			}
-			return &node{k: kSet, args: elems}, strings.Join(strs, " and ")
+			return &node{k: kSet, args: flatten(kSet, vals)}, strings.Join(strs, " and ")
 		}
 	}
 	return vals[0], strs[0]

@@ -127,17 +127,16 @@ func runesAt(rs []rune, i int, sub []rune) bool {
 // hasBoxSeparator is VALID_SEPARATOR_PATTERN: \b(and|or)\b, a comma or a
 // semicolon.
 func hasBoxSeparator(s string) bool {
-	if strings.ContainsAny(s, ",;") {
-		return true
-	}
-	rs := []rune(s)
-	for _, w := range []string{"and", "or"} {
-		wr := []rune(w)
-		for i := 0; i+len(wr) <= len(rs); i++ {
-			if runesAt(rs, i, wr) && (i == 0 || !isWordU(rs[i-1])) &&
-				(i+len(wr) == len(rs) || !isWordU(rs[i+len(wr)])) {
-				return true
-			}
+	return strings.ContainsAny(s, ",;") || hasWord([]rune(s), "and") || hasWord([]rune(s), "or")
+}
+
+// hasWord reports whether rs holds w as a whole word (\bw\b).
+func hasWord(rs []rune, w string) bool {
+	wr := []rune(w)
+	for i := 0; i+len(wr) <= len(rs); i++ {
+		if runesAt(rs, i, wr) && (i == 0 || !isWordU(rs[i-1])) &&
+			(i+len(wr) == len(rs) || !isWordU(rs[i+len(wr)])) {
+			return true
 		}
 	}
 	return false
@@ -433,39 +432,43 @@ func fixSqrt(text string) string {
 	if !strings.Contains(text, `\sqrt`) {
 		return text
 	}
-	parts := strings.Split(text, `\sqrt`)
-	var b strings.Builder
-	b.WriteString(parts[0])
-	for _, p := range parts[1:] {
-		p = strings.TrimLeftFunc(p, isPySpace)
-		rs := []rune(p)
+	return bracePiecesAfter(text, `\sqrt`, func(p string, rs []rune) (string, bool) {
 		if len(rs) > 0 && rs[0] != '{' && rs[0] != '[' {
-			b.WriteString(`\sqrt{` + string(rs[0]) + "}" + string(rs[1:]))
-		} else {
-			b.WriteString(`\sqrt` + p)
+			return "{" + string(rs[0]) + "}" + string(rs[1:]), true
 		}
-	}
-	return b.String()
+		return p, true
+	})
 }
 
 func fixFracs(text string) string {
-	parts := strings.Split(text, `\frac`)
+	return bracePiecesAfter(text, `\frac`, func(p string, rs []rune) (string, bool) {
+		switch {
+		case len(rs) > 0 && rs[0] == '{':
+			return p, true
+		case len(rs) < 2:
+			return "", false
+		case rs[1] != '{':
+			return "{" + string(rs[0]) + "}{" + string(rs[1]) + "}" + string(rs[2:]), true
+		default:
+			return "{" + string(rs[0]) + "}" + string(rs[1]) + string(rs[2:]), true
+		}
+	})
+}
+
+// bracePiecesAfter rewrites what follows each cmd in text, its leading
+// spaces dropped, with fix (given it as a string and as runes). When fix
+// reports false for a piece, text is returned as it was.
+func bracePiecesAfter(text, cmd string, fix func(p string, rs []rune) (string, bool)) string {
+	parts := strings.Split(text, cmd)
 	var b strings.Builder
 	b.WriteString(parts[0])
 	for _, p := range parts[1:] {
 		p = strings.TrimLeftFunc(p, isPySpace)
-		rs := []rune(p)
-		b.WriteString(`\frac`)
-		switch {
-		case len(rs) > 0 && rs[0] == '{':
-			b.WriteString(p)
-		case len(rs) < 2:
+		fixed, ok := fix(p, []rune(p))
+		if !ok {
 			return text
-		case rs[1] != '{':
-			b.WriteString("{" + string(rs[0]) + "}{" + string(rs[1]) + "}" + string(rs[2:]))
-		default:
-			b.WriteString("{" + string(rs[0]) + "}" + string(rs[1]) + string(rs[2:]))
 		}
+		b.WriteString(cmd + fixed)
 	}
 	return b.String()
 }

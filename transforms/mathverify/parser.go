@@ -353,10 +353,16 @@ func (p *parser) setRelation() *node {
 }
 
 func (p *parser) minusExpr() *node {
-	left := p.unionExpr()
-	for p.peek() == "SET_MINUS" {
+	return p.leftFold("SET_MINUS", p.unionExpr, func(l, r *node) *node { return &node{k: kCompl, args: []*node{l, r}} })
+}
+
+// leftFold reads operand (op operand)* and joins it from the left:
+// a op b op c is (a op b) op c.
+func (p *parser) leftFold(op string, operand func() *node, join func(l, r *node) *node) *node {
+	left := operand()
+	for p.peek() == op {
 		p.next()
-		left = &node{k: kCompl, args: []*node{left, p.unionExpr()}}
+		left = join(left, operand())
 	}
 	return left
 }
@@ -368,22 +374,18 @@ func asFiniteSet(n *node) *node {
 	return n
 }
 
+// setOperation joins two operands of a union or intersection, a tuple
+// read as the finite set of its elements.
+func setOperation(k kind) func(l, r *node) *node {
+	return func(l, r *node) *node { return &node{k: k, args: []*node{asFiniteSet(l), asFiniteSet(r)}} }
+}
+
 func (p *parser) unionExpr() *node {
-	left := p.interExpr()
-	for p.peek() == "UNION" {
-		p.next()
-		left = &node{k: kUnion, args: []*node{asFiniteSet(left), asFiniteSet(p.interExpr())}}
-	}
-	return left
+	return p.leftFold("UNION", p.interExpr, setOperation(kUnion))
 }
 
 func (p *parser) interExpr() *node {
-	left := p.setGroup()
-	for p.peek() == "INTERSECTION" {
-		p.next()
-		left = &node{k: kInter, args: []*node{asFiniteSet(left), asFiniteSet(p.setGroup())}}
-	}
-	return left
+	return p.leftFold("INTERSECTION", p.setGroup, setOperation(kInter))
 }
 
 func (p *parser) setGroup() *node {
@@ -448,22 +450,22 @@ func (p *parser) interval() *node {
 	return &node{k: kInterval, args: []*node{left, right}, lopen: lopen, ropen: ropen}
 }
 
+// literalSets names the sympy set each set token stands for.
+var literalSets = map[string]string{
+	"SET_NATURALS":  "Naturals",
+	"SET_INTEGERS":  "Integers",
+	"SET_RATIONALS": "Rationals",
+	"SET_REALS":     "Reals",
+	"SET_COMPLEX":   "Complexes",
+	"SET_EMPTY":     "EmptySet",
+}
+
 func (p *parser) literalSet() *node {
 	t := p.next()
-	switch t.t {
-	case "SET_NATURALS":
-		return &node{k: kSetConst, name: "Naturals"}
-	case "SET_INTEGERS":
-		return &node{k: kSetConst, name: "Integers"}
-	case "SET_RATIONALS":
-		return &node{k: kSetConst, name: "Rationals"}
-	case "SET_REALS":
-		return &node{k: kSetConst, name: "Reals"}
-	case "SET_COMPLEX":
-		return &node{k: kSetConst, name: "Complexes"}
-	case "SET_EMPTY":
-		return &node{k: kSetConst, name: "EmptySet"}
-	case "L_BRACE":
+	if name, ok := literalSets[t.t]; ok {
+		return &node{k: kSetConst, name: name}
+	}
+	if t.t == "L_BRACE" {
 		p.expect("R_BRACE")
 		return &node{k: kSetConst, name: "EmptySet"}
 	}
@@ -757,20 +759,41 @@ func (p *parser) exp(nofunc bool) *node {
 	base := p.comp(nofunc)
 	for p.peek() == "CARET" {
 		p.next()
-		var ex *node
-		if p.peek() == "L_BRACE" {
-			p.next()
-			ex = p.expr()
-			p.expect("R_BRACE")
-		} else {
-			ex = p.atom()
-		}
+		ex := p.script()
 		if p.peek() == "UNDERSCORE" {
 			p.subexprText()
 		}
 		base = pow(base, ex)
 	}
 	return base
+}
+
+// script is what follows ^ or _: a braced expression or a single atom.
+func (p *parser) script() *node {
+	if p.peek() == "L_BRACE" {
+		p.next()
+		e := p.expr()
+		p.expect("R_BRACE")
+		return e
+	}
+	return p.atom()
+}
+
+// braced is {expr}.
+func (p *parser) braced() *node {
+	p.expect("L_BRACE")
+	e := p.expr()
+	p.expect("R_BRACE")
+	return e
+}
+
+// enclosed reads an opening delimiter, an expression and the delimiter
+// closing names as the opening one's closer.
+func (p *parser) enclosed(closing map[string]string) *node {
+	t := p.next()
+	e := p.expr()
+	p.expect(closing[t.t])
+	return e
 }
 
 func (p *parser) comp(nofunc bool) *node {
@@ -780,10 +803,7 @@ func (p *parser) comp(nofunc bool) *node {
 	case "L_PAREN", "L_GROUP", "L_BRACKET", "L_BRACE_VISUAL", "L_BRACE_CMD", "L_BRACK":
 		pairs := map[string]string{"L_PAREN": "R_PAREN", "L_GROUP": "R_GROUP", "L_BRACKET": "R_BRACKET",
 			"L_BRACE_VISUAL": "R_BRACE_VISUAL", "L_BRACE_CMD": "R_BRACE_CMD", "L_BRACK": "R_BRACK"}
-		t := p.next()
-		e := p.expr()
-		p.expect(pairs[t.t])
-		return e
+		return p.enclosed(pairs)
 	case "L_BRACE":
 		if v, ok := p.try(func() *node { p.next(); e := p.expr(); p.expect("R_BRACE"); return e }); ok {
 			return v
@@ -796,38 +816,21 @@ func (p *parser) comp(nofunc bool) *node {
 		return fn("binomial", top, bot)
 	case "PHANTOM_CMD", "BOXED_CMD":
 		p.next()
-		p.expect("L_BRACE")
-		e := p.expr()
-		p.expect("R_BRACE")
-		return e
+		return p.braced()
 	case "NORM":
 		p.fail("norms are not compared")
 	case "BAR", "L_VERT", "VERT":
-		t := p.next()
-		e := p.expr()
-		closing := map[string]string{"BAR": "BAR", "L_VERT": "R_VERT", "VERT": "VERT"}[t.t]
-		p.expect(closing)
-		return fn("Abs", e)
+		return fn("Abs", p.enclosed(map[string]string{"BAR": "BAR", "L_VERT": "R_VERT", "VERT": "VERT"}))
 	case "L_ANGLE":
 		p.fail("dot products are not compared")
 	case "L_FLOOR", "LL_CORNER":
-		t := p.next()
-		e := p.expr()
-		p.expect(map[string]string{"L_FLOOR": "R_FLOOR", "LL_CORNER": "LR_CORNER"}[t.t])
-		return fn("floor", e)
+		return fn("floor", p.enclosed(map[string]string{"L_FLOOR": "R_FLOOR", "LL_CORNER": "LR_CORNER"}))
 	case "L_CEIL", "UL_CORNER":
-		t := p.next()
-		e := p.expr()
-		p.expect(map[string]string{"L_CEIL": "R_CEIL", "UL_CORNER": "UR_CORNER"}[t.t])
-		return fn("ceiling", e)
+		return fn("ceiling", p.enclosed(map[string]string{"L_CEIL": "R_CEIL", "UL_CORNER": "UR_CORNER"}))
 	case "CMD_FRAC":
 		p.next()
-		p.expect("L_BRACE")
-		top := p.expr()
-		p.expect("R_BRACE")
-		p.expect("L_BRACE")
-		bot := p.expr()
-		p.expect("R_BRACE")
+		top := p.braced()
+		bot := p.braced()
 		if top.isInteger() && bot.isInteger() {
 			return divide(top, bot)
 		}
@@ -837,12 +840,8 @@ func (p *parser) comp(nofunc bool) *node {
 		return mul(top, inv(bot))
 	case "CMD_BINOM":
 		p.next()
-		p.expect("L_BRACE")
-		top := p.expr()
-		p.expect("R_BRACE")
-		p.expect("L_BRACE")
-		bot := p.expr()
-		p.expect("R_BRACE")
+		top := p.braced()
+		bot := p.braced()
 		return fn("binomial", top, bot)
 	case "MATRIX_START":
 		return p.matrix("MATRIX_END")
@@ -916,25 +915,13 @@ func (p *parser) subSup() (sub, sup *node) {
 				return
 			}
 			p.next()
-			if p.peek() == "L_BRACE" {
-				p.next()
-				sub = p.expr()
-				p.expect("R_BRACE")
-			} else {
-				sub = p.atom()
-			}
+			sub = p.script()
 		case "CARET":
 			if sup != nil {
 				return
 			}
 			p.next()
-			if p.peek() == "L_BRACE" {
-				p.next()
-				sup = p.expr()
-				p.expect("R_BRACE")
-			} else {
-				sup = p.atom()
-			}
+			sup = p.script()
 		}
 	}
 	return
@@ -1016,9 +1003,7 @@ func (p *parser) function() *node {
 			root = p.expr()
 			p.expect("R_BRACKET")
 		}
-		p.expect("L_BRACE")
-		base := p.expr()
-		p.expect("R_BRACE")
+		base := p.braced()
 		if root != nil {
 			return pow(base, inv(root))
 		}
@@ -1038,13 +1023,7 @@ func (p *parser) function() *node {
 				p.expect("R_BRACE")
 			} else if p.peek() == "CARET" && hi == nil {
 				p.next()
-				if p.peek() == "L_BRACE" {
-					p.next()
-					hi = p.expr()
-					p.expect("R_BRACE")
-				} else {
-					hi = p.atom()
-				}
+				hi = p.script()
 			}
 		}
 		if v == nil || hi == nil {
@@ -1314,13 +1293,7 @@ func (p *parser) atomExpr(bare bool) *node {
 			}
 		} else if p.peek() == "CARET" && sup == nil && !bare {
 			p.next()
-			if p.peek() == "L_BRACE" {
-				p.next()
-				sup = p.expr()
-				p.expect("R_BRACE")
-			} else {
-				sup = p.atom()
-			}
+			sup = p.script()
 		}
 	}
 	var v *node

@@ -87,54 +87,57 @@ func (p *pyParser) peek() pyTok {
 }
 
 func (p *pyParser) sum() (*node, error) {
-	left, err := p.term()
-	if err != nil {
-		return nil, err
-	}
-	for p.peek().t == "op" && (p.peek().s == "+" || p.peek().s == "-") {
-		op := p.toks[p.pos].s
-		p.pos++
-		right, err := p.term()
-		if err != nil {
-			return nil, err
-		}
+	return p.leftFold("+", "-", p.term, func(left, right *node, op string) *node {
 		if op == "-" {
 			right = mul(intNode(-1), right)
 		}
-		left = add(left, right)
+		return add(left, right)
+	})
+}
+
+func (p *pyParser) term() (*node, error) {
+	return p.leftFold("*", "/", p.factor, func(left, right *node, op string) *node {
+		if op == "/" {
+			right = inv(right)
+		}
+		return mul(left, right)
+	})
+}
+
+// leftFold reads operand (op operand)*, op being either of two operators,
+// and joins it from the left: a op b op c is (a op b) op c.
+func (p *pyParser) leftFold(op1, op2 string, operand func() (*node, error), join func(left, right *node, op string) *node) (*node, error) {
+	left, err := operand()
+	if err != nil {
+		return nil, err
+	}
+	for p.peek().t == "op" && (p.peek().s == op1 || p.peek().s == op2) {
+		op := p.toks[p.pos].s
+		p.pos++
+		right, err := operand()
+		if err != nil {
+			return nil, err
+		}
+		left = join(left, right, op)
 	}
 	return left, nil
 }
 
-func (p *pyParser) term() (*node, error) {
-	left, err := p.factor()
-	if err != nil {
-		return nil, err
+// nested reads f one level deeper, failing past maxDepth.
+func (p *pyParser) nested(f func() (*node, error)) (*node, error) {
+	p.depth++
+	if p.depth > maxDepth {
+		return nil, fmt.Errorf("%w: nesting too deep", ErrSyntax)
 	}
-	for p.peek().t == "op" && (p.peek().s == "*" || p.peek().s == "/") {
-		op := p.toks[p.pos].s
-		p.pos++
-		right, err := p.factor()
-		if err != nil {
-			return nil, err
-		}
-		if op == "/" {
-			right = inv(right)
-		}
-		left = mul(left, right)
-	}
-	return left, nil
+	v, err := f()
+	p.depth--
+	return v, err
 }
 
 func (p *pyParser) factor() (*node, error) {
 	if t := p.peek(); t.t == "op" && (t.s == "+" || t.s == "-") {
 		p.pos++
-		p.depth++
-		if p.depth > maxDepth {
-			return nil, fmt.Errorf("%w: nesting too deep", ErrSyntax)
-		}
-		v, err := p.factor()
-		p.depth--
+		v, err := p.nested(p.factor)
 		if err != nil {
 			return nil, err
 		}
@@ -174,12 +177,7 @@ func (p *pyParser) atom() (*node, error) {
 		return num(r.Quo(r, big.NewRat(10, 1))), nil
 	case "(":
 		p.pos++
-		p.depth++
-		if p.depth > maxDepth {
-			return nil, fmt.Errorf("%w: nesting too deep", ErrSyntax)
-		}
-		v, err := p.sum()
-		p.depth--
+		v, err := p.nested(p.sum)
 		if err != nil {
 			return nil, err
 		}

@@ -22,16 +22,7 @@ func WriteFile(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
+	err = writeSynced(tmp, data, 0o644)
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
@@ -77,6 +68,31 @@ func CopyFile(src, dst string) error {
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
+	}
+	return err
+}
+
+// WriteNew creates path, which must not exist, with data synced to disk
+// and the mode perm whatever the umask; the caller renames it into place.
+func WriteNew(path string, data []byte, perm os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	return writeSynced(f, data, perm)
+}
+
+// writeSynced writes data to f, syncs and closes it, and sets its mode.
+func writeSynced(f *os.File, data []byte, perm os.FileMode) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), perm)
 	}
 	return err
 }

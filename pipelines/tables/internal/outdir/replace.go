@@ -190,7 +190,7 @@ func (l *locked) replace(names []string, files map[string][]byte) (err error) {
 		if err := step("write " + name); err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(stage, name), files[name], 0o644); err != nil {
+		if err := atomicfile.WriteNew(filepath.Join(stage, name), files[name], 0o644); err != nil {
 			return err
 		}
 	}
@@ -225,7 +225,7 @@ func (l *locked) replace(names []string, files map[string][]byte) (err error) {
 	if err := step("mark"); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(l.dir, marker), []byte(strings.Join(names, "\n")+"\n"), 0o644); err != nil {
+	if err := atomicfile.WriteNew(filepath.Join(l.dir, marker), []byte(strings.Join(names, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}
 	if err := atomicfile.SyncDir(l.dir); err != nil {
@@ -406,24 +406,6 @@ func (l *locked) trash(path string) error {
 		return err
 	}
 	return os.RemoveAll(path)
-}
-
-func writeFile(path string, data []byte, perm fs.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(path, perm) // whatever the umask, as atomicfile does
-	}
-	return err
 }
 
 func removeIfExists(path string) error {

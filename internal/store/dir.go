@@ -14,3 +14,12 @@ func CheckDir(data string) error {
 	}
 	return nil
 }
+
+// PinValid is the start of a stage that reads one generation of its run:
+// cfg.Validate, then Pin(dir).
+func PinValid(cfg interface{ Validate() error }, dir string) (*Snapshot, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return Pin(dir)
+}

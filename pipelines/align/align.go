@@ -83,12 +83,9 @@ type job struct {
 
 // Run aligns every selected trace to the valid DAGs of its problem.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
-	if err := cfg.Validate(); err != nil {
-		return Summary{}, err
-	}
 	// Traces and DAGs are read from one generation of the run, whatever
 	// commits meanwhile.
-	snap, err := store.Pin(cfg.Data)
+	snap, err := store.PinValid(cfg, cfg.Data)
 	if err != nil {
 		return Summary{}, err
 	}

@@ -72,11 +72,8 @@ type Summary struct {
 // Run writes the page of one trace, or the index and every aligned trace's
 // page.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
-	if err := cfg.Validate(); err != nil {
-		return Summary{}, err
-	}
 	// Every page is drawn from one generation of the run.
-	snap, err := store.Pin(cfg.Data)
+	snap, err := store.PinValid(cfg, cfg.Data)
 	if err != nil {
 		return Summary{}, err
 	}

@@ -43,11 +43,8 @@ type Summary struct {
 // one commit. A trace whose problem has no gold answer is an error, and
 // nothing is written.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
-	if err := cfg.Validate(); err != nil {
-		return Summary{}, err
-	}
 	// Problems and traces are read from one generation of the run.
-	snap, err := store.Pin(cfg.Data)
+	snap, err := store.PinValid(cfg, cfg.Data)
 	if err != nil {
 		return Summary{}, err
 	}

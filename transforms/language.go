@@ -9,7 +9,6 @@ import (
 	"github.com/datg/datg/study"
 )
 
-
 // Thresholds of the compliance check. A language counts as detected when it
 // holds at least MinLanguageShare of the reasoning's letters, as
 // langdetect's detect_langs reports languages above probability 0.1 (the

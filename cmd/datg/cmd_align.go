@@ -69,9 +69,6 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 	if done, err := alignLLM.finish("align", stdout, err); done {
 		return err
 	}
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(stdout, "align: %d alignments (%d without a usable reply, %d spans not located, %d alignment errors) -> %s/alignments.parquet\n",
 		sum.Alignments, sum.Unusable, sum.Unlocated, sum.Problems, cfg.Data)
 	return nil

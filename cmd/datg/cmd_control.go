@@ -77,9 +77,6 @@ func runControl(ctx context.Context, cmd *Command, args []string) error {
 	if done, err := ctlLLM.finish("control", stdout, err); done {
 		return err
 	}
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(stdout, "control %s: %d examples (%d from the journal), %d trials, %d retried, %d forced accepts, %d decoded tokens in %s -> %s/{traces,trials}.parquet\n",
 		cfg.Method, sum.Examples-sum.Failed, sum.Resumed, sum.Trials, sum.Retried, sum.Forced, sum.Tokens, time.Since(start).Round(time.Millisecond), gen.Data)
 	return nil

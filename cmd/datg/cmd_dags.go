@@ -63,9 +63,6 @@ func runDAGs(ctx context.Context, cmd *Command, args []string) error {
 	if done, err := dagsLLM.finish("dags", stdout, err); done {
 		return err
 	}
-	if err != nil {
-		return err
-	}
 	changed := ""
 	if sum.Changed > 0 {
 		changed = fmt.Sprintf("; %d replaced DAGs of other content, whose alignments are stale until aligned again", sum.Changed)

@@ -54,9 +54,6 @@ func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 	if done, err := genLLM.finish("generate", stdout, err); done {
 		return err
 	}
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(stdout, "generate: %d traces (%d new, %d from the journal), %d tokens in %s -> %s/traces.parquet\n",
 		sum.Jobs-sum.Failed, sum.New, sum.Resumed, sum.Tokens, time.Since(start).Round(time.Millisecond), cfg.Data)
 	return nil

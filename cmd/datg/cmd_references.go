@@ -56,9 +56,6 @@ func runReferences(ctx context.Context, cmd *Command, args []string) error {
 	if done, err := refLLM.finish("references", stdout, err); done {
 		return err
 	}
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(stdout, "references: %d problems, %d with %d references, %d accepted of %d attempts -> %s/derivations.parquet\n",
 		sum.Problems, sum.Complete, cfg.PerProblem, sum.Accepted, sum.Attempts, cfg.Data)
 	if len(sum.Short) > 0 {

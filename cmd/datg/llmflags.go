@@ -135,11 +135,12 @@ func (f *llmFlags) targetOrSymbolic(cmd *Command, flag, v string, symbolic *bool
 	return nil
 }
 
-// finish ends a stage run: with --dry-run, the plan goes to stdout and the
-// run's "nothing was sent" ending is success.
+// finish ends a stage run: done says the command has nothing more to
+// print, after an error or a dry run (whose plan goes to stdout and whose
+// "nothing was sent" ending is success); else it prints its summary.
 func (f *llmFlags) finish(stage string, stdout io.Writer, err error) (done bool, _ error) {
 	if f.dry == nil {
-		return false, err
+		return err != nil, err
 	}
 	if err != nil && !errors.Is(err, llm.ErrDryRun) && !errors.Is(err, llm.ErrFailedRequests) && !strings.Contains(err.Error(), llm.ErrDryRun.Error()) {
 		return true, err

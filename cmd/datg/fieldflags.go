@@ -17,7 +17,7 @@ func (c *Command) describe(err error) string {
 			msg = strings.ReplaceAll(msg, fe.Error(), "--"+flag+": "+fe.Err.Error())
 		}
 	}
-	return oneLine(stringError(msg))
+	return oneLine(msg)
 }
 
 // flagOf is the command's flag that sets a Config field (a path, such as
@@ -70,7 +70,3 @@ var poolFieldFlags = map[string]string{
 	"Batch.Poll":            "batch-poll",
 	"Batch.Rounds":          "batch-rounds",
 }
-
-type stringError string
-
-func (e stringError) Error() string { return string(e) }

@@ -92,7 +92,7 @@ func run(ctx context.Context, args []string) int {
 		cmd.Usage(stdout)
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "datg: %s: %s (usage: datg %s)\n", cmd.Name(), oneLine(ue), cmd.UsageLine)
+		fmt.Fprintf(stderr, "datg: %s: %s (usage: datg %s)\n", cmd.Name(), oneLine(ue.Error()), cmd.UsageLine)
 		return 2
 	case errors.Is(err, inputerr.ErrInvalidConfig):
 		fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), cmd.describe(err))
@@ -130,7 +130,7 @@ func usage() {
 	fmt.Fprintf(stdout, "\nEvery command takes --data DIR (default data/run, or $DATG_DATA).\nRun 'datg help <command>' for a command's flags.\n")
 }
 
-// oneLine joins a multi-line error (errors.Join) into one line.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+// oneLine joins a multi-line message (errors.Join's) into one line.
+func oneLine(msg string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")
 }

@@ -145,15 +145,12 @@ func DefaultConfig() Config {
 
 // Validate reports settings that cannot work, each naming its field.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, inputerr.BadField(field, format, args...))
-	}
+	var p inputerr.Problems
 	if c.Count < 1 {
-		bad("Count", "must be at least 1, not %d", c.Count)
+		p.Add("Count", "must be at least 1, not %d", c.Count)
 	}
 	if c.MaxSeqs < 1 {
-		bad("MaxSeqs", "must be at least 1, not %d", c.MaxSeqs)
+		p.Add("MaxSeqs", "must be at least 1, not %d", c.MaxSeqs)
 	}
 	type rate struct {
 		field string
@@ -166,43 +163,43 @@ func (c Config) Validate() error {
 		{"Content.UnknownNode", c.Content.UnknownNode}, {"Content.AbsentSpan", c.Content.AbsentSpan},
 		{"Content.BadStatus", c.Content.BadStatus}, {"Content.ScaffoldLeak", c.Content.ScaffoldLeak}} {
 		if !(x.r >= 0 && x.r <= 1) {
-			bad(x.field, "rate %v is not in [0, 1]", x.r)
+			p.Add(x.field, "rate %v is not in [0, 1]", x.r)
 		}
 	}
 	if f.ErrorRate+f.DropRate+f.MalformedRate+f.EmptyRate+f.BadUsageRate+f.TrickleRate > 1 {
-		bad("Faults", "fault rates add up to more than 1")
+		p.Add("Faults", "fault rates add up to more than 1")
 	}
 	if f.EmptyForm != "" && !slices.Contains(EmptyForms, f.EmptyForm) {
-		bad("Faults.EmptyForm", "%q is none of %s", f.EmptyForm, strings.Join(EmptyForms, ", "))
+		p.Add("Faults.EmptyForm", "%q is none of %s", f.EmptyForm, strings.Join(EmptyForms, ", "))
 	}
 	if math.IsNaN(f.BadUsage) || math.IsInf(f.BadUsage, 0) {
-		bad("Faults.BadUsage", "%v is not a JSON number", f.BadUsage)
+		p.Add("Faults.BadUsage", "%v is not a JSON number", f.BadUsage)
 	}
 	if f.TrickleInterval < 0 {
-		bad("Faults.TrickleInterval", "must not be negative")
+		p.Add("Faults.TrickleInterval", "must not be negative")
 	}
 	for _, code := range c.Faults.ErrorCodes {
 		if code < 400 || code > 599 {
-			bad("Faults.ErrorCodes", "%d is not an HTTP error", code)
+			p.Add("Faults.ErrorCodes", "%d is not an HTTP error", code)
 		}
 	}
 	if c.ReasoningKey != "" && c.ReasoningKey != "reasoning_content" && c.ReasoningKey != "reasoning" {
-		bad("ReasoningKey", "%q is neither reasoning_content nor reasoning", c.ReasoningKey)
+		p.Add("ReasoningKey", "%q is neither reasoning_content nor reasoning", c.ReasoningKey)
 	}
 	if c.Dialect != DialectVLLM && c.Dialect != DialectOpenAI {
-		bad("Dialect", "%q is neither %s nor %s", c.Dialect, DialectVLLM, DialectOpenAI)
+		p.Add("Dialect", "%q is neither %s nor %s", c.Dialect, DialectVLLM, DialectOpenAI)
 	}
 	if c.MaxModelLen < 1 {
-		bad("MaxModelLen", "must be at least 1, not %d", c.MaxModelLen)
+		p.Add("MaxModelLen", "must be at least 1, not %d", c.MaxModelLen)
 	}
 	if b := c.Batch; b.StepPolls < 0 || b.FailFirst < 0 || b.ExpireFirst < 0 || b.ExpireAnswered < 0 || b.PartialFirst < 0 || b.FailedLines < 0 {
-		bad("Batch", "settings must not be negative")
+		p.Add("Batch", "settings must not be negative")
 	}
 	if c.Latency < 0 {
-		bad("Latency", "must not be negative")
+		p.Add("Latency", "must not be negative")
 	}
 	if c.TokenLatency < 0 {
-		bad("TokenLatency", "must not be negative")
+		p.Add("TokenLatency", "must not be negative")
 	}
-	return inputerr.Invalid(errs...)
+	return p.Err()
 }

@@ -82,20 +82,18 @@ func DefaultConfig() Config {
 // Validate checks the run. Each problem with a field is an
 // inputerr.FieldError naming it (MaxTrials, Generation.Study.Budgets).
 func (c Config) Validate() error {
-	var errs []error
+	var p inputerr.Problems
 	if !slices.Contains(Methods, c.Method) {
-		errs = append(errs, inputerr.BadField("Method", "%q is none of %s", c.Method, strings.Join(study.Strings(Methods...), ", ")))
+		p.Add("Method", "%q is none of %s", c.Method, strings.Join(study.Strings(Methods...), ", "))
 	}
-	if err := c.Generation.Validate(); err != nil {
-		errs = append(errs, inputerr.Nest("Generation", err))
-	}
+	p.NestedIn("Generation", c.Generation.Validate())
 	for _, l := range c.Generation.Study.Levels {
 		if b := c.Generation.Study.Budgets[l]; b > 0 && b < 8 {
-			errs = append(errs, inputerr.BadField("Generation.Study.Budgets", "the %s budget of %d tokens leaves no room for a checkpoint at a quarter of it", l, b))
+			p.Add("Generation.Study.Budgets", "the %s budget of %d tokens leaves no room for a checkpoint at a quarter of it", l, b)
 		}
 	}
 	if c.MaxTrials < 1 || c.MaxTrials > MaxTrials {
-		errs = append(errs, inputerr.BadField("MaxTrials", "must be in [1, %d], not %d", MaxTrials, c.MaxTrials))
+		p.Add("MaxTrials", "must be in [1, %d], not %d", MaxTrials, c.MaxTrials)
 	}
 	s := c.Scaffold
 	for _, f := range []struct {
@@ -110,8 +108,8 @@ func (c Config) Validate() error {
 		{"Scaffold.MaxTokens", bounds.Budget(s.MaxTokens)},
 	} {
 		if f.err != nil {
-			errs = append(errs, inputerr.BadField(f.name, "%w", f.err))
+			p.Add(f.name, "%w", f.err)
 		}
 	}
-	return inputerr.Invalid(errs...)
+	return p.Err()
 }

@@ -47,51 +47,48 @@ func DefaultStudy() Study {
 // directions, and its numbers against their ranges. Each problem is an
 // inputerr.FieldError naming the Study field.
 func (s Study) Validate() error {
-	var errs []error
-	add := func(field, format string, args ...any) {
-		errs = append(errs, inputerr.BadField(field, format, args...))
-	}
+	var p inputerr.Problems
 	if len(s.Models) == 0 {
-		add("Models", "none given")
+		p.Add("Models", "none given")
 	}
 	if len(s.Seeds) == 0 {
-		add("Seeds", "none given")
+		p.Add("Seeds", "none given")
 	}
 	if len(s.Directions) == 0 {
-		add("Directions", "none given")
+		p.Add("Directions", "none given")
 	}
 	for _, d := range s.Directions {
 		if !slices.Contains(study.Directions, study.Direction(d)) {
-			add("Directions", "unknown direction %q (known: %v)", d, study.Directions)
+			p.Add("Directions", "unknown direction %q (known: %v)", d, study.Directions)
 		}
 	}
 	for _, l := range s.Langs {
 		if _, err := study.LookupLanguage(l); err != nil {
-			add("Langs", "%w", err)
+			p.Add("Langs", "%w", err)
 		}
 	}
 	if len(s.Levels) == 0 {
-		add("Levels", "none given")
+		p.Add("Levels", "none given")
 	}
 	for _, l := range s.Levels {
 		if !study.ValidLevel(l) {
-			add("Levels", "unknown level %q (known: %v)", l, study.Levels)
+			p.Add("Levels", "unknown level %q (known: %v)", l, study.Levels)
 		} else if s.Budgets[l] <= 0 {
-			add("Budgets", "no token budget for level %s", l)
+			p.Add("Budgets", "no token budget for level %s", l)
 		}
 	}
-	for _, p := range s.rangeProblems() {
-		errs = append(errs, p.configError())
+	for _, rp := range s.rangeProblems() {
+		p.Nested(rp.configError())
 	}
 	if s.API != "completions" && s.API != "chat" {
-		add("API", "%q is neither completions nor chat", s.API)
+		p.Add("API", "%q is neither completions nor chat", s.API)
 	}
 	for _, f := range []struct {
 		name string
 		list []string
 	}{{"Models", s.Models}, {"Directions", s.Directions}, {"Langs", s.Langs}, {"Levels", s.Levels}} {
 		if d := firstDuplicate(f.list); d != "" {
-			add(f.name, "lists %q twice", d)
+			p.Add(f.name, "lists %q twice", d)
 		}
 	}
 	seeds := make([]string, len(s.Seeds))
@@ -99,9 +96,9 @@ func (s Study) Validate() error {
 		seeds[i] = fmt.Sprint(v)
 	}
 	if d := firstDuplicate(seeds); d != "" {
-		add("Seeds", "lists %s twice", d)
+		p.Add("Seeds", "lists %s twice", d)
 	}
-	return inputerr.Invalid(errs...)
+	return p.Err()
 }
 
 func firstDuplicate(list []string) string {
@@ -153,20 +150,16 @@ func DefaultConfig() Config {
 // Validate checks the run. Each problem with a field of the Config (or of
 // its Study: Study.Models) is an inputerr.FieldError naming it.
 func (c Config) Validate() error {
-	var errs []error
+	var p inputerr.Problems
 	if c.Data == "" {
-		errs = append(errs, inputerr.BadField("Data", "none given"))
+		p.Add("Data", "none given")
 	}
 	if len(c.Endpoints) == 0 {
-		errs = append(errs, inputerr.BadField("Endpoints", "none given (one vLLM server per GPU)"))
+		p.Add("Endpoints", "none given (one vLLM server per GPU)")
 	}
-	if err := c.Study.Validate(); err != nil {
-		errs = append(errs, inputerr.Nest("Study", err))
-	}
-	if err := c.target().Pool.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	return inputerr.Invalid(errs...)
+	p.NestedIn("Study", c.Study.Validate())
+	p.Nested(c.target().Pool.Validate())
+	return p.Err()
 }
 
 // target is the servers the run sends to, and how: the one place the

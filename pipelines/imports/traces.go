@@ -68,17 +68,15 @@ func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 
 // Validate checks the kind and that there is a file to read.
 func (c Config) Validate() error {
-	var errs []error
+	var p inputerr.Problems
 	if !slices.Contains(Kinds, c.Kind) {
-		errs = append(errs, inputerr.BadField("Kind", "unknown import %q (%v)", c.Kind, Kinds))
+		p.Add("Kind", "unknown import %q (%v)", c.Kind, Kinds)
 	}
 	if c.In == "" {
-		errs = append(errs, inputerr.BadField("In", "no file to import"))
+		p.Add("In", "no file to import")
 	}
-	if c.Data == "" {
-		errs = append(errs, inputerr.BadField("Data", "no run directory"))
-	}
-	return inputerr.Invalid(errs...)
+	p.Nested(store.CheckDir(c.Data))
+	return p.Err()
 }
 
 // traceRecord is one line of a traces import. Pointers tell a missing

@@ -40,27 +40,27 @@ func DefaultConfig() Config {
 
 // Validate checks languages and levels before any file is read.
 func (c Config) Validate() error {
-	var errs []error
+	var p inputerr.Problems
 	if c.Src == "" {
-		errs = append(errs, inputerr.BadField("Src", "no source directory"))
+		p.Add("Src", "no source directory")
 	}
 	if len(c.Langs) == 0 || len(c.Levels) == 0 {
-		errs = append(errs, inputerr.BadField("Langs", "no languages or no levels"))
+		p.Add("Langs", "no languages or no levels")
 	}
 	for _, l := range c.Langs {
 		if _, err := study.LookupLanguage(l); err != nil {
-			errs = append(errs, inputerr.BadField("Langs", "%w", err))
+			p.Add("Langs", "%w", err)
 		}
 	}
 	for _, l := range c.Levels {
 		if !study.ValidLevel(l) {
-			errs = append(errs, inputerr.BadField("Levels", "unknown level %q (known: %v)", l, study.Levels))
+			p.Add("Levels", "unknown level %q (known: %v)", l, study.Levels)
 		}
 	}
 	if c.PerLevel < 0 {
-		errs = append(errs, inputerr.BadField("PerLevel", "must not be negative"))
+		p.Add("PerLevel", "must not be negative")
 	}
-	return inputerr.Invalid(errs...)
+	return p.Err()
 }
 
 // row is one problem as the source gives it.

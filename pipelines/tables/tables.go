@@ -32,16 +32,14 @@ func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 
 // Validate checks the run directory is named and Only names tables.
 func (c Config) Validate() error {
-	var errs []error
-	if err := store.CheckDir(c.Data); err != nil {
-		errs = append(errs, err)
-	}
+	var p inputerr.Problems
+	p.Nested(store.CheckDir(c.Data))
 	for _, name := range c.Only {
 		if _, ok := registered(name); !ok {
-			errs = append(errs, inputerr.BadField("Only", "%w: %q (known: %s)", ErrUnknownTable, name, strings.Join(tableNames(), ", ")))
+			p.Add("Only", "%w: %q (known: %s)", ErrUnknownTable, name, strings.Join(tableNames(), ", "))
 		}
 	}
-	return inputerr.Invalid(errs...)
+	return p.Err()
 }
 
 // Summary is what a run wrote.

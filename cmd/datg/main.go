@@ -40,6 +40,7 @@ var commands = []*Command{
 	cmdTables,
 	cmdExplain,
 	cmdSQL,
+	cmdDoctor,
 	cmdSchema,
 	cmdVersion,
 }

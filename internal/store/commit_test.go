@@ -59,30 +59,37 @@ func child() int {
 }
 
 func commitVersion(dir string, v int) error {
+	_, err := commitGeneration(dir, v)
+	return err
+}
+
+// commitGeneration commits version v and returns the generation it made.
+func commitGeneration(dir string, v int) (int, error) {
 	tx, err := Begin(dir, Meta{Stage: "test"})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer tx.Abort()
 	s := strconv.Itoa(v)
 	p, err := MergeIn(tx, schema.Problems)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	n, err := CreateIn(tx, schema.Nodes)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	e, err := CreateIn(tx, schema.Edges)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	// The merge replaces the one problem row: a version is one row in each.
 	if err := errors.Join(p.Write(schema.Problem{ProblemID: "p", Lang: "en", Question: s}),
 		n.Write(schema.Node{DagID: "d", NodeID: s}), e.Write(schema.Edge{DagID: "d", ParentID: s, ChildID: "c"})); err != nil {
-		return err
+		return 0, err
 	}
-	return tx.Commit()
+	err = tx.Commit()
+	return tx.Generation, err
 }
 
 // versionOf reads the three tables' version through dir (the run, or a
@@ -427,7 +434,13 @@ func TestStrayTableRefused(t *testing.T) {
 	}
 	os.Remove(link)
 	os.Symlink("current/nodes.parquet", link)
-	os.Mkdir(FolderPath(dir, schema.Nodes.Table), 0o755)
+	folder := FolderPath(dir, schema.Nodes.Table)
+	os.Mkdir(folder, 0o755)
+	os.WriteFile(filepath.Join(folder, "NOTES.txt"), []byte("mine"), 0o644)
+	if _, err := ReadAll(dir, schema.Nodes); err != nil {
+		t.Fatalf("a folder of notes named like a table: %v", err)
+	}
+	writeParquet(t, filepath.Join(folder, "part-0.parquet"), []schema.Node{{DagID: "d", NodeID: "9"}})
 	if _, err := ReadAll(dir, schema.Nodes); !errors.Is(err, ErrStrayTable) {
 		t.Fatalf("stray folder: %v, want ErrStrayTable", err)
 	}

@@ -27,3 +27,9 @@ var ErrStrayTable = errors.New("table file outside the run's committed generatio
 // ErrSchemaMismatch means a table file's columns are not the declared ones:
 // a column is missing, or has another type.
 var ErrSchemaMismatch = errors.New("table file does not match the declared schema")
+
+// ErrTableChanged means a file of a committed generation is not the one
+// datg committed (its manifest says another size or hash, or it is a link
+// now, or missing), or a file sits in a generation that its manifest does
+// not list: it was changed outside datg, and is refused rather than read.
+var ErrTableChanged = errors.New("table file changed outside datg")

@@ -3,44 +3,65 @@ package store
 import (
 	"errors"
 	"fmt"
-	"github.com/datg/datg/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/datg/datg/internal/atomicfile"
 )
 
 // publish turns a staging directory holding the tables in written into the
-// run's next generation: under the run's commit lock it links in every
-// other table of the current generation, renames the directory to the next
-// number and points current at it. The rename of current is the commit;
-// everything after it (notebook links, collecting old generations) only
-// tidies and never fails the commit.
-func publish(dir, staging string, written map[string]bool) (int, error) {
+// run's next generation: under the run's commit lock it checks and links in
+// every other table of the current generation, writes the manifest, renames
+// the directory to the next number and points current at it. The rename of
+// current is the commit; everything after it (notebook links, collecting
+// old generations) only tidies and never fails the commit.
+func publish(dir, staging string, head Manifest, written []ManifestFile) (int, error) {
 	unlock, err := lockCommits(dir)
 	if err != nil {
 		return 0, err
 	}
 	defer unlock()
-	base, gen, err := tablesDir(dir)
+	gens := filepath.Join(dir, genDir)
+	if err := realDir(gens); err != nil {
+		return 0, err
+	}
+	cur, err := readCurrent(dir)
 	if err != nil {
 		return 0, err
 	}
-	gens := filepath.Join(dir, genDir)
-	if gen {
+	var base string
+	if cur > 0 {
+		if err := checkGenerationDir(dir, cur); err != nil {
+			return 0, err
+		}
+		base = filepath.Join(gens, genName(cur))
 		// Finish what a killed commit may have left: links still to be made
 		// while the run's files are the base generation's.
 		linkForNotebooks(dir, base)
-	} else if base, err = migrate(dir, gens); err != nil {
-		return 0, fmt.Errorf("moving the run's tables into %s: %w", gens, err)
+	} else if hasLegacyTables(dir) {
+		if base, err = migrate(dir, gens); err != nil {
+			return 0, fmt.Errorf("moving the run's tables into %s: %w", gens, err)
+		}
 	}
 	if err := fault("link"); err != nil {
 		return 0, err
 	}
-	if err := carryOver(base, staging, written); err != nil {
-		return 0, fmt.Errorf("carrying over the run's other tables: %w", err)
+	writtenTables := map[string]bool{}
+	for _, f := range written {
+		writtenTables[f.Table] = true
+	}
+	var carried []ManifestFile
+	if base != "" { // "" for a new run: nothing to carry
+		if carried, err = carryOver(base, staging, writtenTables); err != nil {
+			return 0, fmt.Errorf("carrying over the run's other tables: %w", err)
+		}
+	}
+	head.Files = append(append([]ManifestFile(nil), written...), carried...)
+	if err := writeManifest(staging, &head); err != nil {
+		return 0, err
 	}
 	n, err := swapIn(dir, gens, staging)
 	if err != nil {
@@ -48,48 +69,29 @@ func publish(dir, staging string, written map[string]bool) (int, error) {
 	}
 	fault("after swap")
 	linkForNotebooks(dir, filepath.Join(gens, genName(n)))
-	collect(dir, gens, n, filepath.Base(base))
+	collect(dir, gens, n, filepath.Base(base)) // base "" keeps only the new one
 	return n, nil
 }
 
 // migrate makes a run from before generations one: its tables (files and
-// folders directly in dir) become generation 1, by hard links, and dir's
-// table files become links to it. Nothing's content changes, so a reader
-// sees the same tables before, during and after. It returns generation 1.
+// folders of parts directly in dir) become generation 1 and dir's table
+// files become links to it. Files in dir are hard-linked (nothing's content
+// changes, so a reader sees the same tables before, during and after); a
+// table that is a link to a file elsewhere is copied, so the generation
+// never shares a file datg did not write. It returns the new generation.
 func migrate(dir, gens string) (string, error) {
-	staging, err := os.MkdirTemp(gens, txPrefix+strconv.Itoa(os.Getpid())+"-")
+	staging, err := os.MkdirTemp(gens, txPrefix)
 	if err != nil {
 		return "", err
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		os.RemoveAll(staging)
-		return "", err
+	files, err := migrateTables(dir, staging)
+	if err == nil {
+		err = writeManifest(staging, &Manifest{Commit: migratedCommit, Stage: "migrate", CreatedAt: now(), Files: files})
 	}
-	declared := tableNames()
-	for _, e := range entries {
-		name := e.Name()
-		table, isFile := strings.CutSuffix(name, ".parquet")
-		if !declared[table] {
-			continue // not a table: the journal, tables/, explain/, a user's file
-		}
-		// A table may be a link to a file or folder elsewhere: what it
-		// points at is the table.
-		src, err := filepath.EvalSymlinks(filepath.Join(dir, name))
-		if err != nil {
-			os.RemoveAll(staging)
-			return "", fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
-		}
-		fi, err := os.Stat(src)
-		if err != nil || isFile == fi.IsDir() {
-			continue // x.parquet as a folder, x as a file: not datg's layout
-		}
-		if err := linkEntry(src, filepath.Join(staging, name), fi.IsDir()); err != nil {
-			os.RemoveAll(staging)
-			return "", err
-		}
+	var n int
+	if err == nil {
+		n, err = swapIn(dir, gens, staging)
 	}
-	n, err := swapIn(dir, gens, staging)
 	if err != nil {
 		os.RemoveAll(staging)
 		return "", err
@@ -99,6 +101,81 @@ func migrate(dir, gens string) (string, error) {
 	linkForNotebooks(dir, first)
 	return first, nil
 }
+
+// migrateTables links or copies the legacy tables of dir into staging and
+// describes them for the manifest. Only what holds a table in the old
+// layout moves: a declared table's <name>.parquet file, or its folder of
+// *.parquet parts. Everything else (the journal, tables/, a user's notes
+// in a folder named like a table) is left alone.
+func migrateTables(dir, staging string) ([]ManifestFile, error) {
+	var out []ManifestFile
+	for table := range tableNames() {
+		file := filepath.Join(dir, table+".parquet")
+		if fi, err := os.Stat(file); err == nil && fi.Mode().IsRegular() {
+			li, _ := os.Lstat(file)
+			dst := filepath.Join(staging, table+".parquet")
+			if err := moveInto(file, dst, li.Mode()&fs.ModeSymlink != 0); err != nil {
+				return nil, err
+			}
+			e, err := describeFile(staging, table+".parquet", table, "")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, e)
+			continue
+		}
+		folder := filepath.Join(dir, table)
+		if !isTableFolder(folder) {
+			continue
+		}
+		li, _ := os.Lstat(folder)
+		linked := li.Mode()&fs.ModeSymlink != 0
+		parts, err := folderParts(folder)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.Mkdir(filepath.Join(staging, table), 0o755); err != nil {
+			return nil, err
+		}
+		for _, p := range parts {
+			rel := table + "/" + filepath.Base(p)
+			if err := moveInto(p, filepath.Join(staging, table, filepath.Base(p)), linked); err != nil {
+				return nil, err
+			}
+			e, err := describeFile(staging, rel, table, "")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// moveInto puts a legacy table file into a new generation: a copy when it
+// was reached through a link (the file elsewhere is not datg's to share or
+// protect), else a hard link, made read-only.
+func moveInto(src, dst string, viaLink bool) error {
+	var err error
+	if viaLink {
+		err = atomicfile.CopyFile(src, dst)
+	} else {
+		err = linkOrCopy(src, dst)
+	}
+	if err != nil {
+		return err
+	}
+	return os.Chmod(dst, readOnly)
+}
+
+// migratedCommit is the commit of the generation a legacy run's tables
+// moved into.
+const migratedCommit = "migrated"
+
+// readOnly is the mode of every file of a generation: a generation never
+// changes, and a write through DIR/<table>.parquet would reach the file
+// every generation shares.
+const readOnly = 0o444
 
 // swapIn makes the staging directory the run's next generation: it syncs
 // it, renames it to the next number and points current at it. The rename
@@ -156,67 +233,114 @@ func lockCommits(dir string) (func(), error) {
 }
 
 // carryOver hard-links into staging every table of the base generation
-// that the commit does not write.
-func carryOver(base, staging string, written map[string]bool) error {
-	entries, err := os.ReadDir(base)
+// that the commit does not write, after checking each file against the
+// base's manifest: a commit never carries a changed file into a new
+// generation as if it were committed, and never drops one silently.
+func carryOver(base, staging string, written map[string]bool) ([]ManifestFile, error) {
+	m, err := readManifest(base)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		if m, err = describeGeneration(base); err != nil {
+			return nil, err
+		}
+	}
+	var out []ManifestFile
+	for _, f := range m.Files {
+		if written[f.Table] {
+			continue // replaced by this commit
+		}
+		if err := f.verify(base, false); err != nil {
+			return nil, err
+		}
+		dst := filepath.Join(staging, filepath.FromSlash(f.Path))
+		if dirName := filepath.Dir(dst); dirName != staging {
+			if err := os.MkdirAll(dirName, 0o755); err != nil {
+				return nil, err
+			}
+		}
+		if err := linkOrCopy(filepath.Join(base, filepath.FromSlash(f.Path)), dst); err != nil {
+			return nil, err
+		}
+		if err := os.Chmod(dst, readOnly); err != nil {
+			return nil, err
+		}
+		fi, err := os.Lstat(dst)
+		if err != nil {
+			return nil, err
+		}
+		f.MtimeNs = fi.ModTime().UnixNano() // a copy's own time
+		out = append(out, f)
+	}
+	return out, syncFolders(staging)
+}
+
+// syncFolders syncs the folder tables of a staging directory.
+func syncFolders(staging string) error {
+	entries, err := os.ReadDir(staging)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		name := e.Name()
-		table, folder := tableEntry(e)
-		if table == "" || written[table] {
-			continue // not a table, or replaced by this commit in either form
-		}
-		if err := linkEntry(filepath.Join(base, name), filepath.Join(staging, name), folder); err != nil {
-			return err
+		if e.IsDir() {
+			if err := atomicfile.SyncDir(filepath.Join(staging, e.Name())); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// tableEntry says which table a directory entry of a generation holds: a
-// regular <name>.parquet file (any name: a table of a newer datg is carried
-// too), or a folder named after a declared table. Anything else (a link, a
-// stray directory) is no table and is never linked, moved or removed.
-func tableEntry(e fs.DirEntry) (table string, folder bool) {
-	name := e.Name()
-	switch {
-	case strings.HasPrefix(name, "."):
-		return "", false
-	case e.Type().IsRegular() && strings.HasSuffix(name, ".parquet"):
-		return strings.TrimSuffix(name, ".parquet"), false
-	case e.IsDir() && tableNames()[name]:
-		return name, true
-	}
-	return "", false
-}
-
-func linkEntry(src, dst string, folder bool) error {
-	if folder {
-		return linkTree(src, dst)
-	}
-	return linkOrCopy(src, dst)
-}
-
-// linkTree links a folder-form table (its *.parquet parts) into dst.
-func linkTree(src, dst string) error {
-	if err := os.Mkdir(dst, 0o755); err != nil {
-		return err
-	}
-	parts, err := os.ReadDir(src)
+// describeGeneration makes the manifest of a generation written before
+// manifests, hashing its files: its <name>.parquet files and the parts of
+// declared tables' folders. One of them that is not a regular file (a link
+// put there by hand) is refused: carrying over regular files only would
+// drop the table.
+func describeGeneration(gen string) (*Manifest, error) {
+	entries, err := os.ReadDir(gen)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, p := range parts {
-		if p.IsDir() || !strings.HasSuffix(p.Name(), ".parquet") {
-			continue
+	declared := tableNames()
+	m := &Manifest{}
+	for _, e := range entries {
+		name := e.Name()
+		var table string
+		var rels []string
+		if t, ok := strings.CutSuffix(name, ".parquet"); ok && !strings.HasPrefix(name, ".") {
+			table, rels = t, []string{name}
+		} else if declared[name] {
+			table = name
+			if e.IsDir() {
+				parts, err := folderParts(filepath.Join(gen, name))
+				if err != nil {
+					return nil, err
+				}
+				for _, p := range parts {
+					rels = append(rels, name+"/"+filepath.Base(p))
+				}
+			} else {
+				rels = []string{name}
+			}
 		}
-		if err := linkOrCopy(filepath.Join(src, p.Name()), filepath.Join(dst, p.Name())); err != nil {
-			return err
+		for _, rel := range rels {
+			path := filepath.Join(gen, filepath.FromSlash(rel))
+			fi, err := os.Lstat(path)
+			if err != nil {
+				return nil, err
+			}
+			if !fi.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: %w: it is %s, not a file datg wrote; %s", path, ErrTableChanged, kind(fi), repairHint(filepath.Dir(filepath.Dir(gen))))
+			}
+			f, err := describeFile(gen, rel, table, "")
+			if err != nil {
+				return nil, err
+			}
+			m.Files = append(m.Files, f)
 		}
 	}
-	return atomicfile.SyncDir(dst)
+	return m, nil
 }
 
 // link is os.Link; tests refuse it as some file systems do.
@@ -256,136 +380,19 @@ func nextGeneration(gens string) (int, error) {
 
 // replaceWithSymlink makes path a symlink to target in one rename.
 func replaceWithSymlink(path, target string) error {
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"+strconv.Itoa(os.Getpid()))
-	os.Remove(tmp)
-	if err := os.Symlink(target, tmp); err != nil {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".link-")
+	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	tmpName := tmp.Name()
+	tmp.Close()
+	os.Remove(tmpName)
+	if err := os.Symlink(target, tmpName); err != nil {
+		return err
+	}
+	if err := os.Rename(tmpName, path); err != nil {
+		os.Remove(tmpName)
 		return err
 	}
 	return nil
-}
-
-// linkForNotebooks keeps DIR/<table>.parquet a symlink to
-// current/<table>.parquet for every table file of the new generation (so
-// notebooks read the committed table), replaces a legacy run's table files
-// by such links, removes a legacy folder table once the generation holds
-// the table as a file, and removes links to tables the generation no longer
-// has. A legacy folder the generation still holds as a folder stays where
-// it is (its parts are the generation's, hard-linked), so a reader that
-// began before the run had generations keeps reading it.
-func linkForNotebooks(dir, gen string) {
-	entries, err := os.ReadDir(gen)
-	if err != nil {
-		return
-	}
-	has := map[string]bool{}
-	for _, e := range entries {
-		table, folder := tableEntry(e)
-		if table == "" {
-			continue
-		}
-		name := e.Name()
-		has[name] = true
-		path := filepath.Join(dir, name)
-		if folder {
-			if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-				replaceWithSymlink(path, filepath.Join(currentLink, name))
-			}
-			continue
-		}
-		if got, err := os.Readlink(path); err != nil || got != filepath.Join(currentLink, name) {
-			replaceWithSymlink(path, filepath.Join(currentLink, name))
-		}
-		// The table is a file now: a legacy folder of it is superseded.
-		legacy := filepath.Join(dir, table)
-		if fi, err := os.Lstat(legacy); err == nil && fi.IsDir() && tableNames()[table] {
-			old := filepath.Join(dir, "."+table+".legacy-"+strconv.Itoa(os.Getpid()))
-			if os.Rename(legacy, old) == nil {
-				os.RemoveAll(old)
-			}
-		}
-	}
-	all, _ := os.ReadDir(dir)
-	for _, e := range all {
-		if e.Type()&fs.ModeSymlink == 0 {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		if got, err := os.Readlink(path); err == nil && strings.HasPrefix(got, currentLink+"/") && !has[strings.TrimPrefix(got, currentLink+"/")] {
-			os.Remove(path)
-		}
-	}
-	atomicfile.SyncDir(dir)
-}
-
-// collect removes generations no reader holds, except the new one and the
-// one it replaced (a reader that has just resolved current without pinning
-// it may still be opening its files), and staging directories of killed
-// commits. It runs under the commit lock.
-func collect(dir, gens string, current int, previous string) {
-	entries, err := os.ReadDir(gens)
-	if err != nil {
-		return
-	}
-	keep := map[string]bool{genName(current): true, previous: true}
-	for _, e := range entries {
-		name := e.Name()
-		path := filepath.Join(gens, name)
-		if strings.HasPrefix(name, txPrefix) {
-			pidStr, _, _ := strings.Cut(strings.TrimPrefix(name, txPrefix), "-")
-			if pid, err := strconv.Atoi(pidStr); err == nil && !processAlive(pid) {
-				os.RemoveAll(path)
-			}
-			continue
-		}
-		if _, ok := genNumber(name); !ok || keep[name] {
-			continue
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			continue
-		}
-		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
-			os.RemoveAll(path)
-		}
-		f.Close()
-	}
-	removeLeftovers(dir)
-}
-
-// removeLeftovers deletes what killed writers left in the run directory:
-// temporary table files of writers from before generations, and legacy
-// folders a migration had moved aside.
-func removeLeftovers(dir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		name := e.Name()
-		var pidStr string
-		switch {
-		case strings.HasPrefix(name, ".") && strings.Contains(name, ".parquet.tmp-"):
-			_, rest, _ := strings.Cut(name, ".parquet.tmp-")
-			pidStr, _, _ = strings.Cut(rest, "-")
-		case strings.HasPrefix(name, ".") && strings.Contains(name, ".legacy-"):
-			_, pidStr, _ = strings.Cut(name, ".legacy-")
-		default:
-			continue
-		}
-		if pid, err := strconv.Atoi(pidStr); err != nil || !processAlive(pid) {
-			os.RemoveAll(filepath.Join(dir, name))
-		}
-	}
-}
-
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

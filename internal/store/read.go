@@ -26,24 +26,28 @@ func FolderPath(dir string, t *schema.Table) string {
 
 // Paths returns the Parquet files holding the table's committed version:
 // the single file, or the folder's *.parquet files in name order. It
-// returns ErrNoTable when neither exists.
+// returns ErrNoTable when neither exists. In a run with generations every
+// file is checked against the generation's manifest (ErrTableChanged) and
+// the run directory's entry for the table against the notebook link
+// (ErrStrayTable).
 func Paths(dir string, t *schema.Table) ([]string, error) {
 	for {
-		base, gen, err := tablesDir(dir)
+		loc, err := locate(dir)
 		if err != nil {
 			return nil, err
 		}
-		paths, err := tablePaths(base, t)
-		if gen && errors.Is(err, ErrNoTable) {
+		if loc.gen == 0 {
+			return tablePaths(loc.tables, t)
+		}
+		paths, err := committedPaths(loc.tables, t)
+		if errors.Is(err, ErrNoTable) && !samePlace(dir, loc) {
 			// The generation may have been collected between reading
 			// current and looking in it (two commits later): a table that
 			// exists must not read as absent.
-			if now, _, _ := tablesDir(dir); now != base {
-				continue
-			}
+			continue
 		}
-		if gen && (err == nil || errors.Is(err, ErrNoTable)) {
-			if serr := checkNoStray(dir, base, t); serr != nil {
+		if err == nil || errors.Is(err, ErrNoTable) {
+			if serr := checkNoStray(loc.run, loc.tables, t); serr != nil {
 				return nil, serr
 			}
 		}
@@ -51,33 +55,141 @@ func Paths(dir string, t *schema.Table) ([]string, error) {
 	}
 }
 
+// samePlace reports whether dir still resolves to loc (false when current
+// moved on since loc was resolved).
+func samePlace(dir string, loc location) bool {
+	now, err := locate(dir)
+	return err != nil || now.tables == loc.tables
+}
+
+// committedPaths returns the table's files in generation gen, each checked
+// against the generation's manifest. A generation from before manifests is
+// checked for links only.
+func committedPaths(gen string, t *schema.Table) ([]string, error) {
+	m, err := readManifest(gen)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(gen); err != nil {
+		return nil, fmt.Errorf("%s: %w", FilePath(gen, t), ErrNoTable)
+	}
+	present, err := filesOfTable(gen, t.Name)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		if len(present) == 0 {
+			return nil, fmt.Errorf("%s: %w", FilePath(gen, t), ErrNoTable)
+		}
+		var paths []string
+		for _, rel := range present {
+			path := filepath.Join(gen, filepath.FromSlash(rel))
+			fi, err := os.Lstat(path)
+			if err != nil {
+				return nil, err
+			}
+			if !fi.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: %w: it is %s, not a file datg wrote; %s", path, ErrTableChanged, kind(fi), repairHint(filepath.Dir(filepath.Dir(gen))))
+			}
+			paths = append(paths, path)
+		}
+		return paths, nil
+	}
+	files := m.table(t.Name)
+	listed := map[string]bool{}
+	var paths []string
+	for _, f := range files {
+		if err := f.verify(gen, false); err != nil {
+			return nil, err
+		}
+		listed[f.Path] = true
+		paths = append(paths, filepath.Join(gen, filepath.FromSlash(f.Path)))
+	}
+	for _, rel := range present {
+		if !listed[rel] {
+			return nil, fmt.Errorf("%s: %w: the generation's manifest does not list it (put there by hand?); %s",
+				filepath.Join(gen, filepath.FromSlash(rel)), ErrTableChanged, repairHint(filepath.Dir(filepath.Dir(gen))))
+		}
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: %w", FilePath(gen, t), ErrNoTable)
+	}
+	return paths, nil
+}
+
+// filesOfTable lists what generation gen holds under the table's names,
+// relative and slash-separated: <name>.parquet (of whatever kind: a link is
+// listed, to be refused), or the *.parquet entries of the folder <name>/.
+func filesOfTable(gen, name string) ([]string, error) {
+	var out []string
+	if _, err := os.Lstat(filepath.Join(gen, name+".parquet")); err == nil {
+		out = append(out, name+".parquet")
+	}
+	folder := filepath.Join(gen, name)
+	fi, err := os.Lstat(folder)
+	switch {
+	case err != nil:
+		return out, nil
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return append(out, name), nil
+	case !fi.IsDir():
+		return out, nil
+	}
+	entries, err := os.ReadDir(folder) // in name order
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".parquet") && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, name+"/"+e.Name())
+		}
+	}
+	return out, nil
+}
+
 func tablePaths(base string, t *schema.Table) ([]string, error) {
 	file := FilePath(base, t)
 	_, fileErr := os.Stat(file)
 	folder := FolderPath(base, t)
-	fi, folderErr := os.Stat(folder)
-	hasFolder := folderErr == nil && fi.IsDir()
+	hasFolder := isTableFolder(folder)
 	switch {
 	case fileErr == nil && hasFolder:
 		return nil, fmt.Errorf("%s and %s/: %w", file, folder, ErrAmbiguousTable)
 	case fileErr == nil:
 		return []string{file}, nil
 	case hasFolder:
-		entries, err := os.ReadDir(folder) // in name order
-		if err != nil {
-			return nil, err
-		}
-		var parts []string
-		for _, e := range entries {
-			if !e.IsDir() && strings.HasSuffix(e.Name(), ".parquet") && !strings.HasPrefix(e.Name(), ".") {
-				parts = append(parts, filepath.Join(folder, e.Name()))
-			}
-		}
-		return parts, nil
+		return folderParts(folder)
 	case !errors.Is(fileErr, os.ErrNotExist):
 		return nil, fileErr
 	}
 	return nil, fmt.Errorf("%s: %w", file, ErrNoTable)
+}
+
+// folderParts lists a folder table's *.parquet parts in name order.
+func folderParts(folder string) ([]string, error) {
+	entries, err := os.ReadDir(folder) // in name order
+	if err != nil {
+		return nil, err
+	}
+	var parts []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".parquet") && !strings.HasPrefix(e.Name(), ".") {
+			parts = append(parts, filepath.Join(folder, e.Name()))
+		}
+	}
+	return parts, nil
+}
+
+// isTableFolder reports whether path is a folder holding a table the way
+// datg and other Parquet writers keep one: *.parquet parts. A folder of
+// anything else (a user's notes in DIR/annotations/) is no table.
+func isTableFolder(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	parts, err := folderParts(path)
+	return err == nil && len(parts) > 0
 }
 
 // checkNoStray refuses a table file or folder in the run directory that is
@@ -98,11 +210,16 @@ func checkNoStray(dir, gen string, t *schema.Table) error {
 		if err != nil && li.Mode()&fs.ModeSymlink != 0 {
 			continue // a dangling link reads as nothing, to datg and to notebooks
 		}
-		if committed, err := os.Stat(filepath.Join(gen, name)); err == nil && fi != nil && os.SameFile(fi, committed) {
-			continue
-		}
-		if fi != nil && fi.IsDir() && name == t.Name {
+		if name == t.Name && fi != nil && fi.IsDir() {
+			if !isTableFolder(path) {
+				continue // a folder of the user's that holds no Parquet
+			}
 			if same, _ := sameTree(path, filepath.Join(gen, name)); same {
+				continue
+			}
+		}
+		if name != t.Name {
+			if committed, err := os.Lstat(filepath.Join(gen, name)); err == nil && fi != nil && committed.Mode().IsRegular() && os.SameFile(fi, committed) {
 				continue
 			}
 		}
@@ -112,10 +229,11 @@ func checkNoStray(dir, gen string, t *schema.Table) error {
 	return nil
 }
 
-// sameTree reports whether folder a's parts are b's (hard links), as a
-// legacy folder table's are after migration.
+// sameTree reports whether folder a is a legacy folder table whose parts
+// are all b's (hard links), as after migration: every entry but hidden
+// ones is a *.parquet file that is the same file as b's part of that name.
 func sameTree(a, b string) (bool, error) {
-	if fi, err := os.Stat(b); err != nil || !fi.IsDir() {
+	if fi, err := os.Lstat(b); err != nil || !fi.IsDir() {
 		return false, err
 	}
 	pa, err := os.ReadDir(a)
@@ -123,12 +241,15 @@ func sameTree(a, b string) (bool, error) {
 		return false, err
 	}
 	for _, p := range pa {
-		if !strings.HasSuffix(p.Name(), ".parquet") {
+		if strings.HasPrefix(p.Name(), ".") {
 			continue
 		}
-		fa, err1 := os.Stat(filepath.Join(a, p.Name()))
-		fb, err2 := os.Stat(filepath.Join(b, p.Name()))
-		if err1 != nil || err2 != nil || !os.SameFile(fa, fb) {
+		if !strings.HasSuffix(p.Name(), ".parquet") {
+			return false, nil
+		}
+		fa, err1 := os.Lstat(filepath.Join(a, p.Name()))
+		fb, err2 := os.Lstat(filepath.Join(b, p.Name()))
+		if err1 != nil || err2 != nil || !fa.Mode().IsRegular() || !os.SameFile(fa, fb) {
 			return false, nil
 		}
 	}

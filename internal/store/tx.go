@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 
 	"github.com/datg/datg/internal/atomicfile"
@@ -21,8 +20,9 @@ type Tx struct {
 	dir     string // the run directory
 	meta    Meta
 	id      string
-	staging string // DIR/gen/.tx-<pid>-<id>: the new tables, then the new generation
+	staging string // DIR/gen/.tx-<id>: the new tables, then the new generation
 	members []member
+	held    *os.File // the staging directory's lock: no commit collects it while held
 	locks   []*os.File
 	done    bool
 	// Generation is the generation Commit made (0 before).
@@ -37,6 +37,8 @@ type member interface {
 	finish() error
 	// abort stops writing; the staging directory is removed afterwards.
 	abort()
+	// manifestEntry describes the finished file.
+	manifestEntry() ManifestFile
 }
 
 // Begin starts a transaction over the run in dir.
@@ -44,7 +46,11 @@ func Begin(dir string, meta Meta) (*Tx, error) {
 	if err := checkWritableRun(dir); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, genDir), 0o755); err != nil {
+	gens := filepath.Join(dir, genDir)
+	if err := os.MkdirAll(gens, 0o755); err != nil {
+		return nil, err
+	}
+	if err := realDir(gens); err != nil {
 		return nil, err
 	}
 	var b [6]byte
@@ -52,11 +58,34 @@ func Begin(dir string, meta Meta) (*Tx, error) {
 		return nil, err
 	}
 	id := hex.EncodeToString(b[:])
-	staging := filepath.Join(dir, genDir, txPrefix+strconv.Itoa(os.Getpid())+"-"+id)
-	if err := os.Mkdir(staging, 0o755); err != nil {
+	staging, held, err := makeStaging(dir, txPrefix+id)
+	if err != nil {
 		return nil, err
 	}
-	return &Tx{dir: dir, meta: meta, id: id, staging: staging}, nil
+	return &Tx{dir: dir, meta: meta, id: id, staging: staging, held: held}, nil
+}
+
+// makeStaging makes a staging directory and takes its lock, under the
+// commit lock so no commit's collection sees it between the two. The lock,
+// not a process id, says the commit is alive: a process in another PID
+// namespace, or on another machine sharing the run, holds it just as well,
+// and a killed commit's lock is gone with it.
+func makeStaging(dir, name string) (string, *os.File, error) {
+	unlock, err := lockCommits(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	defer unlock()
+	staging := filepath.Join(dir, genDir, name)
+	if err := os.Mkdir(staging, 0o755); err != nil {
+		return "", nil, err
+	}
+	held, ok := tryLockDir(staging)
+	if !ok {
+		os.Remove(staging)
+		return "", nil, fmt.Errorf("locking %s: %w", staging, ErrTableBusy)
+	}
+	return staging, held, nil
 }
 
 // checkWritableRun refuses to write into a generation (a snapshot's Dir,
@@ -132,21 +161,17 @@ func (tx *Tx) commit() error {
 			return err
 		}
 	}
-	n, err := publish(tx.dir, tx.staging, tx.written())
+	var written []ManifestFile
+	for _, m := range tx.members {
+		written = append(written, m.manifestEntry())
+	}
+	head := Manifest{Commit: tx.id, Stage: tx.meta.Stage, CreatedAt: now()}
+	n, err := publish(tx.dir, tx.staging, head, written)
 	if err != nil {
 		return err
 	}
 	tx.Generation = n
 	return nil
-}
-
-// written lists the tables the transaction writes.
-func (tx *Tx) written() map[string]bool {
-	out := map[string]bool{}
-	for _, m := range tx.members {
-		out[m.tableName()] = true
-	}
-	return out
 }
 
 // Abort discards every table of the transaction; the run is unchanged. It
@@ -164,6 +189,10 @@ func (tx *Tx) Abort() {
 
 func (tx *Tx) release() {
 	tx.done = true
+	if tx.held != nil {
+		tx.held.Close()
+		tx.held = nil
+	}
 	for _, l := range tx.locks {
 		l.Close()
 	}

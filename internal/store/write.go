@@ -18,7 +18,9 @@ type Writer[T any] struct {
 	tx       *Tx
 	own      bool // made by Create: Commit and Abort end its transaction
 	file     *os.File
+	hash     *hashingWriter
 	w        *parquet.GenericWriter[T]
+	entry    ManifestFile // the file's manifest entry, once finished
 	keys     map[string]struct{}
 	rows     int
 	finished bool
@@ -82,11 +84,13 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 			opts = append(opts, parquet.SkipPageBounds(c.Name), parquet.SkipPageStatistics(c.Name))
 		}
 	}
+	hw := newHashingWriter(f)
 	return &Writer[T]{
 		def:  def,
 		tx:   tx,
 		file: f,
-		w:    parquet.NewGenericWriter[T](f, opts...),
+		hash: hw,
+		w:    parquet.NewGenericWriter[T](hw, opts...),
 		keys: map[string]struct{}{},
 	}, nil
 }
@@ -132,7 +136,8 @@ func (w *Writer[T]) Abort() { w.tx.Abort() }
 
 func (w *Writer[T]) tableName() string { return w.def.Name }
 
-// finish writes the footer and syncs the file.
+// finish writes the footer, syncs the file, makes it read-only (a
+// generation never changes) and records its manifest entry.
 func (w *Writer[T]) finish() error {
 	if w.finished {
 		return nil
@@ -143,7 +148,14 @@ func (w *Writer[T]) finish() error {
 		err = fault("sync " + w.def.Name)
 	}
 	if err == nil {
+		err = w.file.Chmod(readOnly)
+	}
+	if err == nil {
 		err = w.file.Sync()
+	}
+	var fi os.FileInfo
+	if err == nil {
+		fi, err = w.file.Stat()
 	}
 	if cerr := w.file.Close(); err == nil {
 		err = cerr
@@ -151,8 +163,16 @@ func (w *Writer[T]) finish() error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", w.def.Name, err)
 	}
+	w.entry = ManifestFile{
+		Path: w.def.Name + ".parquet", Table: w.def.Name,
+		Size: fi.Size(), SHA256: w.hash.sum(),
+		Commit: w.tx.id, Stage: w.tx.meta.Stage,
+		MtimeNs: fi.ModTime().UnixNano(),
+	}
 	return nil
 }
+
+func (w *Writer[T]) manifestEntry() ManifestFile { return w.entry }
 
 func (w *Writer[T]) abort() {
 	if w.finished {

@@ -456,7 +456,6 @@ func intactCopy(d *Diagnosis, gens string, files []ManifestFile) []string {
 	return nil
 }
 
-
 // ErrUnhealthy means datg doctor found a run that needs repair.
 var ErrUnhealthy = errors.New("the run needs repair")
 

@@ -449,4 +449,3 @@ func TestRepairIsSafeToRepeat(t *testing.T) {
 		t.Fatalf("doctor after repair: %v\n%s", err, out.String())
 	}
 }
-

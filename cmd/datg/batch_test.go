@@ -1,6 +1,12 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,7 +15,8 @@ import (
 )
 
 // --batch goes where requests can go in a batch: the OpenAI Batch API of
-// references, dags and align. Elsewhere it is a usage error (exit 2).
+// references, dags and align. Elsewhere it is a usage error (exit 2), as
+// is a field the model refuses.
 func TestBatchFlagWhereItApplies(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -20,6 +27,8 @@ func TestBatchFlagWhereItApplies(t *testing.T) {
 		{[]string{"align", "--batch", "--aligner", "symbolic", "--data", dir}, "--aligner symbolic makes none"},
 		{[]string{"references", "--batch", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--data", dir}, "needs OpenAI's Batch API"},
 		{[]string{"generate", "--batch", "--data", dir}, "flag provided but not defined: -batch"},
+		// Refused before anything is uploaded, not found in the batch a day later.
+		{[]string{"references", "--batch", "--server", "openai", "--base-url", "http://127.0.0.1:1/v1", "--model", "gpt-4.1", "--reasoning-effort", "medium", "--data", dir}, "gpt-4.1 does not reason and refuses reasoning_effort"},
 	} {
 		if r := datg(t, nil, c.args...); r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("datg %s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
@@ -48,4 +57,56 @@ func TestReferencesBatchCommand(t *testing.T) {
 	if st := sim.Server.Stats(); st.Served != 4 {
 		t.Fatalf("server answered %d requests, want 4", st.Served)
 	}
+}
+
+// datg references --dry-run --batch prints its plan and writes nothing of
+// the LLM path: no journal directory, no LOCK, no batch log (the listing
+// of the run's journal is the same, empty, before and after; the tables'
+// own transaction is the stage's), and the server gets no call.
+func TestReferencesBatchDryRunWritesNothing(t *testing.T) {
+	data := pipelinetest.DemoRun(t)
+	c := pipelinetest.SimConfig(t)
+	c.Dialect = simulate.DialectOpenAI
+	sim := pipelinetest.StartSim(t, data, c)
+	journalDir := filepath.Join(data, "journal")
+	before := runDirListing(t, journalDir)
+	r := datg(t, nil, "references", "--batch", "--dry-run", "--price-input", "1", "--price-output", "8", "--server", "openai", "--base-url", sim.URL,
+		"--model", "gpt-5.4", "--levels", "low", "--limit", "2", "--per-problem", "2", "--data", data)
+	if r.code != 0 || !strings.Contains(r.stdout, "dry run (nothing sent, nothing written)") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if after := runDirListing(t, journalDir); !slices.Equal(before, after) {
+		t.Fatalf("the dry run wrote the journal:\nbefore %v\nafter  %v", before, after)
+	}
+	if calls := sim.Server.BatchCalls(); len(calls) != 0 {
+		t.Fatalf("the dry run called the Batch API: %v", calls)
+	}
+	if st := sim.Server.Stats(); st.Requests != 0 {
+		t.Fatalf("the dry run sent %d requests", st.Requests)
+	}
+}
+
+// runDirListing lists every file and directory under dir with its size
+// and modification time (none when dir does not exist).
+func runDirListing(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && path == dir {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out = append(out, fmt.Sprintf("%s %d %d", path, info.Size(), info.ModTime().UnixNano()))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -61,6 +61,8 @@ type Journal struct {
 	SyncEvery time.Duration
 	// TornLines counts torn final lines found when opening (killed writers).
 	TornLines int
+
+	readOnly bool // OpenReadOnly: Put refuses, Close removes nothing
 }
 
 // Open opens (creating) the journal in dir, indexes its segments and starts a
@@ -226,6 +228,9 @@ func (j *Journal) Put(k Key, v any) error {
 	if j.closed {
 		return ErrClosed
 	}
+	if j.readOnly {
+		return j.refuseWrite()
+	}
 	if _, dup := j.index[k]; dup {
 		return nil
 	}
@@ -283,7 +288,7 @@ func (j *Journal) Close() error {
 	j.closed = true
 	for i, f := range j.segs {
 		f.Close()
-		if i == len(j.segs)-1 && j.off == 0 && f != nil {
+		if i == len(j.segs)-1 && j.off == 0 && f != nil && !j.readOnly {
 			if st, serr := os.Stat(f.Name()); serr == nil && st.Size() == 0 {
 				os.Remove(f.Name())
 			}

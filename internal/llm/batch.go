@@ -4,12 +4,14 @@ import (
 	"github.com/datg/datg/internal/inputerr"
 
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -208,7 +210,7 @@ func (b *batcher) resumable(ctx context.Context, pending map[string]Request) ([]
 			continue
 		}
 		if s.BatchID == "" {
-			id, err := b.findBatch(ctx, s.InputFileID)
+			id, err := b.findBatch(ctx, s.InputFileID, s.FileCreatedAt)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -292,23 +294,28 @@ func (b *batcher) submitFile(ctx context.Context, api string, lines []openai.Bat
 		return nil, err
 	}
 	hook("uploaded")
-	s := &submission{InputFileID: file.ID, Keys: keys}
-	if err := b.log.record(batchEntry{Event: batchUploaded, InputFileID: file.ID, Keys: keys}); err != nil {
+	s := &submission{InputFileID: file.ID, Keys: keys, FileCreatedAt: file.CreatedAt}
+	if err := b.log.record(batchEntry{Event: batchUploaded, InputFileID: file.ID, Keys: keys, FileCreatedAt: file.CreatedAt}); err != nil {
 		return nil, err
 	}
 	b.log.subs = append(b.log.subs, s)
 	hook("logged upload")
-	// A create that timed out may have created the batch: look for it
-	// before creating another.
+	// A create whose reply was lost (no answer, a 5xx, a timeout) may have
+	// created the batch: the next attempt looks for it before creating
+	// another. A first attempt has nothing to look for.
+	lost := false
 	err = b.call(ctx, "creating the batch", func(ctx context.Context) error {
-		if id, err := b.findBatch(ctx, file.ID); err != nil || id != "" {
-			s.BatchID = id
-			return err
+		if lost {
+			if id, err := b.findBatch(ctx, file.ID, file.CreatedAt); err != nil || id != "" {
+				s.BatchID = id
+				return err
+			}
 		}
 		batch, err := b.client.CreateBatch(ctx, openai.CreateBatchRequest{
 			InputFileID: file.ID, Endpoint: batchEndpoint(api), CompletionWindow: "24h",
 			Metadata: map[string]any{"datg_stage": b.label},
 		})
+		lost = err != nil
 		s.BatchID = batch.ID
 		return err
 	})
@@ -325,7 +332,11 @@ func (b *batcher) submitFile(ctx context.Context, api string, lines []openai.Bat
 }
 
 // findBatch is the id of the batch of an input file, "" when it has none.
-func (b *batcher) findBatch(ctx context.Context, fileID string) (string, error) {
+// The list is newest first and paged by the last id seen (after); the
+// search stops at the first batch created before the file (createdAt, the
+// server's clock; 0 when unknown, from an older log: the whole list), as
+// no batch of the file can be older than it.
+func (b *batcher) findBatch(ctx context.Context, fileID string, createdAt int64) (string, error) {
 	var after *string
 	limit := 100
 	for {
@@ -340,6 +351,9 @@ func (b *batcher) findBatch(ctx context.Context, fileID string) (string, error) 
 		for _, batch := range page.Data {
 			if batch.InputFileID == fileID {
 				return batch.ID, nil
+			}
+			if int64(batch.CreatedAt) < createdAt {
+				return "", nil
 			}
 		}
 		if !page.HasMore || len(page.Data) == 0 {
@@ -385,10 +399,16 @@ func (b *batcher) await(ctx context.Context, c Journaled, open []*submission, st
 		var next []*submission
 		for _, s := range remaining {
 			var batch openai.BatchResponse
-			err := b.call(ctx, "retrieving batch "+s.BatchID, func(ctx context.Context) (err error) {
+			err := b.callObject(ctx, "retrieving batch "+s.BatchID, func(ctx context.Context) (err error) {
 				batch, err = b.client.RetrieveBatch(ctx, s.BatchID)
 				return err
 			})
+			if errors.Is(err, errGone) {
+				if err := b.abandon(c, s, st); err != nil {
+					return err
+				}
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -437,6 +457,48 @@ func (b *batcher) await(ctx context.Context, c Journaled, open []*submission, st
 	return nil
 }
 
+// abandon gives up a batch that answers 404 (expired, deleted, or not
+// visible to this key's project): the log says so, and its requests not
+// journaled are submitted again.
+func (b *batcher) abandon(c Journaled, s *submission, st *batchRun) error {
+	n, err := b.unanswered(c, s, st, fmt.Sprintf("batch %s answers 404", s.BatchID))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(b.stderr, "%s: batch %s answers 404 (expired, deleted, or not visible to this API key's project): abandoned; its %d request(s) not answered yet are submitted again\n", b.label, s.BatchID, n)
+	if err := b.log.record(batchEntry{Event: batchAbandoned, InputFileID: s.InputFileID, BatchID: s.BatchID}); err != nil {
+		return err
+	}
+	s.Abandoned = true
+	return nil
+}
+
+// unanswered counts the submission's requests this run still wants, and
+// notes why for those without a reason yet.
+func (b *batcher) unanswered(c Journaled, s *submission, st *batchRun, why string) (int, error) {
+	n := 0
+	for _, k := range s.Keys {
+		if _, ok := st.want[k]; !ok {
+			continue
+		}
+		if _, settled := st.settled[k]; settled {
+			continue
+		}
+		_, done, err := c.lookup(parseKeyHex(k))
+		if err != nil {
+			return 0, err
+		}
+		if done {
+			continue
+		}
+		n++
+		if st.last[k] == "" {
+			st.last[k] = why
+		}
+	}
+	return n, nil
+}
+
 // batchErrors is what OpenAI says of a failed batch.
 func batchErrors(batch openai.Batch) string {
 	if batch.Errors == nil || len(batch.Errors.Data) == 0 {
@@ -464,28 +526,19 @@ func (b *batcher) harvest(ctx context.Context, c Journaled, s *submission, batch
 		if id == nil || *id == "" {
 			continue
 		}
-		// The file is read as it downloads (it can be gigabytes), within
-		// the call's context; a download cut off is retried, and lines
-		// already journaled are skipped the second time.
-		var readErr error
-		err := b.call(ctx, "downloading file "+*id+" of batch "+s.BatchID, func(ctx context.Context) error {
-			raw, err := b.client.GetFileContent(ctx, *id)
+		err := b.download(ctx, c, s, *id, st)
+		if errors.Is(err, errGone) {
+			// Expired (after 30 days) or deleted: the answers read are
+			// journaled; the rest are submitted again.
+			n, err := b.unanswered(c, s, st, fmt.Sprintf("batch %s: file %s answers 404", s.BatchID, *id))
 			if err != nil {
 				return err
 			}
-			defer raw.Close()
-			readErr = b.readResults(c, s, raw, st)
-			var cut *downloadError
-			if errors.As(readErr, &cut) {
-				return cut.err // the connection, not the content: retried
-			}
-			return nil
-		})
+			fmt.Fprintf(b.stderr, "%s: file %s of batch %s answers 404 (expired, deleted, or not visible to this API key's project): the answers already read are kept; %d request(s) not answered yet are submitted again\n", b.label, *id, s.BatchID, n)
+			continue
+		}
 		if err != nil {
 			return err
-		}
-		if readErr != nil {
-			return fmt.Errorf("batch %s file %s: %w", s.BatchID, *id, readErr)
 		}
 	}
 	// Journaled before the log says the batch ended: an answer is never
@@ -493,23 +546,93 @@ func (b *batcher) harvest(ctx context.Context, c Journaled, s *submission, batch
 	return c.Journal.Sync()
 }
 
-func (b *batcher) readResults(c Journaled, s *submission, r io.Reader, st *batchRun) error {
-	br := bufio.NewReaderSize(r, 1<<20)
+// download reads a batch's output or error file and journals its
+// answers. The file is read as it downloads (it can be gigabytes), within
+// one call's context; a download cut off at any byte is retried, and the
+// lines already journaled are skipped the second time.
+func (b *batcher) download(ctx context.Context, c Journaled, s *submission, id string, st *batchRun) error {
+	var file openai.File
+	err := b.callObject(ctx, "retrieving file "+id+" of batch "+s.BatchID, func(ctx context.Context) (err error) {
+		file, err = b.client.GetFile(ctx, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	var readErr error
+	err = b.callObject(ctx, "downloading file "+id+" of batch "+s.BatchID, func(ctx context.Context) error {
+		raw, err := b.client.GetFileContent(ctx, id)
+		if err != nil {
+			return err
+		}
+		defer raw.Close()
+		readErr = b.readResults(c, s, raw, int64(file.Bytes), st)
+		var cut *downloadError
+		if errors.As(readErr, &cut) {
+			return cut.err // the connection, not the content: retried
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if readErr != nil {
+		return fmt.Errorf("batch %s file %s: %w", s.BatchID, id, readErr)
+	}
+	return nil
+}
+
+// readResults reads the lines of a result file of size bytes (0: not
+// known). A download that ends short of size, in a read error, or (size
+// unknown) in a last line without its newline that does not parse is cut
+// off: a downloadError, retried. A line that does not parse in a file read
+// whole is the file's own fault.
+func (b *batcher) readResults(c Journaled, s *submission, r io.Reader, size int64, st *batchRun) error {
+	counted := &countingReader{r: r}
+	br := bufio.NewReaderSize(counted, 1<<20)
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
-		if len(strings.TrimSpace(string(line))) > 0 {
-			if err := b.readResult(c, s, line, st); err != nil {
+		if err != nil && err != io.EOF {
+			return &downloadError{err} // the part of a line read is not used
+		}
+		end := err == io.EOF
+		if end && size > 0 && counted.n < size {
+			return &downloadError{fmt.Errorf("%w: the download ended after %d of the file's %d bytes", io.ErrUnexpectedEOF, counted.n, size)}
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			err := b.readResult(c, s, line, st)
+			if err != nil && end && size <= 0 && errors.Is(err, errNotResultLine) {
+				return &downloadError{fmt.Errorf("%w: the download ended in the middle of line %d", io.ErrUnexpectedEOF, n)}
+			}
+			if err != nil {
 				return fmt.Errorf("line %d: %w", n, err)
 			}
 		}
-		if err == io.EOF {
+		if end {
 			return nil
-		}
-		if err != nil {
-			return &downloadError{err}
 		}
 	}
 }
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// errNotResultLine is a line of a result file that is not a result.
+var errNotResultLine = fmt.Errorf("%w: not a batch result line", ErrMalformed)
+
+// errGone is a batch or file that answers 404: expired, deleted, or not
+// visible to this API key's project. The batcher gives it up and submits
+// its requests again; it never reaches the stage.
+var errGone = errors.New("answers 404")
 
 // downloadError is a file download cut off, as opposed to a line that
 // cannot be read.
@@ -521,7 +644,7 @@ func (e *downloadError) Unwrap() error { return e.err }
 func (b *batcher) readResult(c Journaled, s *submission, line []byte, st *batchRun) error {
 	var r batchResult
 	if err := json.Unmarshal(line, &r); err != nil || r.CustomID == "" {
-		return fmt.Errorf("%w: not a batch result line", ErrMalformed)
+		return errNotResultLine
 	}
 	req, ok := st.want[r.CustomID]
 	if !ok {
@@ -559,12 +682,25 @@ func (b *batcher) readResult(c Journaled, s *submission, line []byte, st *batchR
 // call makes one Files or Batch API call, retrying what a retry can help
 // (no answer, 5xx, 429) with the pool's backoff and attempts.
 func (b *batcher) call(ctx context.Context, what string, f func(ctx context.Context) error) error {
+	return b.callWith(ctx, what, false, f)
+}
+
+// callObject is call for a call on one batch or file: its 404 says the
+// object is gone (errGone), not that the endpoint is wrong.
+func (b *batcher) callObject(ctx context.Context, what string, f func(ctx context.Context) error) error {
+	return b.callWith(ctx, what, true, f)
+}
+
+func (b *batcher) callWith(ctx context.Context, what string, object bool, f func(ctx context.Context) error) error {
 	for attempt := 1; ; attempt++ {
 		cctx, cancel := context.WithTimeout(ctx, batchCallTimeout)
 		err := f(cctx)
 		cancel()
 		if err == nil {
 			return nil
+		}
+		if object && ctx.Err() == nil && httpStatus(err) == http.StatusNotFound {
+			return fmt.Errorf("%s: %s: %w", b.base, what, errGone)
 		}
 		switch classify(ctx, err, nil) {
 		case canceled:
@@ -581,6 +717,19 @@ func (b *batcher) call(ctx context.Context, what string, f func(ctx context.Cont
 		}
 		return b.pool.redact(fmt.Errorf("%s: %s: %w: %v", b.base, what, ErrFatal, err))
 	}
+}
+
+// httpStatus is the status of an API's error reply, 0 for no reply.
+func httpStatus(err error) int {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		return apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		return reqErr.HTTPStatusCode
+	}
+	return 0
 }
 
 func (b *batcher) close() error { return b.log.close() }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -342,21 +341,15 @@ func TestBatchLogCorruptIsReported(t *testing.T) {
 
 // Killed (SIGKILL) at any step of a submission or while polling, a rerun
 // resumes: the server sees exactly one batch created, and no request is
-// answered twice.
+// answered twice. A batch created but not logged is found in the project's
+// list of 2,000 earlier batches with one page read: the search stops at
+// the first batch older than the uploaded file.
 func TestBatchSurvivesKill(t *testing.T) {
 	for _, step := range []string{"uploaded", "logged upload", "created", "logged batch", "polled"} {
 		t.Run(step, func(t *testing.T) {
-			eps := start(t, batchSim(simulate.BatchConfig{StepPolls: 3}))
+			eps := start(t, batchSim(simulate.BatchConfig{StepPolls: 3, ExistingBatches: 2000}))
 			data := t.TempDir()
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "LLM_BATCH_CHILD=1", "URL="+eps[0].URL, "DATA="+data, "KILL_AT="+step)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			err := cmd.Run()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("child was not killed at %q: %v\n%s", step, err, stderr.String())
-			}
+			killChildAt(t, eps[0].URL, data, step)
 			got, err := runBatchFanout(t, batchTarget(eps[0].URL, 3), data, batchRequests(5))
 			if err != nil {
 				t.Fatal(err)
@@ -378,6 +371,9 @@ func TestBatchSurvivesKill(t *testing.T) {
 			defer j.Close()
 			if j.Len() != 5 {
 				t.Fatalf("journal holds %d records, want 5", j.Len())
+			}
+			if n := eps[0].Server.BatchCalls()["GET /v1/batches"]; n > 1 {
+				t.Fatalf("%d list calls (GET /v1/batches), want at most one page", n)
 			}
 		})
 	}

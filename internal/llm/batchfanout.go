@@ -25,7 +25,12 @@ func fanoutBatched[J any](ctx context.Context, f *fanout[J], c Journaled,
 	var reqs []Request
 	var bad error
 	err := each(func(job J, req Request) bool {
+		// Every request is checked before the first upload, as the
+		// online path checks each before sending it.
 		req, err := c.Shape(req)
+		if err == nil {
+			err = clientRefusal(req)
+		}
 		if err != nil {
 			bad = err
 			return false

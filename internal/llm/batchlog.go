@@ -26,7 +26,9 @@ const (
 	// is journaled; its requests still unanswered are submitted again.
 	batchEnded = "ended"
 	// batchAbandoned: an uploaded file has no batch (the run was killed
-	// before creating one): its requests are submitted again.
+	// before creating one), or its batch answers 404 (expired, deleted,
+	// or not visible to this key's project): its requests not journaled
+	// are submitted again.
 	batchAbandoned = "abandoned"
 )
 
@@ -36,17 +38,21 @@ type batchEntry struct {
 	InputFileID string   `json:"input_file_id"`
 	BatchID     string   `json:"batch_id,omitempty"`
 	Keys        []string `json:"keys,omitempty"`
-	Status      string   `json:"status,omitempty"`
-	Time        int64    `json:"time"`
+	// FileCreatedAt is the uploaded file's created_at, by the server's
+	// clock: no batch of the file is older (findBatch stops there).
+	FileCreatedAt int64  `json:"file_created_at,omitempty"`
+	Status        string `json:"status,omitempty"`
+	Time          int64  `json:"time"`
 }
 
 // submission is what the log says of one uploaded input file.
 type submission struct {
-	InputFileID string
-	Keys        []string
-	BatchID     string // "" until created
-	Ended       string // the final status, "" while the batch runs
-	Abandoned   bool
+	InputFileID   string
+	Keys          []string
+	FileCreatedAt int64
+	BatchID       string // "" until created
+	Ended         string // the final status, "" while the batch runs
+	Abandoned     bool
 }
 
 // open reports whether the submission may still answer its requests.
@@ -87,7 +93,7 @@ func openBatchLog(dir string) (*batchLog, error) {
 		}
 		switch e.Event {
 		case batchUploaded:
-			s = &submission{InputFileID: e.InputFileID, Keys: e.Keys}
+			s = &submission{InputFileID: e.InputFileID, Keys: e.Keys, FileCreatedAt: e.FileCreatedAt}
 			byFile[e.InputFileID] = s
 			l.subs = append(l.subs, s)
 		case batchCreated:

@@ -1,9 +1,12 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -61,6 +64,36 @@ func wireBody(req Request) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// errNotSent is how clientRefusal's HTTP client declines every request.
+var errNotSent = errors.New("not sent: a check of the request only")
+
+// notSending is an HTTP client that sends nothing.
+type notSending struct{}
+
+func (notSending) Do(*http.Request) (*http.Response, error) { return nil, errNotSent }
+
+// clientRefusal is what the online path's client refuses of a shaped
+// request before sending it: go-openai's checks of model names and fields
+// (a reasoning effort the model does not take, a chat model on
+// completions), run through endpoint.send as an online request is, over
+// an HTTP client that sends nothing. The batch path refuses the same
+// before uploading, rather than learn it from the batch a day later.
+func clientRefusal(req Request) error {
+	err := checkingEndpoint().send(context.Background(), req, nil)
+	if err == nil || errors.Is(err, errNotSent) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s: %v", ErrBadRequestConfig, req.describe(), err)
+}
+
+// checkingEndpoint is the endpoint clientRefusal sends through.
+var checkingEndpoint = sync.OnceValue(func() *endpoint {
+	cfg := openai.DefaultConfig("")
+	cfg.BaseURL = "http://127.0.0.1/v1" // never dialed: notSending
+	cfg.HTTPClient = notSending{}
+	return &endpoint{client: openai.NewClientWithConfig(cfg)}
+})
 
 // newBatchLine is the input line of req, identified by its journal key.
 func newBatchLine(req Request) (batchLine, error) {

@@ -74,6 +74,26 @@ func IsReasoningModel(model string) bool {
 	return false
 }
 
+// refusesReasoningEffort reports whether OpenAI refuses reasoning_effort
+// for the model: its chat models that do not reason (gpt-3.5, gpt-4,
+// gpt-4o, gpt-4.1, gpt-4.5, chatgpt-4o, gpt-5-chat, and fine-tunes of
+// them) answer 400 unsupported_parameter. Other names given an effort are
+// taken for reasoning models (a new or fine-tuned one).
+func refusesReasoningEffort(model string) bool {
+	m := strings.TrimPrefix(strings.ToLower(model), "ft:")
+	for _, p := range []string{"gpt-3.5", "gpt-4", "chatgpt-", "gpt-5-chat"} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// effortRefused says why a reasoning effort cannot go to the model.
+func effortRefused(model string) string {
+	return fmt.Sprintf("OpenAI's %s does not reason and refuses reasoning_effort (drop --reasoning-effort, or use a reasoning model: o-series, gpt-5)", model)
+}
+
 // openAIFields are the extra body fields OpenAI's chat API takes; any other
 // (vLLM's repetition_penalty, top_k, chat_template, ...) it refuses with
 // 400 "Unrecognized request argument".
@@ -107,6 +127,9 @@ func (o Options) Shape(req Request) (Request, error) {
 	sort.Strings(extra)
 	if len(extra) > 0 {
 		problems = append(problems, fmt.Sprintf("OpenAI's API refuses vLLM's field(s) %s", strings.Join(extra, ", ")))
+	}
+	if o.ReasoningEffort != "" && refusesReasoningEffort(req.Model) {
+		problems = append(problems, effortRefused(req.Model))
 	}
 	if IsReasoningModel(req.Model) || o.ReasoningEffort != "" {
 		if req.API != APIChat {

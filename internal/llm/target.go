@@ -40,6 +40,8 @@ func (t Target) Validate() error {
 		p.Check("Batch.Enabled", fmt.Errorf("%w (these endpoints are %s)", ErrBatchUnsupported, server))
 	}
 	switch server := ResolveServer(t.Pool.Server, t.Endpoints); {
+	case server == ServerOpenAI && t.Pool.ReasoningEffort != "" && refusesReasoningEffort(t.Model):
+		p.Add("Pool.ReasoningEffort", "%s", effortRefused(t.Model))
 	case server == ServerVLLM && t.Pool.ReasoningEffort != "":
 		p.Add("Pool.ReasoningEffort", "is for OpenAI's reasoning models, and these endpoints are vLLM (say the server is openai if they are OpenAI's)")
 	case server == ServerOpenAI && (IsReasoningModel(t.Model) || t.Pool.ReasoningEffort != "") && t.API != APIChat:
@@ -61,6 +63,15 @@ func (t Target) Open(data string, stage string, stderr io.Writer) (Journaled, fu
 	pool, err := NewPool(t.Endpoints, opts)
 	if err != nil {
 		return Journaled{}, nil, err
+	}
+	if opts.DryRun != nil {
+		// A dry run reads the journal and writes nothing: no journal
+		// directory, lock or batch log (it submits no batch).
+		j, err := journal.OpenReadOnly(JournalDir(data))
+		if err != nil {
+			return Journaled{}, nil, err
+		}
+		return NewJournaled(pool, j), j.Close, nil
 	}
 	j, err := journal.Open(JournalDir(data))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -34,6 +35,39 @@ type BatchConfig struct {
 	// (default 1) failed with a 500 in the error file.
 	PartialFirst int
 	FailedLines  int
+
+	// ExistingBatches is how many batches of other input files the
+	// project holds before the server starts (completed, created a day
+	// ago and earlier): what a search of the batch list pages through.
+	ExistingBatches int
+	// LoseCreateReplies creates (POST /v1/batches) create their batch and
+	// then drop the connection before the reply; DropCreates creates drop
+	// it before creating anything. Either is a create whose reply is lost.
+	LoseCreateReplies int
+	DropCreates       int
+	// CutDownloads downloads of a batch's output or error file stop after
+	// CutAt bytes (at most the file's size less one). Without
+	// CutDeclaresLength the reply has no Content-Length and the connection
+	// just closes, so the client sees a clean end of the body; with it the
+	// header declares the whole file.
+	CutDownloads      int
+	CutAt             int
+	CutDeclaresLength bool
+	// FilesGoneAfter, when set, makes a batch's output and error files
+	// answer 404 after that many downloads of their content, as a file
+	// deleted or expired (after 30 days) does.
+	FilesGoneAfter int
+}
+
+// Validate reports settings that cannot work.
+func (c BatchConfig) Validate() error {
+	for _, n := range []int{c.StepPolls, c.FailFirst, c.ExpireFirst, c.ExpireAnswered, c.PartialFirst, c.FailedLines,
+		c.ExistingBatches, c.LoseCreateReplies, c.DropCreates, c.CutDownloads, c.CutAt, c.FilesGoneAfter} {
+		if n < 0 {
+			return fmt.Errorf("settings must not be negative")
+		}
+	}
+	return nil
 }
 
 // Batch statuses, as OpenAI names them.
@@ -63,6 +97,7 @@ type batch struct {
 	completed, failed                 int
 	validation                        []map[string]any
 	outputFile, errorFile             *string
+	existing                          bool // there before the server started (ExistingBatches)
 }
 
 // batchLine is one line of a batch input file.
@@ -75,11 +110,13 @@ type batchLine struct {
 
 // BatchInfo is what a test sees of a batch.
 type BatchInfo struct {
-	ID, InputFileID, Status string
-	CustomIDs               []string
+	ID, InputFileID, Status   string
+	OutputFileID, ErrorFileID string // "" until the batch ends with one
+	CustomIDs                 []string
 }
 
-// Batches lists the batches created so far, in creation order.
+// Batches lists the batches created so far (not the ExistingBatches), in
+// creation order, forgotten ones included.
 func (s *Server) Batches() []BatchInfo {
 	a := s.batchAPI
 	a.mu.Lock()
@@ -87,8 +124,20 @@ func (s *Server) Batches() []BatchInfo {
 	var out []BatchInfo
 	for _, id := range a.order {
 		b := a.batches[id]
+		if b == nil {
+			b = a.forgotten[id]
+		}
+		if b.existing {
+			continue
+		}
 		info := BatchInfo{ID: b.ID, InputFileID: b.InputFileID, Status: b.Status}
-		if f := a.files[b.InputFileID]; f != nil {
+		if b.outputFile != nil {
+			info.OutputFileID = *b.outputFile
+		}
+		if b.errorFile != nil {
+			info.ErrorFileID = *b.errorFile
+		}
+		if f := a.anyFile(b.InputFileID); f != nil {
 			for _, l := range parseLinesLenient(f.Bytes) {
 				info.CustomIDs = append(info.CustomIDs, l.CustomID)
 			}
@@ -98,11 +147,74 @@ func (s *Server) Batches() []BatchInfo {
 	return out
 }
 
+// Forget deletes a batch or a file: from then on it answers 404, as a
+// batch or file that expired, was deleted, or belongs to another project
+// does.
+func (s *Server) Forget(id string) {
+	a := s.batchAPI
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if b := a.batches[id]; b != nil {
+		a.forgotten[id] = b
+		delete(a.batches, id)
+	}
+	if f := a.files[id]; f != nil {
+		a.forgottenFiles[id] = f
+		delete(a.files, id)
+	}
+}
+
+// BatchCalls counts the Files and Batch API calls received, by route:
+// "GET /v1/batches" (list), "POST /v1/batches" (create), "GET
+// /v1/batches/{id}", "POST /v1/batches/{id}/cancel", "POST /v1/files",
+// "GET /v1/files/{id}", "GET /v1/files/{id}/content".
+func (s *Server) BatchCalls() map[string]int {
+	a := s.batchAPI
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return maps.Clone(a.calls)
+}
+
+// count records a call to the route. The caller does not hold a.mu.
+func (a *batchAPI) count(route string) {
+	a.mu.Lock()
+	a.calls[route]++
+	a.mu.Unlock()
+}
+
+// seed adds the ExistingBatches once, before the first call is answered.
+func (s *Server) seed() {
+	a := s.batchAPI
+	a.seedOnce.Do(func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		n := s.cfg.Batch.ExistingBatches
+		day := time.Now().Unix() - 24*3600
+		for i := n - 1; i >= 0; i-- { // oldest first, as a.order is
+			f := a.addFile(fmt.Sprintf("earlier-%d.jsonl", i), "batch", nil)
+			f.CreatedAt = day - int64(i)
+			b := &batch{ID: a.id("batch_"), InputFileID: f.ID, Endpoint: "/v1/chat/completions", Window: "24h",
+				Status: batchCompleted, existing: true, times: map[string]int64{"created_at": day - int64(i), "completed_at": day - int64(i)}}
+			a.batches[b.ID] = b
+			a.order = append(a.order, b.ID)
+		}
+	})
+}
+
 // serveBatches answers /v1/batches: create, list, retrieve and cancel;
 // rest is the path after /v1/batches, of an authorized request.
 func (s *Server) serveBatches(w http.ResponseWriter, r *http.Request, rest string) {
+	s.seed()
 	a := s.batchAPI
 	id, cancel := strings.CutSuffix(strings.TrimPrefix(rest, "/"), "/cancel")
+	switch {
+	case rest == "":
+		a.count(r.Method + " /v1/batches")
+	case cancel:
+		a.count(r.Method + " /v1/batches/{id}/cancel")
+	default:
+		a.count(r.Method + " /v1/batches/{id}")
+	}
 	switch {
 	case rest == "" && r.Method == http.MethodPost:
 		s.createBatch(w, r)
@@ -168,6 +280,12 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	a := s.batchAPI
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	cfg := s.cfg.Batch
+	a.creates++
+	if a.creates <= cfg.DropCreates {
+		hangUp(w)
+		return
+	}
 	f := a.files[req.InputFileID]
 	if f == nil {
 		bad("No such File object: " + req.InputFileID)
@@ -177,8 +295,8 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 		bad(fmt.Sprintf("File %s has purpose %q; a batch input file must have purpose batch.", f.ID, f.Purpose))
 		return
 	}
-	cfg := s.cfg.Batch
-	n := len(a.order)
+	n := a.created
+	a.created++
 	fault := ""
 	switch {
 	case n < cfg.FailFirst:
@@ -195,6 +313,10 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	b.Status = batchValidating
 	a.batches[b.ID] = b
 	a.order = append(a.order, b.ID)
+	if a.creates <= cfg.DropCreates+cfg.LoseCreateReplies {
+		hangUp(w) // created, but the reply never arrives
+		return
+	}
 	writeJSON(w, http.StatusOK, b.object())
 }
 
@@ -204,7 +326,12 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) {
 	a := s.batchAPI
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	ids := slices.Clone(a.order)
+	var ids []string
+	for _, id := range a.order {
+		if a.batches[id] != nil {
+			ids = append(ids, id)
+		}
+	}
 	slices.Reverse(ids)
 	if after := r.URL.Query().Get("after"); after != "" {
 		if i := slices.Index(ids, after); i >= 0 {

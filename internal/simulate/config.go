@@ -192,9 +192,7 @@ func (c Config) Validate() error {
 	if c.MaxModelLen < 1 {
 		p.Add("MaxModelLen", "must be at least 1, not %d", c.MaxModelLen)
 	}
-	if b := c.Batch; b.StepPolls < 0 || b.FailFirst < 0 || b.ExpireFirst < 0 || b.ExpireAnswered < 0 || b.PartialFirst < 0 || b.FailedLines < 0 {
-		p.Add("Batch", "settings must not be negative")
-	}
+	p.Check("Batch", c.Batch.Validate())
 	if c.Latency < 0 {
 		p.Add("Latency", "must not be negative")
 	}

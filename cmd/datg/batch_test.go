@@ -68,15 +68,14 @@ func TestReferencesBatchDryRunWritesNothing(t *testing.T) {
 	c := pipelinetest.SimConfig(t)
 	c.Dialect = simulate.DialectOpenAI
 	sim := pipelinetest.StartSim(t, data, c)
-	journalDir := filepath.Join(data, "journal")
-	before := runDirListing(t, journalDir)
+	before := runDirListing(t, data)
 	r := datg(t, nil, "references", "--batch", "--dry-run", "--price-input", "1", "--price-output", "8", "--server", "openai", "--base-url", sim.URL,
 		"--model", "gpt-5.4", "--levels", "low", "--limit", "2", "--per-problem", "2", "--data", data)
 	if r.code != 0 || !strings.Contains(r.stdout, "dry run (nothing sent, nothing written)") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
-	if after := runDirListing(t, journalDir); !slices.Equal(before, after) {
-		t.Fatalf("the dry run wrote the journal:\nbefore %v\nafter  %v", before, after)
+	if after := runDirListing(t, data); !slices.Equal(before, after) {
+		t.Fatalf("the dry run wrote into the run:\nbefore %v\nafter  %v", before, after)
 	}
 	if calls := sim.Server.BatchCalls(); len(calls) != 0 {
 		t.Fatalf("the dry run called the Batch API: %v", calls)

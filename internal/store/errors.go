@@ -33,3 +33,6 @@ var ErrSchemaMismatch = errors.New("table file does not match the declared schem
 // now, or missing), or a file sits in a generation that its manifest does
 // not list: it was changed outside datg, and is refused rather than read.
 var ErrTableChanged = errors.New("table file changed outside datg")
+
+// ErrDryRun means a dry-run transaction was asked to commit.
+var ErrDryRun = errors.New("dry run: nothing is committed")

@@ -38,6 +38,11 @@ type Meta struct {
 	Stage      string
 	ConfigHash string
 	Servers    string // JSON of the servers' own description; written when set
+	// DryRun makes the transaction write nothing at all (no staging
+	// directory, no lock file, no gen/): its rows are encoded and dropped,
+	// and Commit fails with ErrDryRun. A stage's --dry-run sets it, so the
+	// stage runs as it would and leaves the run as it was.
+	DryRun bool
 }
 
 // HashConfig is the hex SHA-256 of a configuration's JSON encoding.

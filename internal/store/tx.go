@@ -46,6 +46,9 @@ func Begin(dir string, meta Meta) (*Tx, error) {
 	if err := checkWritableRun(dir); err != nil {
 		return nil, err
 	}
+	if meta.DryRun {
+		return &Tx{dir: dir, meta: meta, id: "dry-run"}, nil
+	}
 	gens := filepath.Join(dir, genDir)
 	if err := os.MkdirAll(gens, 0o755); err != nil {
 		return nil, err
@@ -129,6 +132,9 @@ func (tx *Tx) add(name string) (path string, err error) {
 			return "", fmt.Errorf("store: %s written twice in one transaction", name)
 		}
 	}
+	if tx.meta.DryRun {
+		return "", nil
+	}
 	lock, err := lockTable(tx.dir, name)
 	if err != nil {
 		return "", err
@@ -153,6 +159,9 @@ func (tx *Tx) Commit() error {
 }
 
 func (tx *Tx) commit() error {
+	if tx.meta.DryRun {
+		return ErrDryRun
+	}
 	for _, m := range tx.members {
 		if err := fault("finish " + m.tableName()); err != nil {
 			return err
@@ -183,7 +192,9 @@ func (tx *Tx) Abort() {
 	for _, m := range tx.members {
 		m.abort()
 	}
-	os.RemoveAll(tx.staging)
+	if tx.staging != "" {
+		os.RemoveAll(tx.staging)
+	}
 	tx.release()
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"io"
 	"fmt"
 	"os"
 	"strings"
@@ -71,9 +72,13 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
-		return nil, err
+	var out io.Writer = io.Discard // a dry run's rows go nowhere
+	var f *os.File
+	if !tx.meta.DryRun {
+		if f, err = os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err != nil {
+			return nil, err
+		}
+		out = f
 	}
 	opts := append(tx.meta.options(def.Name, tx.id, time.Now()),
 		parquet.Compression(&parquet.Zstd),
@@ -84,7 +89,7 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 			opts = append(opts, parquet.SkipPageBounds(c.Name), parquet.SkipPageStatistics(c.Name))
 		}
 	}
-	hw := newHashingWriter(f)
+	hw := newHashingWriter(out)
 	return &Writer[T]{
 		def:  def,
 		tx:   tx,
@@ -139,7 +144,7 @@ func (w *Writer[T]) tableName() string { return w.def.Name }
 // finish writes the footer, syncs the file, makes it read-only (a
 // generation never changes) and records its manifest entry.
 func (w *Writer[T]) finish() error {
-	if w.finished {
+	if w.finished || w.file == nil {
 		return nil
 	}
 	w.finished = true
@@ -180,7 +185,9 @@ func (w *Writer[T]) abort() {
 	}
 	w.finished = true
 	w.w.Close()
-	w.file.Close()
+	if w.file != nil {
+		w.file.Close()
+	}
 }
 
 // WriteAll replaces the table with rows.

@@ -110,7 +110,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if !cfg.Symbolic {
 		aligner = cfg.Target.Model
 	}
-	w, err := NewWriter(cfg.Data, store.Meta{Stage: "align", ConfigHash: store.HashConfig(aligner)})
+	w, err := NewWriter(cfg.Data, store.Meta{Stage: "align", ConfigHash: store.HashConfig(aligner), DryRun: !cfg.Symbolic && cfg.Target.Pool.DryRun != nil})
 	if err != nil {
 		return Summary{}, err
 	}

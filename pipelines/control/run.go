@@ -47,7 +47,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	plan, client := session.Plan, session.Client
 	// What decides the samples; endpoints and pool settings do not.
 	meta := store.Meta{Stage: "control", ConfigHash: store.HashConfig([]any{cfg.Method, gen.Study, cfg.MaxTrials,
-		cfg.FirstPenalty, cfg.RetryPenalty, cfg.Scaffold}), Servers: session.ServersJSON()}
+		cfg.FirstPenalty, cfg.RetryPenalty, cfg.Scaffold}), Servers: session.ServersJSON(), DryRun: gen.Pool.DryRun != nil}
 	// Traces and their trials are committed together.
 	tx, err := store.Begin(gen.Data, meta)
 	if err != nil {

@@ -114,7 +114,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	w, err := NewWriter(cfg.Data, store.Meta{Stage: "dags", ConfigHash: store.HashConfig(struct {
 		Builder string
 		Budgets map[string]Budget
-	}{builder, cfg.Budgets})})
+	}{builder, cfg.Budgets}), DryRun: !cfg.Symbolic && cfg.Target.Pool.DryRun != nil})
 	if err != nil {
 		return Summary{}, err
 	}

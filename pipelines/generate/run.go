@@ -35,7 +35,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	// Traces are written as their responses arrive (or, for journaled ones,
 	// as they are enumerated), overlapping the table's encoding with the
 	// requests; the new table replaces the old one only if the run succeeds.
-	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study), Servers: session.ServersJSON()})
+	m, err := store.NewMerger(cfg.Data, schema.Traces, store.Meta{Stage: "generate", ConfigHash: store.HashConfig(cfg.Study), Servers: session.ServersJSON(), DryRun: cfg.Pool.DryRun != nil})
 	if err != nil {
 		return Summary{}, err
 	}

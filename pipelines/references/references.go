@@ -273,7 +273,7 @@ func openOutput(cfg Config) (*output, error) {
 		Model string
 		Cfg   Config
 	}{cfg.Target.Model, Config{PerProblem: cfg.PerProblem, MaxAttempts: cfg.MaxAttempts, Temperature: cfg.Temperature,
-		TopP: cfg.TopP, MaxTokens: cfg.MaxTokens, Seed: cfg.Seed}})}
+		TopP: cfg.TopP, MaxTokens: cfg.MaxTokens, Seed: cfg.Seed}}), DryRun: cfg.Target.Pool.DryRun != nil}
 	tx, err := store.Begin(cfg.Data, meta)
 	if err != nil {
 		return nil, err

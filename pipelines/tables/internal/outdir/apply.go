@@ -18,14 +18,13 @@ import (
 // file already moved is gone from the stage, a dropped one from the
 // directory.
 func (b *Batch) apply(c commitRecord) error {
+	// Every check first, so that the renames follow one another at once.
+	var moves []string
 	for _, name := range slices.Sorted(maps.Keys(c.Write)) {
 		src, dst := filepath.Join(b.state, c.Stage, name), filepath.Join(b.dir, name)
 		if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
 			continue // moved in before a kill
 		} else if err != nil {
-			return err
-		}
-		if err := step("rename " + name); err != nil {
 			return err
 		}
 		// Checked again: a kill may have left the record for days.
@@ -40,12 +39,40 @@ func (b *Batch) apply(c commitRecord) error {
 			}
 			return fmt.Errorf("%s: %w (datg's new version waits in %s)", dst, why, src)
 		}
-		if err := os.Rename(src, dst); err != nil {
+		moves = append(moves, name)
+	}
+	// A rename over a file frees its blocks, which takes a journal commit
+	// on ext4 (0.6 ms a file, against 0.03 ms): a second link to each
+	// replaced file, in .datg/old-N, keeps the renames quick; it is
+	// deleted after them.
+	var held string
+	if len(moves) > 0 {
+		var err error
+		if held, err = os.MkdirTemp(b.state, "old-*"); err != nil {
+			return err
+		}
+		for _, name := range moves {
+			os.Link(filepath.Join(b.dir, name), filepath.Join(held, name)) // only quicker: a failure is no matter
+		}
+	}
+	for _, name := range moves {
+		if err := step("rename " + name); err != nil {
+			return err
+		}
+		if err := os.Rename(filepath.Join(b.state, c.Stage, name), filepath.Join(b.dir, name)); err != nil {
 			return err
 		}
 	}
+	if err := step("sync outputs"); err != nil {
+		return err
+	}
 	if err := atomicfile.SyncDir(b.dir); err != nil {
 		return err
+	}
+	if held != "" {
+		if err := os.RemoveAll(held); err != nil {
+			return err
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Drop)) {
 		if err := step("drop " + name); err != nil {
@@ -89,8 +116,8 @@ func (b *Batch) apply(c commitRecord) error {
 	return atomicfile.SyncDir(b.state)
 }
 
-// recover finishes a commit a killed run left, then deletes what runs cut
-// before their commit point left under .datg/ (staging directories,
+// recover finishes a commit a killed run left, then deletes what killed
+// runs left under .datg/ (staging directories, links to replaced outputs,
 // temporary files).
 func (b *Batch) recover() error {
 	c, pending, err := readCommit(b.state)
@@ -112,7 +139,7 @@ func (b *Batch) recover() error {
 	for _, e := range entries {
 		path := filepath.Join(b.state, e.Name())
 		switch {
-		case e.IsDir() && stagePattern.MatchString(e.Name()):
+		case e.IsDir() && (stagePattern.MatchString(e.Name()) || heldPattern.MatchString(e.Name())):
 			err = os.RemoveAll(path)
 		case e.Type().IsRegular() && tempPattern.MatchString(e.Name()):
 			err = os.Remove(path)

@@ -1,6 +1,7 @@
 package outdir
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -25,11 +26,13 @@ const (
 	format       = "datg-outdir/1"
 )
 
-// stagePattern and tempPattern are the names datg makes under .datg/ and
-// deletes when a killed run left them: staging directories, and the
-// temporary files of atomicfile.WriteFile.
+// stagePattern, heldPattern and tempPattern are the names datg makes under
+// .datg/ and deletes when a killed run left them: staging directories,
+// links to the outputs a commit replaces, and the temporary files of
+// atomicfile.WriteFile.
 var (
 	stagePattern = regexp.MustCompile(`^stage-[0-9]+$`)
+	heldPattern  = regexp.MustCompile(`^old-[0-9]+$`)
 	tempPattern  = regexp.MustCompile(`^\.(manifest|commit)\.json\.tmp-[0-9]+$`)
 )
 
@@ -58,32 +61,57 @@ type commitRecord struct {
 
 // readManifest reads dir's manifest; none is an empty one.
 func readManifest(state string) (manifest, error) {
-	m := manifest{Format: format, Files: map[string]string{}}
-	found, err := readRecord(filepath.Join(state, manifestName), &m)
-	if err != nil || !found {
-		return manifest{Format: format, Files: map[string]string{}}, err
+	path := filepath.Join(state, manifestName)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return manifest{Format: format, Files: map[string]string{}}, nil
+	}
+	if err != nil {
+		return manifest{}, err
+	}
+	return parseManifest(path, b)
+}
+
+// readCommit reads a pending commit record, if any.
+func readCommit(state string) (c commitRecord, found bool, err error) {
+	path := filepath.Join(state, commitName)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, false, nil
+	}
+	if err != nil {
+		return c, true, err
+	}
+	c, err = parseCommit(path, b)
+	return c, true, err
+}
+
+// parseManifest decodes a manifest read from path: every name a plain
+// file name, every sum a SHA-256.
+func parseManifest(path string, b []byte) (manifest, error) {
+	var m manifest
+	if err := decodeRecord(b, &m); err != nil || m.Format != format {
+		return m, fmt.Errorf("%s: %w (move it away: datg then writes no file that is in the way)", path, ErrBadState)
 	}
 	if m.Files == nil {
 		m.Files = map[string]string{}
 	}
 	for name, sum := range m.Files {
 		if validName(name) != nil || !isHash(sum) {
-			return m, fmt.Errorf("%s: entry %q: %w", filepath.Join(state, manifestName), name, ErrBadState)
+			return m, fmt.Errorf("%s: entry %q: %w", path, name, ErrBadState)
 		}
 	}
 	return m, nil
 }
 
-// readCommit reads a pending commit record, if any.
-func readCommit(state string) (commitRecord, bool, error) {
+// parseCommit decodes a commit record read from path: a staging directory
+// under .datg/ (none when nothing was staged), plain file names, SHA-256
+// sums ("" where no file was replaced), and a new sum for every staged
+// file.
+func parseCommit(path string, b []byte) (commitRecord, error) {
 	var c commitRecord
-	path := filepath.Join(state, commitName)
-	found, err := readRecord(path, &c)
-	if err != nil || !found {
-		return c, found, err
-	}
-	// No stage when nothing was staged (outputs only removed or adopted).
-	bad := !stagePattern.MatchString(c.Stage) && (c.Stage != "" || len(c.Write) > 0)
+	bad := decodeRecord(b, &c) != nil || c.Format != format
+	bad = bad || (!stagePattern.MatchString(c.Stage) && (c.Stage != "" || len(c.Write) > 0))
 	for _, set := range []map[string]string{c.Files, c.Write, c.Drop} {
 		for name, sum := range set {
 			bad = bad || validName(name) != nil || (sum != "" && !isHash(sum))
@@ -93,31 +121,23 @@ func readCommit(state string) (commitRecord, bool, error) {
 		bad = bad || !isHash(c.Files[name])
 	}
 	if bad {
-		return c, true, fmt.Errorf("%s: %w", path, ErrBadState)
+		return c, fmt.Errorf("%s: %w (datg cannot finish the commit it records)", path, ErrBadState)
 	}
-	return c, true, nil
+	return c, nil
 }
 
-// readRecord decodes the JSON file at path into v; found is false when
-// there is none.
-func readRecord(path string, v interface{ check() bool }) (found bool, err error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+// decodeRecord decodes one JSON object with no field datg does not know.
+func decodeRecord(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil || !v.check() {
-		return true, fmt.Errorf("%s: %w (move it away: datg then writes no file that is in the way)", path, ErrBadState)
+	if err := dec.Decode(v); err != nil {
+		return err
 	}
-	return true, nil
+	if dec.More() {
+		return errors.New("data after the record")
+	}
+	return nil
 }
-
-func (m *manifest) check() bool     { return m.Format == format }
-func (c *commitRecord) check() bool { return c.Format == format }
 
 // writeRecord replaces the JSON file name under state with v, durably.
 func writeRecord(state, name string, v any) error {

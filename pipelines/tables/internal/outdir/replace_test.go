@@ -541,27 +541,24 @@ func TestReplaceRefusesABadRecord(t *testing.T) {
 func FuzzReadRecords(f *testing.F) {
 	f.Add([]byte(`{"format": "datg-outdir/1", "files": {"a.csv": "` + strings.Repeat("0", 64) + `"}}`))
 	f.Add([]byte(`{"format": "datg-outdir/1", "stage": "stage-1", "files": {}, "write": {}, "drop": {}}`))
+	f.Add([]byte(`{"format": "datg-outdir/1", "stage": "", "files": {"..": ""}, "write": {}, "drop": {"x": ""}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		state := t.TempDir()
-		for _, name := range []string{manifestName, commitName} {
-			if err := os.WriteFile(filepath.Join(state, name), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if m, err := readManifest(state); err == nil {
-			for name := range m.Files {
-				if validName(name) != nil {
-					t.Fatalf("manifest name %q", name)
+		if m, err := parseManifest("manifest.json", b); err == nil {
+			for name, sum := range m.Files {
+				if validName(name) != nil || !isHash(sum) {
+					t.Fatalf("manifest entry %q: %q", name, sum)
 				}
 			}
 		}
-		if c, _, err := readCommit(state); err == nil {
+		if c, err := parseCommit("commit.json", b); err == nil {
 			if c.Stage != "" && !stagePattern.MatchString(c.Stage) {
 				t.Fatalf("stage %q", c.Stage)
 			}
-			for name := range c.Drop {
-				if validName(name) != nil {
-					t.Fatalf("drop %q", name)
+			for _, set := range []map[string]string{c.Files, c.Write, c.Drop} {
+				for name := range set {
+					if validName(name) != nil {
+						t.Fatalf("name %q", name)
+					}
 				}
 			}
 		}

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/datg/datg/internal/outdir"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/tables/internal/outdir"
 	"github.com/datg/datg/schema"
 )
 

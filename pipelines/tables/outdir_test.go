@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/datg/datg/pipelines/tables/internal/outdir"
+	"github.com/datg/datg/internal/outdir"
 )
 
 // nobody is the nobody:nogroup of Debian and most Linux systems.
@@ -136,6 +136,21 @@ func TestTablesInASetgidProject(t *testing.T) {
 		}
 		if got := ownershipOf(t, out); got.mode&fs.ModeSetgid == 0 || got.gid != nobody {
 			t.Fatalf("%s is %v group %d", out, got.mode, got.gid)
+		}
+	}
+}
+
+// The outputs a run no longer writes: those of a table it writes (its
+// figure, when the table is empty now) and of a table datg no longer has;
+// not those of a table it skips.
+func TestStaleOutputs(t *testing.T) {
+	stale := staleOutput([]string{"accuracy_groups"})
+	for name, want := range map[string]bool{
+		"accuracy_groups.svg": true, "accuracy_groups.png": true, "retired_table.csv": true,
+		"compliance.csv": false, "direction_accuracy.tex": false, "t1-628b49d96dcde97a430dd4f597705899.html": false,
+	} {
+		if got := stale(name); got != want {
+			t.Errorf("%s: stale %v, want %v", name, got, want)
 		}
 	}
 }

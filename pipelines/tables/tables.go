@@ -12,7 +12,7 @@ import (
 
 	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/pipelines/tables/internal/outdir"
+	"github.com/datg/datg/internal/outdir"
 	datgsql "github.com/datg/datg/sql"
 	"github.com/datg/datg/study"
 )
@@ -153,14 +153,21 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 // staleOutput says which outputs datg wrote before are no longer written:
 // those of a table this run writes (a figure of a table now empty) and
 // those of a table the registry no longer has. Tables a run skips (--only,
-// inputs missing) keep theirs.
+// inputs missing) keep theirs, and so do files of other kinds (explain's
+// pages, were it pointed at the same directory).
 func staleOutput(written []string) func(name string) bool {
 	return func(name string) bool {
-		table, _, _ := strings.Cut(name, ".")
+		table, ext, _ := strings.Cut(name, ".")
+		if !slices.Contains(outputExts, ext) {
+			return false
+		}
 		_, known := registered(table)
 		return !known || slices.Contains(written, table)
 	}
 }
+
+// outputExts are the kinds of file a table is written as.
+var outputExts = []string{"csv", "md", "tex", "svg", "png"}
 
 // studyOrder sorts language codes in the paper's order; unknown codes last.
 func studyOrder(langs []string) []string {

@@ -28,6 +28,9 @@ func step(name string) error {
 	return nil
 }
 
+// maxConflicts is how many files in the way an error names one by one.
+const maxConflicts = 20
+
 // Report is what a commit (or the recovery before it) did that its caller
 // should tell the user.
 type Report struct {
@@ -190,7 +193,11 @@ func (b *Batch) Commit(stale func(name string) bool) (Report, error) {
 		if !committed {
 			b.removeStage()
 		}
+		slices.Sort(b.report.Kept) // in place: the report returned shares it
 	}()
+	if n := len(b.conflicts); n > maxConflicts {
+		b.conflicts = append(b.conflicts[:maxConflicts], fmt.Errorf("and %d more files in the way", n-maxConflicts))
+	}
 	if len(b.conflicts) > 0 {
 		return b.report, errors.Join(b.conflicts...)
 	}
@@ -231,10 +238,14 @@ func (b *Batch) Commit(stale func(name string) bool) (Report, error) {
 		return b.report, err
 	}
 	if err := writeRecord(b.state, commitName, c); err != nil {
+		// Renamed in but not synced, the record stands: keep its stage.
+		_, statErr := os.Lstat(filepath.Join(b.state, commitName))
+		committed = statErr == nil
 		return b.report, err
 	}
 	committed = true
-	return b.report, b.apply(c)
+	err := b.apply(c) // before reading b.report: apply adds to it
+	return b.report, err
 }
 
 // Close releases the lock; what was staged and not committed is deleted.

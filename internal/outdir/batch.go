@@ -198,6 +198,10 @@ func (b *Batch) Commit(stale func(name string) bool) (Report, error) {
 	if n := len(b.conflicts); n > maxConflicts {
 		b.conflicts = append(b.conflicts[:maxConflicts], fmt.Errorf("and %d more files in the way", n-maxConflicts))
 	}
+	if len(b.conflicts) > 0 && len(b.old.Files) == 0 {
+		b.conflicts = append(b.conflicts, fmt.Errorf("%s has no record of datg's files yet: outputs of a datg from before it kept one (%s) are not known as datg's; delete them, or the directory, to write them anew",
+			b.dir, filepath.Join(stateDir, manifestName)))
+	}
 	if len(b.conflicts) > 0 {
 		return b.report, errors.Join(b.conflicts...)
 	}

@@ -564,3 +564,27 @@ func FuzzReadRecords(f *testing.F) {
 		}
 	})
 }
+
+// A directory of outputs from a datg that kept no manifest: the refusal
+// names every file in the way (up to maxConflicts, then how many more) and
+// says why.
+func TestReplaceBeforeAnyManifest(t *testing.T) {
+	out := t.TempDir()
+	files := map[string][]byte{}
+	for i := range maxConflicts + 3 {
+		name := fmt.Sprintf("t%02d.csv", i)
+		if err := os.WriteFile(filepath.Join(out, name), []byte("by an older datg"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files[name] = []byte("new")
+	}
+	_, err := Replace(out, files, nil)
+	if !errors.Is(err, ErrNotOurs) {
+		t.Fatalf("got %v, want ErrNotOurs", err)
+	}
+	for _, want := range []string{filepath.Join(out, "t00.csv"), "and 3 more files in the way", "no record of datg's files yet"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the refusal does not say %q:\n%v", want, err)
+		}
+	}
+}

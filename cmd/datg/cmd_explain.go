@@ -57,7 +57,7 @@ func runExplain(ctx context.Context, cmd *Command, args []string) error {
 		return usageError{cmd, "at most one trace id"}
 	}
 	cfg := explainCfg
-	cfg.Data = *explainData
+	cfg.Data, cfg.Stderr = *explainData, stderr
 	if len(args) == 1 {
 		cfg.TraceID = args[0]
 	}

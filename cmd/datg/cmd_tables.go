@@ -14,9 +14,12 @@ var cmdTables = &Command{
 laid out as the paper lays the table out) into --out (default DIR/tables).
 It refuses to run while traces are ungraded (run datg verify).
 
-The outputs replace the previous ones all at once: a failed or killed run
-leaves every previous output, never a mix. Other files in the directory are
-kept. Models are shown by their size (8B) unless another model of the run
+The outputs replace the previous ones as one set: a failed or killed run
+leaves the previous outputs, or the new ones for the next run to finish.
+The directory is written into, never replaced: its owner, group and mode
+and every file datg did not write stay; a file of an output's name that
+datg did not write (DIR/.datg/manifest.json lists what it did) is refused,
+not replaced. Models are shown by their size (8B) unless another model of the run
 has the same size, then by their full name; run text is escaped for each
 format (see README, Paper tables).`,
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/datg/datg/internal/atomicfile"
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/outdir"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
@@ -52,6 +53,7 @@ type Config struct {
 	Aligner string // whose best DAG to show (default: the first by name)
 	Out     string // a file for one trace, a directory for the index (default DIR/explain)
 	Stdout  io.Writer
+	Stderr  io.Writer // warned of old pages left in place
 }
 
 // DefaultConfig writes the index and every aligned trace's page of the run
@@ -64,7 +66,8 @@ func (c Config) Validate() error { return inputerr.Invalid(store.CheckDir(c.Data
 // Summary is what a run wrote.
 type Summary struct {
 	// Written are the files written: the page of TraceID, or every page
-	// and then the index. After an error, the pages written before it.
+	// and then the index. After an error, none: the directory's pages
+	// change all together.
 	Written []string
 	Index   string // the index page; "" for one trace's page
 }
@@ -80,15 +83,23 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	defer snap.Close()
 	in := snap.Dir
 	if cfg.TraceID != "" {
-		out := cfg.Out
-		if out == "" {
-			out = filepath.Join(cfg.Data, "explain", pageName(cfg.TraceID))
-		}
 		v, err := loadOne(in, cfg.TraceID, cfg.Aligner)
 		if err != nil {
 			return Summary{}, err
 		}
-		return Summary{Written: []string{out}}, writePage(v, out)
+		page, err := render(v)
+		if err != nil {
+			return Summary{}, err
+		}
+		if cfg.Out != "" {
+			// The file the user named.
+			return Summary{Written: []string{cfg.Out}}, atomicfile.WriteFile(cfg.Out, page)
+		}
+		dir := filepath.Join(cfg.Data, "explain")
+		if _, err := outdir.Replace(dir, map[string][]byte{pageName(cfg.TraceID): page}, nil); err != nil {
+			return Summary{}, fmt.Errorf("writing %s: %w", dir, err)
+		}
+		return Summary{Written: []string{filepath.Join(dir, pageName(cfg.TraceID))}}, nil
 	}
 	dir := cfg.Out
 	if dir == "" {
@@ -101,9 +112,16 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if len(aligned) == 0 {
 		return Summary{}, fmt.Errorf("%w in %s (run datg align and datg score)", ErrNoScores, cfg.Data)
 	}
-	// Pages are made a batch of traces at a time: each batch reads every
+	// The pages and the index go into the directory as one set (datg's
+	// files only: a user's index.html there is refused, not replaced).
+	// They are made a batch of traces at a time: each batch reads every
 	// table once, and only its traces' texts are held.
-	var sum Summary
+	pages, err := outdir.Begin(dir)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer pages.Close()
+	var written []string
 	var rows []indexRow
 	for start := 0; start < len(aligned); start += pageBatch {
 		batch := map[string]bool{}
@@ -112,22 +130,25 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		views, err := load(in, cfg.Aligner, func(id string) bool { return batch[id] })
 		if err != nil {
-			return sum, err
+			return Summary{}, err
 		}
 		for _, id := range aligned[start:min(start+pageBatch, len(aligned))] {
 			if err := ctx.Err(); err != nil {
-				return sum, err
+				return Summary{}, err
 			}
 			v, ok := views[id]
 			if !ok {
 				continue // scores of a trace no longer in the run
 			}
 			row := rowOf(v)
-			out := filepath.Join(dir, row.File)
-			if err := writePage(v, out); err != nil {
-				return sum, err
+			page, err := render(v)
+			if err != nil {
+				return Summary{}, err
 			}
-			sum.Written = append(sum.Written, out)
+			if err := pages.Add(row.File, page); err != nil {
+				return Summary{}, err
+			}
+			written = append(written, filepath.Join(dir, row.File))
 			rows = append(rows, row)
 		}
 	}
@@ -137,20 +158,30 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	})
 	var b bytes.Buffer
 	if err := indexTmpl.Execute(&b, struct{ Rows []indexRow }{rows}); err != nil {
-		return sum, err
+		return Summary{}, err
+	}
+	if err := pages.Add("index.html", b.Bytes()); err != nil {
+		return Summary{}, err
+	}
+	// Pages datg wrote before for traces the index no longer has go.
+	rep, err := pages.Commit(func(name string) bool { return strings.HasSuffix(name, ".html") })
+	for _, path := range rep.Kept {
+		if cfg.Stderr != nil {
+			fmt.Fprintf(cfg.Stderr, "datg explain: warning: %s: no longer written, left in place: changed since datg wrote it\n", path)
+		}
+	}
+	if err != nil {
+		return Summary{}, fmt.Errorf("writing %s: %w", dir, err)
 	}
 	index := filepath.Join(dir, "index.html")
-	if err := atomicfile.WriteFile(index, b.Bytes()); err != nil {
-		return sum, err
-	}
-	sum.Written, sum.Index = append(sum.Written, index), index
-	return sum, nil
+	return Summary{Written: append(written, index), Index: index}, nil
 }
 
 // pageBatch is how many traces' pages are made from one read of the run.
 const pageBatch = 1000
 
-func writePage(v *view, out string) error {
+// render is a trace's page.
+func render(v *view) ([]byte, error) {
 	nodes := statuses(v.DAG, v.Events)
 	edges, width, height := layout(v.DAG, nodes)
 	data := struct {
@@ -163,9 +194,9 @@ func writePage(v *view, out string) error {
 	}{v, nodes, edges, width, height, segments(v.Trace.Text, v.Events, v.Harmful), boxW, boxH}
 	var b bytes.Buffer
 	if err := pageTmpl.Execute(&b, data); err != nil {
-		return fmt.Errorf("rendering %s: %w", v.Trace.TraceID, err)
+		return nil, fmt.Errorf("rendering %s: %w", v.Trace.TraceID, err)
 	}
-	return atomicfile.WriteFile(out, b.Bytes())
+	return b.Bytes(), nil
 }
 
 // indexRow is one trace of the index page.

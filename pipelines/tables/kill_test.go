@@ -9,13 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/datg/datg/internal/outdir"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/pipelines/tables/internal/outdir"
 	"github.com/datg/datg/schema"
 )
 
@@ -87,14 +86,35 @@ func (set fileSet) heldBy(dir string, other fileSet) bool {
 
 // SIGKILL a datg tables subprocess at varied instants, again and again,
 // alternating between two runs' outputs: after every kill the output
-// directory holds entirely the outputs of one run or of the other, and the
-// user's files; the next run finishes what the killed one left. The
-// subprocess kills itself at each commit step that matters, or is killed
-// from outside after a random delay.
+// directory holds entirely the outputs of one run or of the other, or the
+// committed outputs of the killed run with their commit record, which the
+// next run finishes first; the user's files, and the directory's owner,
+// group and mode, stay. The subprocess kills itself at each commit step
+// that matters, or is killed from outside after a random delay.
 func TestKilledTablesLeaveOneSet(t *testing.T) {
 	runs := [2]string{fixtureRun(t, nil), fixtureRun(t, map[string]string{"Qwen/Qwen3-8B": "Qwen/Qwen3-14B"})}
-	// Every table of the first run, then the user's files.
+	// A shared directory of a paper, with the user's files, then every
+	// table of the first run.
 	out := filepath.Join(t.TempDir(), "tables")
+	if err := os.Mkdir(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() == 0 {
+		if err := os.Chown(out, nobody, nobody); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(out, 0o777|os.ModeSetgid|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	dirWas := ownershipOf(t, out)
+	mine := map[string]string{"NOTES.md": "mine", "main.tex": `\input{datg_main}`, "keep/inner.txt": "kept"}
+	for name, data := range mine {
+		os.MkdirAll(filepath.Dir(filepath.Join(out, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(out, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	rest := outputsOf(t, runs[0], out, nil)
 	sets := [2]fileSet{{}, outputsOf(t, runs[1], t.TempDir(), killedTables)}
 	for name, sum := range sets[1] {
@@ -104,40 +124,38 @@ func TestKilledTablesLeaveOneSet(t *testing.T) {
 		sets[0][name] = rest[name]
 		delete(rest, name)
 	}
-	mine := map[string]string{"notes.txt": "mine", "keep/inner.txt": "kept"}
-	for name, data := range mine {
-		os.MkdirAll(filepath.Dir(filepath.Join(out, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(out, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// held says which run's outputs the directory holds, or -1 for no
-	// directory: where the file system cannot exchange two directories, a
-	// kill between the two renames that replace it leaves none, and the
-	// next run puts the previous one back.
+	// held says which run's outputs the directory holds; -1 for a mix,
+	// each file of one run or the other, under a commit record.
 	held := func() int {
 		t.Helper()
-		if _, err := os.Stat(out); errors.Is(err, os.ErrNotExist) {
-			return -1
-		}
 		for i, set := range sets {
 			if set.heldBy(out, sets[1-i]) {
 				return i
 			}
 		}
-		t.Fatalf("%s holds a mix of two runs' outputs", out)
+		if _, err := os.Lstat(filepath.Join(out, ".datg", "commit.json")); err != nil {
+			t.Fatalf("%s holds a mix of two runs' outputs and no commit record", out)
+		}
+		for name := range sets[1] {
+			b, err := os.ReadFile(filepath.Join(out, name))
+			if sum := sha256.Sum256(b); err != nil || (sum != sets[0][name] && sum != sets[1][name]) {
+				t.Fatalf("%s is of neither run: %v", name, err)
+			}
+		}
 		return -1
 	}
 	kept := func() {
 		t.Helper()
-		if held() < 0 {
-			return
-		}
 		if !rest.heldBy(out, nil) {
 			t.Fatal("the other tables' outputs changed")
 		}
-		if b, err := os.ReadFile(filepath.Join(out, "notes.txt")); err != nil || string(b) != "mine" {
-			t.Fatalf("notes.txt %q, %v", b, err)
+		for name, data := range mine {
+			if b, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(b) != data {
+				t.Fatalf("%s: %q, %v", name, b, err)
+			}
+		}
+		if got := ownershipOf(t, out); got != dirWas {
+			t.Fatalf("the directory was %+v, is %+v", dirWas, got)
 		}
 	}
 	child := func(data, killAt string) *exec.Cmd {
@@ -156,21 +174,20 @@ func TestKilledTablesLeaveOneSet(t *testing.T) {
 		t.Fatal("a whole run did not replace the outputs")
 	}
 
-	// A kill at swap leaves the previous directory for the next run, which
-	// is killed while it gives back keep/ (restore keep) or cleans up.
-	steps := []string{"write direction_accuracy.md", "mark", "swap", "restore keep", "clean"}
+	// Kills before the commit point leave the previous set; at a rename,
+	// a mix under the commit record; then the next run, cut while it
+	// finishes that commit (rename) or at its own end.
+	steps := []string{"write direction_accuracy.md", "commit", "rename direction_accuracy.md", "rename datg_main.tex", "manifest", "clean"}
 	rng := rand.New(rand.NewPCG(1, 2))
-	kills := 0
+	kills, mixes := 0, 0
+	last := 1 // the run whose outputs are committed
 	for i := range 2 * len(steps) {
-		next := runs[1]
-		if held() == 1 {
-			next = runs[0]
-		}
+		next := 1 - last
 		var err error
 		if i%2 == 0 {
-			err = child(next, steps[i/2]).Run()
+			err = child(runs[next], steps[i/2]).Run()
 		} else {
-			cmd := child(next, "")
+			cmd := child(runs[next], "")
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -185,34 +202,46 @@ func TestKilledTablesLeaveOneSet(t *testing.T) {
 		case err != nil:
 			t.Fatalf("kill %d: %v", i, err)
 		}
-		held()
+		switch h := held(); h {
+		case -1:
+			mixes++
+			// Committed: what the next run first does gives the
+			// killed run's outputs.
+			if _, err := outdir.Recover(out); err != nil {
+				t.Fatal(err)
+			}
+			if held() != next {
+				t.Fatalf("kill %d: the recovery did not finish the killed run's commit", i)
+			}
+			last = next
+		default:
+			last = h
+		}
 		kept()
 	}
-	if kills < len(steps) {
-		t.Errorf("only %d of %d runs were killed", kills, 2*len(steps))
+	if kills < len(steps) || mixes < 2 {
+		t.Errorf("only %d of %d runs were killed, %d in their renames", kills, 2*len(steps), mixes)
 	}
 
 	// The next whole run finishes every killed one's work.
-	if b, err := child(runs[0], "").CombinedOutput(); err != nil {
+	if b, err := child(runs[1-last], "").CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, b)
 	}
-	if held() != 0 {
+	if held() != 1-last {
 		t.Fatal("the last run did not replace the outputs")
 	}
 	kept()
-	for name, data := range mine {
-		if b, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(b) != data {
-			t.Errorf("%s: %q, %v", name, b, err)
-		}
-	}
 	entries, _ := os.ReadDir(filepath.Dir(out))
 	for _, e := range entries {
-		if e.Name() != "tables" && e.Name() != ".tables.lock" {
+		if e.Name() != "tables" {
 			t.Errorf("left beside the outputs: %s", e.Name())
 		}
 	}
-	if _, err := os.Lstat(filepath.Join(out, ".datg-replaced")); err == nil || !strings.Contains(err.Error(), "no such file") {
-		t.Errorf("the marker is left: %v", err)
+	entries, _ = os.ReadDir(filepath.Join(out, ".datg"))
+	for _, e := range entries {
+		if e.Name() != "lock" && e.Name() != "manifest.json" {
+			t.Errorf("left in .datg: %s", e.Name())
+		}
 	}
 }
 
@@ -226,7 +255,7 @@ func TestFailedCommitKeepsThePreviousTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	injected := errors.New("injected")
-	for _, at := range []string{"write direction_accuracy.csv", "mark", "swap"} {
+	for _, at := range []string{"write direction_accuracy.csv", "sync", "commit"} {
 		outdir.Fault = func(step string) error {
 			if step == at {
 				return injected

@@ -12,7 +12,7 @@ import (
 
 	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/internal/inputerr"
-	"github.com/datg/datg/pipelines/tables/internal/outdir"
+	"github.com/datg/datg/internal/outdir"
 	datgsql "github.com/datg/datg/sql"
 	"github.com/datg/datg/study"
 )
@@ -50,8 +50,9 @@ type Summary struct {
 // Run writes every table. It refuses to run on traces that are not graded,
 // since their accuracy would silently count as wrong. Every output is made
 // in memory first, then all of them replace their previous versions in the
-// output directory at once (internal/outdir): a failed or killed run leaves
-// the previous set whole, and files it does not write are kept.
+// output directory as one set (internal/outdir): a failed or killed run
+// leaves the previous set, or the new one for the next run to finish. The
+// directory itself and every file datg did not write stay as they are.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
@@ -69,7 +70,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
 	}
 	files := map[string][]byte{}
-	var report []string
+	var report, written []string // written: the tables this run writes
 	check := newInputCheck(db)
 	var shortfall string // the DATG tables' note on problems short of DAGs
 	if db.Present["dags"] {
@@ -118,6 +119,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			files[t.Name+".svg"], files[t.Name+".png"] = svg, png
 			exts += ",svg,png"
 		}
+		written = append(written, t.Name)
 		report = append(report, fmt.Sprintf("%s: %d rows -> %s.{%s}", t.Name, len(res.Rows), filepath.Join(out, t.Name), exts))
 	}
 	if len(files) == 0 {
@@ -126,7 +128,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := ctx.Err(); err != nil {
 		return Summary{}, err
 	}
-	if err := outdir.Replace(out, files); err != nil {
+	rep, err := outdir.Replace(out, files, staleOutput(written))
+	for _, path := range rep.Kept {
+		if cfg.Stderr != nil {
+			fmt.Fprintf(cfg.Stderr, "datg tables: warning: %s: no longer written, left in place: changed since datg wrote it\n", path)
+		}
+	}
+	if err != nil {
 		return Summary{}, fmt.Errorf("writing %s: %w", out, err)
 	}
 	if cfg.Stdout != nil {
@@ -141,6 +149,25 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	slices.Sort(sum.Written)
 	return sum, nil
 }
+
+// staleOutput says which outputs datg wrote before are no longer written:
+// those of a table this run writes (a figure of a table now empty) and
+// those of a table the registry no longer has. Tables a run skips (--only,
+// inputs missing) keep theirs, and so do files of other kinds (explain's
+// pages, were it pointed at the same directory).
+func staleOutput(written []string) func(name string) bool {
+	return func(name string) bool {
+		table, ext, _ := strings.Cut(name, ".")
+		if !slices.Contains(outputExts, ext) {
+			return false
+		}
+		_, known := registered(table)
+		return !known || slices.Contains(written, table)
+	}
+}
+
+// outputExts are the kinds of file a table is written as.
+var outputExts = []string{"csv", "md", "tex", "svg", "png"}
 
 // studyOrder sorts language codes in the paper's order; unknown codes last.
 func studyOrder(langs []string) []string {

@@ -2,8 +2,8 @@ package store
 
 import (
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"

@@ -15,6 +15,7 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/strictjson"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
@@ -120,6 +121,9 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 		case rec.RefIndex == nil:
 			return bad("ref_index", "missing")
 		}
+		if err := rec.identifiers(); err != nil {
+			return recordError(cfg.In, line, "", err)
+		}
 		problem, ok := problemOf[*rec.TraceID]
 		if !ok {
 			return bad("trace_id", "%s is not in the traces table", *rec.TraceID)
@@ -167,6 +171,32 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	sum.Replaced = m.Replaced
 	return sum, nil
+}
+
+// identifiers checks the record's identifier-like values: who judged, the
+// trace, the node ids and edges that key the judgments, and the statuses.
+func (r annotationRecord) identifiers() error {
+	if err := identifiers([2]string{"annotator", *r.Annotator}, [2]string{"trace_id", *r.TraceID}); err != nil {
+		return err
+	}
+	for _, part := range []struct {
+		name string
+		keys []string
+	}{{"nodes", slices.Sorted(maps.Keys(r.Nodes))}, {"edges", slices.Sorted(maps.Keys(r.Edges))}, {"statuses", slices.Sorted(maps.Keys(r.Statuses))}} {
+		for _, k := range part.keys {
+			if err := identifier(strictjson.AppendKey(part.name, k), k); err != nil {
+				return err
+			}
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(r.Statuses)) {
+		if j := r.Statuses[id]; j != nil && j.Status != nil {
+			if err := identifier(strictjson.AppendKey("statuses", id), *j.Status); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // rows are a record's judgments, checked against the DAG, with the human

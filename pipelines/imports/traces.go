@@ -200,6 +200,20 @@ func (r traceRecord) trace() (schema.Trace, error) {
 	if r.CompletionTokens == nil {
 		return t, bad("completion_tokens", "missing")
 	}
+	// Checked before anything shows them in a message.
+	fields := [][2]string{{"model", *r.Model}, {"input_lang", *r.InputLang}, {"reasoning_lang", *r.ReasoningLang},
+		{"level", *r.Level}, {"problem_id", *r.ProblemID}, {"method", *r.Method}}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"trace_id", r.TraceID}, {"direction", r.Direction}, {"finish_reason", r.FinishReason}} {
+		if f.v != nil {
+			fields = append(fields, [2]string{f.name, *f.v})
+		}
+	}
+	if err := identifiers(fields...); err != nil {
+		return t, err
+	}
 	if *r.Model == "" {
 		return t, bad("model", "empty")
 	}
@@ -368,6 +382,11 @@ func integer(f float64) (int64, bool) {
 func eachRecord[R any](ctx context.Context, path string, r io.Reader, fn func(line int, rec *R) error) error {
 	return eachLine(path, r, func(line int, b []byte) error {
 		if err := ctx.Err(); err != nil {
+			return err
+		}
+		// Unicode first: a key that is not text would otherwise be
+		// reported as an unknown field spelt with U+FFFD.
+		if err := checkText(path, line, "", b); err != nil {
 			return err
 		}
 		var rec R

@@ -292,12 +292,22 @@ func dagIdentifiers(raw string) error {
 }
 
 // alignmentIdentifiers checks the node ids that key an alignment's
-// audit_results, and its events' statuses. A reply that holds no
+// audit_results, its events' statuses and its actions' categories. A reply that holds no
 // alignment passes: it is stored as invalid, with the reason.
 func alignmentIdentifiers(raw string) error {
 	a, err := datg.ParseAlignment(raw)
 	if err != nil {
 		return nil
+	}
+	for _, list := range []struct {
+		name    string
+		actions []datg.Action
+	}{{"contradictory_steps", a.ContradictorySteps}, {"harmful_loop_steps", a.HarmfulLoopSteps}, {"degenerate_steps", a.DegenerateSteps}} {
+		for i, act := range list.actions {
+			if err := identifier(fmt.Sprintf("%s[%d].category", list.name, i), act.Category); err != nil {
+				return err
+			}
+		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(a.AuditResults)) {
 		field := strictjson.AppendKey("audit_results", id)

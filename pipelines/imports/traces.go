@@ -384,17 +384,27 @@ func eachRecord[R any](ctx context.Context, path string, r io.Reader, fn func(li
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		// Unicode first: a key that is not text would otherwise be
-		// reported as an unknown field spelt with U+FFFD.
-		if err := checkText(path, line, "", b); err != nil {
+		rec, err := decodeRecord[R](path, line, b)
+		if err != nil {
 			return err
 		}
-		var rec R
-		if err := decodeStrict(b, &rec); err != nil {
-			return inputerr.At(path, line, err)
-		}
-		return fn(line, &rec)
+		return fn(line, rec)
 	})
+}
+
+// decodeRecord reads line number line of the file path, b, into a record:
+// its strings must be Unicode text, and the JSON one strict object.
+func decodeRecord[R any](path string, line int, b []byte) (*R, error) {
+	// Unicode first: a key that is not text would otherwise be reported as
+	// an unknown field spelt with U+FFFD.
+	if err := checkText(path, line, "", b); err != nil {
+		return nil, err
+	}
+	var rec R
+	if err := decodeStrict(b, &rec); err != nil {
+		return nil, inputerr.At(path, line, err)
+	}
+	return &rec, nil
 }
 
 // eachLine calls fn for every non-blank line with its 1-based number. Lines

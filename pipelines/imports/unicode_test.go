@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -165,6 +166,7 @@ func TestImportAlignmentsRefuseWhatIsNotText(t *testing.T) {
 		{"trace_id: NUL", strings.Replace(ok, id, id+`\u0000`, 1), "trace_id", ErrBadIdentifier},
 		{"a node id key: NUL", line(`"n1\u0000": [{"status": "COMMIT", "evidence": "x", "evidence_span": "Kwanza"}]`), `alignment.audit_results["n1\x00"]`, ErrBadIdentifier},
 		{"a status: ESC", line(`"n1": [{"status": "COMMIT\u001b", "evidence": "x", "evidence_span": "Kwanza"}]`), "alignment.audit_results.n1[0].status", ErrBadIdentifier},
+		{"a category: NUL", strings.Replace(line(`"n1": []`), `"degenerate_steps": []`, `"degenerate_steps": [{"evidence": "x", "evidence_span": "Kwanza", "category": "loop\u0000"}]`, 1), "alignment.degenerate_steps[0].category", ErrBadIdentifier},
 		{"evidence: lone surrogate", line(`"n1": [{"status": "COMMIT", "evidence": "\udfff", "evidence_span": "Kwanza"}]`), "alignment.audit_results.n1[0].evidence", strictjson.ErrInvalidUnicode},
 		{"inside a string: lone surrogate", inString, "alignment.audit_results.n1[0].evidence_span", strictjson.ErrInvalidUnicode},
 	} {
@@ -212,4 +214,35 @@ func TestImportIsAllOrNothing(t *testing.T) {
 	if !bytes.Contains([]byte(err.Error()), []byte(`"M\x00"`)) {
 		t.Errorf("the error does not show the identifier escaped: %v", err)
 	}
+}
+
+// Whatever a line holds, reading it as a trace never panics, and a trace
+// read from it holds only UTF-8 and identifiers without control,
+// separator or bidirectional characters.
+func FuzzTraceLine(f *testing.F) {
+	for _, l := range strings.Split(strings.TrimSpace(good), "\n") {
+		f.Add([]byte(l))
+	}
+	base := strings.SplitN(good, "\n", 2)[0]
+	f.Add([]byte(strings.Replace(base, `Kwanza`, `Kwanza\ud800`, 1)))
+	f.Add([]byte(strings.Replace(base, `"stop"`, `"st\u0000op"`, 1)))
+	f.Add([]byte(strings.Replace(base, `"text":`, "\"te\xffxt\":", 1)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rec, err := decodeRecord[traceRecord]("f.jsonl", 1, b)
+		if err != nil {
+			return
+		}
+		tr, err := rec.trace()
+		if err != nil {
+			return
+		}
+		for _, s := range []string{tr.TraceID, tr.Model, tr.InputLang, tr.ReasoningLang, tr.Direction, tr.Level, tr.ProblemID, tr.Method, tr.FinishReason} {
+			if !utf8.ValidString(s) || identifierFault(s) != "" {
+				t.Fatalf("read %q from %q", s, b)
+			}
+		}
+		if !utf8.ValidString(tr.Text) {
+			t.Fatalf("text %q from %q", tr.Text, b)
+		}
+	})
 }

@@ -292,7 +292,7 @@ type Annotation struct {
 	DagID     string   `parquet:"dag_id" doc:"the reference DAG it was audited against"`
 	Annotator string   `parquet:"annotator" doc:"who judged"`
 	Layer     string   `parquet:"layer" doc:"node (DAG node validity), edge (DAG edge validity), status (the node's status in the human alignment), harmful (an automatic harmful-action candidate confirmed or not), car or pmf (scores of the human alignment typed in; the scores computed from the statuses win when the statuses are complete)"`
-	Item      string   `parquet:"item" doc:"node id, parent>child, or the candidate's evidence_span; empty for car and pmf"`
+	Item      string   `parquet:"item" doc:"node id, the edge as parent>child (each > or backslash inside an id preceded by a backslash), or the candidate's evidence_span; empty for car and pmf"`
 	Label     string   `parquet:"label" doc:"valid/invalid, COMMIT/ATTEMPT/ERROR/MISSING, harmful/not-harmful; empty for car and pmf"`
 	Value     *float64 `parquet:"value,optional" doc:"the score, for car and pmf (null pmf: a DAG without edges)"`
 	Source    string   `parquet:"source" doc:"the file it was imported from"`

@@ -17,6 +17,17 @@ const ThinkOpen = "<think>\n"
 // ThinkClose ends a Qwen3 reasoning block.
 const ThinkClose = "</think>"
 
+// Neutralized is c with the chat control tokens of its system and user
+// messages broken (NeutralizeChatTokens): they hold a problem's text, which
+// is data and may not open or close a turn. The prefix is left as it is:
+// it is the assistant's own text, which may be a model's reasoning being
+// continued (Loop-Retry's tail, Formula-Retry's scaffold), whose </think>
+// the model wrote as the control token.
+func (c Conversation) Neutralized() Conversation {
+	c.System, c.User = NeutralizeChatTokens(c.System), NeutralizeChatTokens(c.User)
+	return c
+}
+
 // AssistantStart is the assistant turn's text up to where the model
 // continues: the opened thinking block and the direct-first prefix.
 func (c Conversation) AssistantStart() string { return ThinkOpen + c.Prefix }
@@ -24,8 +35,10 @@ func (c Conversation) AssistantStart() string { return ThinkOpen + c.Prefix }
 // RenderQwen3 renders the conversation with Qwen3's chat template (ChatML)
 // as a raw completion prompt whose assistant turn is already open and holds
 // the direct-first prefix, so the model continues the prefix instead of
-// starting its own reasoning.
+// starting its own reasoning. The system and user messages are
+// neutralized first (Conversation.Neutralized).
 func RenderQwen3(c Conversation) string {
+	c = c.Neutralized()
 	var b strings.Builder
 	b.Grow(len(c.System) + len(c.User) + len(c.Prefix) + 96)
 	if c.System != "" {
@@ -73,7 +86,9 @@ const ChatMLContinueTemplate = "{%- for m in messages -%}" +
 	"{%- endfor -%}"
 
 // RenderChatML renders a system and a user message as a ChatML prompt whose
-// assistant turn is open, for servers reached through /v1/completions.
+// assistant turn is open, for servers reached through /v1/completions. The
+// messages' chat control tokens are broken (NeutralizeChatTokens).
 func RenderChatML(system, user string) string {
+	system, user = NeutralizeChatTokens(system), NeutralizeChatTokens(user)
 	return "<|im_start|>system\n" + system + "<|im_end|>\n<|im_start|>user\n" + user + "<|im_end|>\n<|im_start|>assistant\n"
 }

@@ -36,7 +36,8 @@ Recorded under --aligner (default import:<file>).
 import annotations: the human audit of DATG, one annotator's judgments of one
 (trace, reference DAG) instance a line (datg annotations sample writes the
 paper's audit in this format, judgments null): {"annotator", "trace_id",
-"ref_index", "nodes": {node_id: valid?}, "edges": {"parent>child": valid?},
+"ref_index", "nodes": {node_id: valid?}, "edges": {"parent>child": valid?}
+(a ">" or "\" inside a node id written "\>" or "\\"),
 "statuses": {node_id: {"status": COMMIT|ATTEMPT|ERROR|MISSING,
 "evidence_span": the trace text that shows it}} (or node_id: "COMMIT"),
 "harmful": {evidence_span of an automatic candidate: confirmed?}, "car",

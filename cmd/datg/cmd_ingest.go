@@ -18,7 +18,11 @@ writes DIR/problems.parquet, merging by (problem_id, lang).
 It checks what the study relies on: each (language, level) holds --per-level
 problems (PolyMath: 125), ids are {level}-{lang}-{k}, and problem k has the
 same gold answer in every language. A malformed line, a missing file or an
-unknown language is an error naming the file and line, and nothing is written.`,
+unknown language is an error naming the file and line, and nothing is written;
+so is a question or answer that is not Unicode text (bytes that are not UTF-8,
+an unpaired surrogate escape). A question holding a chat control token of
+Qwen3's tokenizer (<|im_end|>, <think>, ...) is stored as given, counted on
+stderr, and broken in every prompt that sends it, so it cannot open a turn.`,
 }
 
 var (
@@ -48,5 +52,12 @@ func runIngest(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "ingest: %d problems (%d languages x %d levels) -> %s/problems.parquet\n", sum.Problems, len(cfg.Langs), len(cfg.Levels), cfg.Data)
+	if n := sum.ChatTokens; n > 0 {
+		held := "problems hold"
+		if n == 1 {
+			held = "problem holds"
+		}
+		fmt.Fprintf(stderr, "datg: ingest: %d %s chat control tokens (such as <|im_end|>); they are stored as given and neutralized in prompts\n", n, held)
+	}
 	return nil
 }

@@ -6,4 +6,8 @@
 // first value, so a second object in a config file is ignored, and a
 // repeated key keeps the last value. Check walks the document's tokens with
 // a json.Decoder to catch them before the document is decoded.
+//
+// CheckUnicode refuses, likewise before decoding, a string that is not
+// Unicode text (bytes that are not UTF-8, an unpaired surrogate escape),
+// which encoding/json would turn into U+FFFD without a word.
 package strictjson

@@ -34,3 +34,9 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
 }
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrInvalidUnicode means a string of the document is not Unicode text:
+// bytes that are not UTF-8, or a \u escape of a UTF-16 surrogate that is
+// not half of a pair. encoding/json decodes both to U+FFFD without a word,
+// so the text stored would not be the text given.
+var ErrInvalidUnicode = errors.New("not valid Unicode")

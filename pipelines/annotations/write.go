@@ -67,7 +67,7 @@ type candidacy struct {
 }
 
 const instructions = `Fill every null, then import with datg import annotations --in FILE. ` +
-	`annotator: your name. nodes / edges: true if the DAG's node (edge parent>child) is mathematically valid, else false. ` +
+	`annotator: your name. nodes / edges: true if the DAG's node (edge parent>child; a > or \ inside a node id is written \> or \\) is mathematically valid, else false. ` +
 	`statuses: for each node, status COMMIT (the trace establishes it), ATTEMPT (tries without establishing), ERROR (states it wrongly) or MISSING, ` +
 	`and evidence_span: the trace text, copied exactly, that shows it (the earliest committing text for COMMIT; null for MISSING). ` +
 	`harmful: true if the automatic candidate (its evidence_span is the key; see harmful_candidates) is a harmful action, else false. ` +
@@ -81,7 +81,7 @@ func write(ctx context.Context, db *duck.DB, cfg Config, aligner string, drawn [
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	// Readable keys ("n1>n2") and trace text; still valid JSON.
+	// Readable keys ("n1>n2": datg.Edge.Key) and trace text; still valid JSON.
 	enc.SetEscapeHTML(false)
 	perCell := map[[2]string]int{}
 	for _, c := range drawn {
@@ -113,7 +113,7 @@ func instance(ctx context.Context, db *duck.DB, aligner string, c candidate, d d
 		rec.Statuses[n.NodeID] = blankStatus{}
 	}
 	for _, e := range d.Edges() {
-		rec.Edges[e.Parent+">"+e.Child] = nil
+		rec.Edges[e.Key()] = nil
 	}
 	var question sql.NullString
 	var text string

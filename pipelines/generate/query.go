@@ -38,6 +38,9 @@ func Query(api, model string, conv transforms.Conversation, s Sampling) llm.Requ
 		req.Extra["return_token_ids"] = true
 	}
 	if api == "chat" {
+		// The server renders the messages into one text and tokenizes it
+		// as a raw prompt: control tokens in them would open turns too.
+		conv = conv.Neutralized()
 		req.API = llm.APIChat
 		req.Messages = []llm.Message{
 			{Role: "system", Content: conv.System},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/strictjson"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
@@ -120,6 +121,9 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 		case rec.RefIndex == nil:
 			return bad("ref_index", "missing")
 		}
+		if err := rec.identifiers(); err != nil {
+			return recordError(cfg.In, line, "", err)
+		}
 		problem, ok := problemOf[*rec.TraceID]
 		if !ok {
 			return bad("trace_id", "%s is not in the traces table", *rec.TraceID)
@@ -169,6 +173,32 @@ func importAnnotations(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, nil
 }
 
+// identifiers checks the record's identifier-like values: who judged, the
+// trace, the node ids and edges that key the judgments, and the statuses.
+func (r annotationRecord) identifiers() error {
+	if err := identifiers([2]string{"annotator", *r.Annotator}, [2]string{"trace_id", *r.TraceID}); err != nil {
+		return err
+	}
+	for _, part := range []struct {
+		name string
+		keys []string
+	}{{"nodes", slices.Sorted(maps.Keys(r.Nodes))}, {"edges", slices.Sorted(maps.Keys(r.Edges))}, {"statuses", slices.Sorted(maps.Keys(r.Statuses))}} {
+		for _, k := range part.keys {
+			if err := identifier(strictjson.AppendKey(part.name, k), k); err != nil {
+				return err
+			}
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(r.Statuses)) {
+		if j := r.Statuses[id]; j != nil && j.Status != nil {
+			if err := identifier(strictjson.AppendKey("statuses", id), *j.Status); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // rows are a record's judgments, checked against the DAG, with the human
 // alignment's spans located in the trace t; bad makes the error of a field.
 func (r annotationRecord) rows(d datg.DAG, t *datg.Trace, bad func(field, format string, args ...any) error) ([]schema.Annotation, error) {
@@ -176,9 +206,9 @@ func (r annotationRecord) rows(d datg.DAG, t *datg.Trace, bad func(field, format
 	for _, n := range d.Nodes {
 		nodes[n.NodeID] = true
 	}
-	edges := map[string]bool{}
+	edges := map[datg.Edge]bool{}
 	for _, e := range d.Edges() {
-		edges[e.Parent+">"+e.Child] = true
+		edges[e] = true
 	}
 	var out []schema.Annotation
 	label := func(ok bool, yes, no string) string {
@@ -199,14 +229,20 @@ func (r annotationRecord) rows(d datg.DAG, t *datg.Trace, bad func(field, format
 		}
 		out = append(out, schema.Annotation{Layer: "node", Item: id, Label: label(*r.Nodes[id], "valid", "invalid")})
 	}
-	for _, e := range slices.Sorted(maps.Keys(r.Edges)) {
-		switch {
-		case !edges[e]:
-			return nil, bad("edges", "the DAG has no edge %q (write parent>child)", e)
-		case r.Edges[e] == nil:
-			return nil, unfilled("edges", e, "true (valid) or false")
+	judgedBy := map[datg.Edge]string{} // edge -> the key that judged it
+	for _, key := range slices.Sorted(maps.Keys(r.Edges)) {
+		e, err := edgeOfKey(key, edges)
+		if err != nil {
+			return nil, bad(strictjson.AppendKey("edges", key), "%v", err)
 		}
-		out = append(out, schema.Annotation{Layer: "edge", Item: e, Label: label(*r.Edges[e], "valid", "invalid")})
+		if other, dup := judgedBy[e]; dup {
+			return nil, bad(strictjson.AppendKey("edges", key), "the edge %q -> %q is judged twice, under %q too", e.Parent, e.Child, other)
+		}
+		judgedBy[e] = key
+		if r.Edges[key] == nil {
+			return nil, unfilled("edges", key, "true (valid) or false")
+		}
+		out = append(out, schema.Annotation{Layer: "edge", Item: e.Key(), Label: label(*r.Edges[key], "valid", "invalid")})
 	}
 	statuses, err := r.statusRows(nodes, t, bad, unfilled)
 	if err != nil {
@@ -366,4 +402,36 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// edgeOfKey is the edge of the DAG (edges) that an edges key names. The
+// key is read as datg.Edge.Key writes it (parent>child, "\>" and "\\"
+// inside an id) and, for files written before ids were escaped, as the old
+// plain join split at each ">". It names an edge when exactly one of these
+// readings is an edge of the DAG; when two are (a -> b>c and a>b -> c were
+// both "a>b>c"), it is ambiguous, and the error gives each edge's key.
+func edgeOfKey(key string, edges map[datg.Edge]bool) (datg.Edge, error) {
+	var fits []datg.Edge
+	add := func(e datg.Edge) {
+		if edges[e] && !slices.Contains(fits, e) {
+			fits = append(fits, e)
+		}
+	}
+	if e, err := datg.ParseEdgeKey(key); err == nil {
+		add(e)
+	}
+	for _, e := range datg.LegacyEdgeKeyReadings(key) {
+		add(e)
+	}
+	switch len(fits) {
+	case 0:
+		return datg.Edge{}, fmt.Errorf(`the DAG has no edge %q (keys are parent>child; a ">" or "\" inside an id is written \> or \\, which JSON writes "\\>" or "\\\\")`, key)
+	case 1:
+		return fits[0], nil
+	}
+	var each []string
+	for _, e := range fits {
+		each = append(each, fmt.Sprintf("%q for %q -> %q", e.Key(), e.Parent, e.Child))
+	}
+	return datg.Edge{}, fmt.Errorf("ambiguous: the DAG has %d edges it may name; write %s", len(fits), strings.Join(each, " or "))
 }

@@ -88,7 +88,7 @@ func TestImportAnnotationErrors(t *testing.T) {
 		"no such DAG":    {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 9, "nodes": {"n1": true}}`, "ref_index"},
 		"invalid DAG":    {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 2, "nodes": {"n1": true}}`, "ref_index"},
 		"unknown node":   {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "nodes": {"n9": true}}`, "nodes"},
-		"unknown edge":   {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "edges": {"n2>n1": true}}`, "edges"},
+		"unknown edge":   {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "edges": {"n2>n1": true}}`, "edges.n2>n1"},
 		"bad status":     {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "statuses": {"n1": "PARTIAL"}}`, "statuses"},
 		"car out of 0-1": {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0, "car": 1.5}`, "car"},
 		"judges nothing": {`{"annotator": "B", "trace_id": "` + id + `", "ref_index": 0}`, "nodes"},

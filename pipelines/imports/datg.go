@@ -1,15 +1,19 @@
 package imports
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/strictjson"
 	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/schema"
@@ -59,6 +63,8 @@ func importDAGs(ctx context.Context, cfg Config) (Summary, error) {
 		switch {
 		case rec.ProblemID == nil:
 			return inputerr.Field(cfg.In, line, "problem_id", fmt.Errorf("%w: missing", ErrBadRecord))
+		case identifier("problem_id", *rec.ProblemID) != nil:
+			return recordError(cfg.In, line, "", identifier("problem_id", *rec.ProblemID))
 		case !known[*rec.ProblemID]:
 			return inputerr.Field(cfg.In, line, "problem_id", fmt.Errorf("%w: %s is not in the problems table", ErrBadRecord, *rec.ProblemID))
 		case rec.RefIndex == nil:
@@ -71,6 +77,12 @@ func importDAGs(ctx context.Context, cfg Config) (Summary, error) {
 		raw, ok := rawJSON(rec.DAG)
 		if !ok {
 			return inputerr.Field(cfg.In, line, "dag", fmt.Errorf("%w: missing", ErrBadRecord))
+		}
+		if err := checkEmbeddedText(cfg.In, line, "dag", rec.DAG, raw); err != nil {
+			return err
+		}
+		if err := dagIdentifiers(raw); err != nil {
+			return recordError(cfg.In, line, "dag", err)
 		}
 		id := dags.ID(*rec.ProblemID, int(ref))
 		if first, dup := seen[id]; dup {
@@ -152,6 +164,16 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 				return inputerr.Field(cfg.In, line, f.name, fmt.Errorf("%w: missing", ErrBadRecord))
 			}
 		}
+		if err := identifiers([2]string{"trace_id", *rec.TraceID}, [2]string{"problem_id", *rec.ProblemID}); err != nil {
+			return recordError(cfg.In, line, "", err)
+		}
+		raw, _ := rawJSON(rec.Alignment)
+		if err := checkEmbeddedText(cfg.In, line, "alignment", rec.Alignment, raw); err != nil {
+			return err
+		}
+		if err := alignmentIdentifiers(raw); err != nil {
+			return recordError(cfg.In, line, "alignment", err)
+		}
 		ref, ok := integer(*rec.RefIndex)
 		if !ok || ref < 0 {
 			return inputerr.Field(cfg.In, line, "ref_index", fmt.Errorf("%w: %v is not a reference index", ErrBadRecord, *rec.RefIndex))
@@ -169,7 +191,6 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 			return inputerr.At(cfg.In, line, fmt.Errorf("%w: trace %s and DAG %s are also on line %d", ErrDuplicate, *rec.TraceID, id, first))
 		}
 		seen[key] = line
-		raw, _ := rawJSON(rec.Alignment)
 		pending[*rec.TraceID] = append(pending[*rec.TraceID], pendingAlignment{line: line, problem: *rec.ProblemID, dagID: id, raw: raw})
 		return nil
 	})
@@ -228,4 +249,76 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	sum.Replaced = w.Replaced()
 	return sum, nil
+}
+
+// checkEmbeddedText checks the JSON a string field holds (a DAG or an
+// alignment "as an LLM returned it") as the record's own strings are
+// checked: its escapes are decoded only when the string is read, so a
+// lone surrogate escaped in it would become U+FFFD then. value is the
+// field as written, raw its text.
+func checkEmbeddedText(path string, line int, field string, value json.RawMessage, raw string) error {
+	if t := bytes.TrimSpace(value); len(t) == 0 || t[0] != '"' {
+		return nil // an object: checked with the record
+	}
+	obj, err := datg.FindJSONObject(raw)
+	if err != nil {
+		return nil // no JSON in it: stored as an invalid reply, with the reason
+	}
+	return checkText(path, line, field, []byte(obj))
+}
+
+// dagIdentifiers checks the ids of a DAG's JSON: final_node_id, and each
+// node's node_id and parents. A reply that holds no DAG passes: it is
+// stored as an invalid DAG.
+func dagIdentifiers(raw string) error {
+	d, err := datg.ParseDAG(raw)
+	if err != nil {
+		return nil
+	}
+	if err := identifier("final_node_id", d.FinalNodeID); err != nil {
+		return err
+	}
+	for i, n := range d.Nodes {
+		if err := identifier(fmt.Sprintf("nodes[%d].node_id", i), n.NodeID); err != nil {
+			return err
+		}
+		for j, p := range n.Parents {
+			if err := identifier(fmt.Sprintf("nodes[%d].parents[%d]", i, j), p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// alignmentIdentifiers checks the node ids that key an alignment's
+// audit_results, its events' statuses and its actions' categories. A reply that holds no
+// alignment passes: it is stored as invalid, with the reason.
+func alignmentIdentifiers(raw string) error {
+	a, err := datg.ParseAlignment(raw)
+	if err != nil {
+		return nil
+	}
+	for _, list := range []struct {
+		name    string
+		actions []datg.Action
+	}{{"contradictory_steps", a.ContradictorySteps}, {"harmful_loop_steps", a.HarmfulLoopSteps}, {"degenerate_steps", a.DegenerateSteps}} {
+		for i, act := range list.actions {
+			if err := identifier(fmt.Sprintf("%s[%d].category", list.name, i), act.Category); err != nil {
+				return err
+			}
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(a.AuditResults)) {
+		field := strictjson.AppendKey("audit_results", id)
+		if err := identifier(field, id); err != nil {
+			return err
+		}
+		for i, e := range a.AuditResults[id] {
+			if err := identifier(fmt.Sprintf("%s[%d].status", field, i), e.Status); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

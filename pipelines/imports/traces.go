@@ -200,6 +200,20 @@ func (r traceRecord) trace() (schema.Trace, error) {
 	if r.CompletionTokens == nil {
 		return t, bad("completion_tokens", "missing")
 	}
+	// Checked before anything shows them in a message.
+	fields := [][2]string{{"model", *r.Model}, {"input_lang", *r.InputLang}, {"reasoning_lang", *r.ReasoningLang},
+		{"level", *r.Level}, {"problem_id", *r.ProblemID}, {"method", *r.Method}}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"trace_id", r.TraceID}, {"direction", r.Direction}, {"finish_reason", r.FinishReason}} {
+		if f.v != nil {
+			fields = append(fields, [2]string{f.name, *f.v})
+		}
+	}
+	if err := identifiers(fields...); err != nil {
+		return t, err
+	}
 	if *r.Model == "" {
 		return t, bad("model", "empty")
 	}
@@ -370,12 +384,27 @@ func eachRecord[R any](ctx context.Context, path string, r io.Reader, fn func(li
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var rec R
-		if err := decodeStrict(b, &rec); err != nil {
-			return inputerr.At(path, line, err)
+		rec, err := decodeRecord[R](path, line, b)
+		if err != nil {
+			return err
 		}
-		return fn(line, &rec)
+		return fn(line, rec)
 	})
+}
+
+// decodeRecord reads line number line of the file path, b, into a record:
+// its strings must be Unicode text, and the JSON one strict object.
+func decodeRecord[R any](path string, line int, b []byte) (*R, error) {
+	// Unicode first: a key that is not text would otherwise be reported as
+	// an unknown field spelt with U+FFFD.
+	if err := checkText(path, line, "", b); err != nil {
+		return nil, err
+	}
+	var rec R
+	if err := decodeStrict(b, &rec); err != nil {
+		return nil, inputerr.At(path, line, err)
+	}
+	return &rec, nil
 }
 
 // eachLine calls fn for every non-blank line with its 1-based number. Lines

@@ -11,9 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/strictjson"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -78,6 +80,10 @@ type gold struct {
 // Summary is what a run wrote.
 type Summary struct {
 	Problems int // rows written (merged into the problems table)
+	// ChatTokens counts the rows whose question holds a chat control token
+	// (transforms.ChatControlTokens): stored as given, and broken in every
+	// prompt that sends the question.
+	ChatTokens int
 }
 
 // Run reads and checks every file, then writes the problems table. On any
@@ -91,6 +97,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	golds := map[string]gold{} // problem_id -> first gold seen
 	var problems []schema.Problem
+	var sum Summary
 	for _, level := range cfg.Levels {
 		count := -1
 		var countFrom string
@@ -122,6 +129,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 					return Summary{}, inputerr.At(path, i+1, fmt.Errorf("%w: %q here, %q at %s", ErrGoldMismatch, p.Answer, g.answer, g.where))
 				}
 				problems = append(problems, p)
+				if transforms.HasChatControlTokens(p.Question) {
+					sum.ChatTokens++
+				}
 			}
 		}
 	}
@@ -136,7 +146,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := m.Write(problems...); err != nil {
 		return Summary{}, err
 	}
-	return Summary{Problems: len(problems)}, m.Commit()
+	sum.Problems = len(problems)
+	return sum, m.Commit()
 }
 
 // problem checks one source row: its id must be {level}-{lang}-{k} with k
@@ -185,6 +196,13 @@ func readJSONL(path string) ([]row, error) {
 	for line := 1; ; line++ {
 		b, err := r.ReadBytes('\n')
 		if len(bytes.TrimSpace(b)) > 0 {
+			// Before decoding, which would turn what is not Unicode text
+			// into U+FFFD without a word.
+			var ue *strictjson.UnicodeError
+			if errors.As(strictjson.CheckUnicode(b), &ue) {
+				return nil, inputerr.Field(path, line, ue.Path,
+					fmt.Errorf("%w: %w: %s (byte %d of the line)", ErrMalformed, strictjson.ErrInvalidUnicode, ue.Reason, ue.Column))
+			}
 			var rw row
 			dec := json.NewDecoder(bytes.NewReader(b))
 			if derr := dec.Decode(&rw); derr != nil {
@@ -224,7 +242,32 @@ func readParquet(path string) ([]row, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, inputerr.At(path, n+1, fmt.Errorf("%w: %v", ErrMalformed, err))
 	}
-	return rows[:n], nil
+	rows = rows[:n]
+	// Parquet's strings are bytes: nothing made them UTF-8.
+	for i, r := range rows {
+		for _, col := range []struct{ name, v string }{{"id", r.ID}, {"question", r.Question}, {"answer", r.Answer}} {
+			if at := invalidUTF8(col.v); at >= 0 {
+				return nil, inputerr.Field(path, i+1, col.name,
+					fmt.Errorf("%w: %w: invalid UTF-8 (byte %#02x at byte %d of the value)", ErrMalformed, strictjson.ErrInvalidUnicode, col.v[at], at+1))
+			}
+		}
+	}
+	return rows, nil
+}
+
+// invalidUTF8 is the offset of the first byte of s that is not UTF-8, or -1.
+func invalidUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // checkAgainstTable refuses gold answers that differ from those of problems

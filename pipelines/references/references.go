@@ -225,7 +225,10 @@ func request(cfg Config, a attempt) llm.Request {
 	}
 	user := cfg.Prompts.ReferenceUser(prompts.ReferenceInput{Question: a.p.Question})
 	if req.API == llm.APIChat {
-		req.Messages = []llm.Message{{Role: "system", Content: cfg.Prompts.ReferenceSystem()}, {Role: "user", Content: user}}
+		// The server renders the messages into one text and tokenizes it
+		// as a raw prompt, control tokens and all (RenderChatML breaks them).
+		req.Messages = []llm.Message{{Role: "system", Content: transforms.NeutralizeChatTokens(cfg.Prompts.ReferenceSystem())},
+			{Role: "user", Content: transforms.NeutralizeChatTokens(user)}}
 	} else {
 		req.Prompt = transforms.RenderChatML(cfg.Prompts.ReferenceSystem(), user)
 	}

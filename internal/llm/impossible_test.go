@@ -20,7 +20,7 @@ func TestImpossibleRepliesAreNeverJournaled(t *testing.T) {
 		"zero-tokens":           "0 completion tokens",
 		"over-budget":           "completion_tokens 1512 is out of range (0 to 512",
 		"two-choices":           "2 choices",
-		"duplicate-key":         `names a key twice (line 1: duplicate key "choices")`,
+		"duplicate-key":         `names the key "choices" twice in one object`,
 		"control-finish-reason": `finish_reason "stop\x00\n" is none`,
 		"invalid-utf8":          "not valid UTF-8",
 	}

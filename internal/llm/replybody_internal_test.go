@@ -7,10 +7,13 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/datg/datg/internal/strictjson"
 )
 
 // What checkBody refuses and what it lets through, from RFC 8259's
-// escapes: a surrogate pair is one character, either half alone is none.
+// escapes (a surrogate pair is one character, either half alone is none)
+// and encoding/json's matching of keys to fields (ignoring case).
 func TestCheckBody(t *testing.T) {
 	for _, c := range []struct {
 		body string
@@ -28,10 +31,18 @@ func TestCheckBody(t *testing.T) {
 		{`{"text": "a", "TEXT": "b"}`, false}, // encoding/json reads both into one field
 		{`{"choices": [{"text": "a"}], "choices": []}`, false},
 		{`{"a": {"k": 1}, "b": {"k": 2}}`, true}, // one key in each of two objects
+		{`{"a": [{"k": 1}, {"k": 2}], "k": 3}`, true},
+		{`{"a": {"k": 1, "b": [1, {"k": 2}], "k": 3}}`, false},
+		{`{"k\u0061": 1, "ka": 2}`, false}, // one key, escaped or not
+		{`{"\u00e9": 1, "\u00c9": 2}`, false},
+		{`{"a\"b": 1, "a\\\"b": 2, "x": "\\", "y": "}"}`, true},
+		{`{"text": "[{\"k\": 1, \"k\": 2}]"}`, true}, // braces in a string are text
 		{`{"text": "a"} {"text": "b"}`, false},
 	} {
+		// What checkBody leaves to the decoder (anything that is not
+		// JSON, a second value) the decoder refuses.
 		err := checkBody([]byte(c.body))
-		if (err == nil) != c.ok || (err != nil && !errors.Is(err, ErrMalformed)) {
+		if ok := err == nil && json.Valid([]byte(c.body)); ok != c.ok || (err != nil && !errors.Is(err, ErrMalformed)) {
 			t.Errorf("%s: got %v, want ok %v", c.body, err, c.ok)
 		}
 	}
@@ -90,6 +101,68 @@ func FuzzReadReply(f *testing.F) {
 			if !utf8.Valid(body) || !json.Valid(body) {
 				t.Fatalf("accepted %q", body)
 			}
+		}
+	})
+}
+
+// bigReply is a vLLM completion of tokens tokens with their ids, the
+// largest reply datg reads (a 16k-token budget spent).
+func bigReply(tokens int) []byte {
+	ids := make([]int, tokens)
+	for i := range ids {
+		ids[i] = 100000 + i
+	}
+	b, _ := json.Marshal(map[string]any{
+		"id": "cmpl-1", "object": "text_completion", "model": "Qwen/Qwen3-8B",
+		"choices": []any{map[string]any{"index": 0, "text": strings.Repeat("Let me check 3 × 4 = 12 again. ", tokens/8),
+			"finish_reason": "length", "stop_reason": nil, "token_ids": ids}},
+		"usage": map[string]any{"prompt_tokens": 200, "completion_tokens": tokens, "total_tokens": tokens + 200},
+	})
+	return b
+}
+
+// What the body checks add to reading a reply: checkBody alone, and the
+// whole readReply that runs it.
+func BenchmarkCheckBody(b *testing.B) {
+	body := bigReply(16384)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if err := checkBody(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadReply(b *testing.B) {
+	body := bigReply(16384)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		var out Response
+		if err := readReply(body, APICompletions, &out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// scanJSON finds a repeated key exactly when strictjson, which walks the
+// decoder's tokens (slowly: an allocation a token), does, on any valid
+// JSON without lone surrogates.
+func FuzzScanJSONAgreesWithStrictJSON(f *testing.F) {
+	f.Add([]byte(`{"a": 1, "A": 2}`))
+	f.Add([]byte(`{"a": {"k": 1, "b": [1, {"k": 2}], "k": 3}}`))
+	f.Add([]byte(`{"k\u0061": 1, "ka": 2, "s": "\"{\\"}`))
+	f.Add([]byte(`[{"\u00e9": 1}, {"\u00c9": 2, "\u00e9": 3}]`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if !json.Valid(body) {
+			return
+		}
+		err := scanJSON(body)
+		if err != nil && strings.Contains(err.Error(), "surrogate") {
+			return
+		}
+		_, want := strictjson.Check(body, strictjson.Options{})
+		if (err != nil) != errors.Is(want, strictjson.ErrDuplicateKey) {
+			t.Fatalf("%q: scanJSON says %v, strictjson %v", body, err, want)
 		}
 	})
 }

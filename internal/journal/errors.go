@@ -5,7 +5,8 @@ import "errors"
 // ErrLocked means another process holds the journal.
 var ErrLocked = errors.New("journal is in use by another datg process")
 
-// ErrCorrupt means a complete record in a segment cannot be read back.
+// ErrCorrupt means a complete line of a segment is not a record that can
+// be read back; the error names the file and line and how to remove it.
 var ErrCorrupt = errors.New("journal record is corrupt")
 
 // ErrClosed means the journal was used after Close.

@@ -84,11 +84,16 @@ func Open(dir string) (*Journal, error) {
 		j.Close()
 		return nil, err
 	}
+	var damaged corruptLines
 	for _, name := range names {
-		if err := j.load(name); err != nil {
+		if err := j.load(name, &damaged); err != nil {
 			j.Close()
 			return nil, err
 		}
+	}
+	if err := damaged.err(); err != nil {
+		j.Close()
+		return nil, err
 	}
 	name := filepath.Join(dir, fmt.Sprintf("seg-%020d-%d.jsonl", time.Now().UnixNano(), os.Getpid()))
 	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_RDWR|os.O_APPEND, 0o644)
@@ -101,7 +106,9 @@ func Open(dir string) (*Journal, error) {
 	return j, nil
 }
 
-func (j *Journal) load(name string) error {
+// load indexes one segment. A complete line that is not a record is noted
+// in damaged and skipped, so one error names every damaged line.
+func (j *Journal) load(name string, damaged *corruptLines) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -133,7 +140,9 @@ func (j *Journal) load(name string) error {
 		}
 		key, ok := parseKey(b)
 		if !ok {
-			return fmt.Errorf("%s:%d: %w", name, line, ErrCorrupt)
+			damaged.add(name, line)
+			off += int64(len(b))
+			continue
 		}
 		if _, seen := j.index[key]; !seen {
 			j.index[key] = location{seg: seg, off: off, length: int32(len(b))}
@@ -198,13 +207,13 @@ func (j *Journal) Get(k Key, v any) (ok bool, err error) {
 	}
 	buf := make([]byte, loc.length)
 	if _, err := f.ReadAt(buf, loc.off); err != nil {
-		return true, fmt.Errorf("%s at %d: %w", f.Name(), loc.off, err)
+		return true, fmt.Errorf("%s at byte %d: %w", f.Name(), loc.off, err)
 	}
 	if _, valid := parseKey(buf); !valid {
-		return true, fmt.Errorf("%s at %d: %w", f.Name(), loc.off, ErrCorrupt)
+		return true, corruptAt(f, loc.off, "the line changed since the journal was opened")
 	}
 	if err := json.Unmarshal(buf[valueStart:len(buf)-2], v); err != nil {
-		return true, fmt.Errorf("%s at %d: %w: %v", f.Name(), loc.off, ErrCorrupt, err)
+		return true, corruptAt(f, loc.off, err.Error())
 	}
 	return true, nil
 }

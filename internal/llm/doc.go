@@ -13,16 +13,39 @@
 // What a server answers is checked before it counts, and only a checked
 // answer is journaled. A 200 reply is malformed (ErrMalformed: an endpoint
 // fault, retried elsewhere, and when every attempt gets one the request
-// fails naming it) when it has no choices, when its text is null or missing
-// (for chat: content and reasoning both; content null beside a reasoning is
-// vLLM's reasoning parser saying nothing followed </think>, and is kept),
-// when its text is empty and the model did not stop at once (finish_reason
-// stop after at most a few tokens: the end of sequence or a stop string),
-// or when a token count is negative or beyond what the request could have
-// cost (twice its max_tokens or its text's bytes, twice its prompt's bytes
-// plus a template's worth, never past 2^31). A journaled record that fails
-// these checks (written by an older datg) counts as absent: the request is
-// sent again and its answer journaled under a replacement key.
+// fails naming the endpoint and what was wrong) when it is not what vLLM's
+// OpenAI server or OpenAI's API send for a request of one choice, not
+// streamed:
+//
+//   - its body is not UTF-8, escapes a UTF-16 surrogate without its pair
+//     (encoding/json would read either as U+FFFD), or names a key twice in
+//     one object (encoding/json would keep the last);
+//   - it has no choices, or more than one;
+//   - its text is null or missing (for chat: content and reasoning both;
+//     content null beside a reasoning is vLLM's reasoning parser saying
+//     nothing followed </think>, and is kept), or empty where the model did
+//     not stop at once (finish_reason stop after at most a few tokens: the
+//     end of sequence or a stop string);
+//   - it has no finish_reason, or one that ends no answer: anything but
+//     vLLM's stop, length, repetition and OpenAI's stop, length,
+//     content_filter, tool_calls, function_call (vLLM's abort and error
+//     end no answer);
+//   - it has no usage (both servers count every reply), text with 0
+//     completion tokens, more completion tokens than max_tokens (for
+//     OpenAI's reasoning models max_completion_tokens, which counts the
+//     reasoning they do not show; without a max_tokens, twice the text's
+//     bytes), reasoning_tokens beyond completion_tokens, token ids that
+//     are not the completion tokens, or a prompt count beyond twice the
+//     prompt's bytes plus a template's worth (no count past 2^31).
+//
+// A journaled record that fails the checks a response can still be put to
+// (written by an older datg) counts as absent: the request is sent again
+// and its answer journaled under a replacement key.
+//
+// What a server says is data: an error or log line quotes it with control
+// characters (ESC, BEL, the C0 and C1 codes, DEL), invalid UTF-8 and
+// bidirectional overrides escaped, cut to 1 KB with its length, and the
+// API key redacted before the cut (serverText).
 //
 // A request that cannot be sent as it is (a temperature of 1e300 or NaN, a
 // field JSON cannot encode, a model go-openai refuses on that API) fails at

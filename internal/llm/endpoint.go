@@ -95,6 +95,7 @@ func (e *endpoint) call(ctx context.Context, req Request, o Options) (Response, 
 	}
 	var out Response
 	if err != nil {
+		err = e.cleanServerError(err)
 		if ex.body != nil && ex.status >= 200 && ex.status < 300 {
 			// Answered in full, but the body could not be decoded (a count
 			// beyond int64, a string where a number belongs).

@@ -23,9 +23,12 @@ var ErrFatal = errors.New("the server refuses the run")
 var ErrRejected = errors.New("the server rejected the request")
 
 // ErrMalformed means a server answered with a body that is not a usable
-// response: bad JSON, no choices, no text (null, missing, or empty where
-// the model did not stop at once), or token counts no server could have
-// counted (negative, or far beyond what the request allowed).
+// response, one no vLLM or OpenAI server gives: bad JSON (not UTF-8, a
+// lone surrogate escape, a key given twice), no choices or more than one,
+// no text (null, missing, or empty where the model did not stop at once),
+// no usage or finish_reason, a finish_reason that ends no answer, or token
+// counts no server could have counted (text with none, more than
+// max_tokens, negative). See the package doc for the whole list.
 var ErrMalformed = errors.New("malformed response")
 
 // ErrBadRequestConfig means a request cannot be sent as configured: the

@@ -395,20 +395,32 @@ func (p *Pool) release(e *endpoint, out outcome, err error) {
 	p.wake = make(chan struct{})
 }
 
-// redact removes the API key from an error's text, whatever a server echoed.
+// redact makes an error safe to print, whatever a server put in it: the
+// API key removed, control characters escaped and the text bounded
+// (servers' bodies are cut where they are quoted: cleanServerError; this
+// covers the rest, such as a transport error quoting a header line).
 func (p *Pool) redact(err error) error {
-	if err == nil || p.opts.APIKey == "" || !strings.Contains(err.Error(), p.opts.APIKey) {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	clean := text
+	if p.opts.APIKey != "" {
+		clean = strings.ReplaceAll(clean, p.opts.APIKey, "[REDACTED]")
+	}
+	clean = printable(clean, maxErrorBytes)
+	if clean == text {
 		return err
 	}
-	return redactedError{err: err, key: p.opts.APIKey}
+	return redactedError{err: err, text: clean}
 }
 
 type redactedError struct {
-	err error
-	key string
+	err  error
+	text string
 }
 
-func (r redactedError) Error() string { return strings.ReplaceAll(r.err.Error(), r.key, "[REDACTED]") }
+func (r redactedError) Error() string { return r.text }
 func (r redactedError) Unwrap() error { return r.err }
 
 func sleep(ctx context.Context, d time.Duration) error {

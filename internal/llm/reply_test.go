@@ -211,11 +211,14 @@ func TestJournaledReplyWithoutTextIsRequestedAgain(t *testing.T) {
 	eps := start(t, simConfig())
 	pool, _ := llm.NewPool([]string{eps[0].URL}, fastOptions())
 	dir := t.TempDir()
-	reqs := []llm.Request{swahiliRequest(0), swahiliRequest(1), chatRequest(512)}
+	reqs := []llm.Request{swahiliRequest(0), swahiliRequest(1), chatRequest(512), swahiliRequest(2), swahiliRequest(3), swahiliRequest(4)}
 	old := []llm.Response{
 		{Text: "", FinishReason: "length", CompletionTokens: 512},                                // text null, read as ""
 		{Text: "an answer", FinishReason: "stop", CompletionTokens: -1294967296},                 // a wrapped count
 		{Text: "", Reasoning: "", FinishReason: "stop", PromptTokens: 30, CompletionTokens: 400}, // chat content null
+		{Text: "an answer", FinishReason: "stop"},                                                // no usage, read as 0/0
+		{Text: "an answer", FinishReason: "stop", PromptTokens: 30, CompletionTokens: 1512},      // beyond max_tokens 512
+		{Text: "an answer", FinishReason: "stop\x00\n", PromptTokens: 30, CompletionTokens: 3},   // a finish_reason no server sends
 	}
 	j, err := journal.Open(dir)
 	if err != nil {

@@ -53,7 +53,8 @@ type Config struct {
 	// max_model_len); a request whose prompt and max_tokens exceed it gets
 	// vLLM's 400. Default 40960 (Qwen3's).
 	MaxModelLen int
-	// Version is what /version reports (vLLM's server version).
+	// Version is what /version reports (vLLM's server version); empty, the
+	// server has no /version (an OpenAI-compatible server that is not vLLM).
 	Version string
 	// Dialect is the API the simulator speaks: "vllm" (the default) or
 	// "openai": OpenAI's chat API, which refuses fields it does not know
@@ -102,10 +103,34 @@ type Faults struct {
 	// TrickleInterval (default a second) after the headers.
 	TrickleRate     float64
 	TrickleInterval time.Duration
+	// ImpossibleRate answers 200 with a reply no vLLM or OpenAI server
+	// gives, as ImpossibleForm says (one of ImpossibleForms).
+	ImpossibleRate float64
+	ImpossibleForm string
+	// Models breaks /v1/models: "error" (a 500), "garbage" (200 with a
+	// body that is not JSON) or "empty" (a list of no models).
+	Models string
 }
 
 // EmptyForms are the forms of a reply without text (Faults.EmptyForm).
 var EmptyForms = []string{"null", "empty", "missing", "no-choices", "stop"}
+
+// ImpossibleForms are the replies no server gives (Faults.ImpossibleForm),
+// each valid JSON that decodes without an error:
+//
+//   - "no-usage": no usage object (vLLM and OpenAI count every reply);
+//   - "zero-tokens": the text with usage.completion_tokens 0;
+//   - "over-budget": 1,000 completion tokens more than max_tokens allowed,
+//     with finish_reason stop;
+//   - "two-choices": a second choice to a request for one (n=1);
+//   - "duplicate-key": the "choices" key twice, with different answers;
+//   - "control-finish-reason": finish_reason "stop" with a NUL and a
+//     newline after it;
+//   - "invalid-utf8": bytes in the text that are not UTF-8.
+var ImpossibleForms = []string{"no-usage", "zero-tokens", "over-budget", "two-choices", "duplicate-key", "control-finish-reason", "invalid-utf8"}
+
+// ModelsFaults are the ways /v1/models can be broken (Faults.Models).
+var ModelsFaults = []string{"error", "garbage", "empty"}
 
 // ContentFaults are defects of a model's structured replies, injected at
 // these rates into DAG-construction and alignment answers.
@@ -158,7 +183,7 @@ func (c Config) Validate() error {
 	}
 	f := c.Faults
 	for _, x := range []rate{{"Faults.ErrorRate", f.ErrorRate}, {"Faults.DropRate", f.DropRate}, {"Faults.MalformedRate", f.MalformedRate},
-		{"Faults.EmptyRate", f.EmptyRate}, {"Faults.BadUsageRate", f.BadUsageRate}, {"Faults.TrickleRate", f.TrickleRate},
+		{"Faults.EmptyRate", f.EmptyRate}, {"Faults.BadUsageRate", f.BadUsageRate}, {"Faults.TrickleRate", f.TrickleRate}, {"Faults.ImpossibleRate", f.ImpossibleRate},
 		{"Content.Fenced", c.Content.Fenced}, {"Content.Malformed", c.Content.Malformed}, {"Content.Cycle", c.Content.Cycle},
 		{"Content.UnknownNode", c.Content.UnknownNode}, {"Content.AbsentSpan", c.Content.AbsentSpan},
 		{"Content.BadStatus", c.Content.BadStatus}, {"Content.ScaffoldLeak", c.Content.ScaffoldLeak}} {
@@ -166,11 +191,17 @@ func (c Config) Validate() error {
 			p.Add(x.field, "rate %v is not in [0, 1]", x.r)
 		}
 	}
-	if f.ErrorRate+f.DropRate+f.MalformedRate+f.EmptyRate+f.BadUsageRate+f.TrickleRate > 1 {
+	if f.ErrorRate+f.DropRate+f.MalformedRate+f.EmptyRate+f.BadUsageRate+f.TrickleRate+f.ImpossibleRate > 1 {
 		p.Add("Faults", "fault rates add up to more than 1")
 	}
 	if f.EmptyForm != "" && !slices.Contains(EmptyForms, f.EmptyForm) {
 		p.Add("Faults.EmptyForm", "%q is none of %s", f.EmptyForm, strings.Join(EmptyForms, ", "))
+	}
+	if f.ImpossibleForm != "" && !slices.Contains(ImpossibleForms, f.ImpossibleForm) {
+		p.Add("Faults.ImpossibleForm", "%q is none of %s", f.ImpossibleForm, strings.Join(ImpossibleForms, ", "))
+	}
+	if f.Models != "" && !slices.Contains(ModelsFaults, f.Models) {
+		p.Add("Faults.Models", "%q is none of %s", f.Models, strings.Join(ModelsFaults, ", "))
 	}
 	if math.IsNaN(f.BadUsage) || math.IsInf(f.BadUsage, 0) {
 		p.Add("Faults.BadUsage", "%v is not a JSON number", f.BadUsage)

@@ -47,6 +47,7 @@ type Stats struct {
 	Empty       int64 // injected replies without text
 	BadUsage    int64 // injected replies with garbage token counts
 	Trickled    int64 // injected replies sent a byte at a time
+	Impossible  int64 // injected replies no server gives (Faults.ImpossibleForm)
 	InFlight    int64 // requests being generated now
 	MaxInFlight int64 // most requests generated at once
 	// CompletionTokens counts the tokens of every full response written:
@@ -79,6 +80,9 @@ func newServer(cfg Config, m *model) *Server {
 	}
 	if cfg.Faults.BadUsage == 0 {
 		cfg.Faults.BadUsage = -1
+	}
+	if cfg.Faults.ImpossibleForm == "" {
+		cfg.Faults.ImpossibleForm = "no-usage"
 	}
 	if cfg.Faults.TrickleInterval == 0 {
 		cfg.Faults.TrickleInterval = time.Second
@@ -195,8 +199,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/health":
 		w.WriteHeader(http.StatusOK)
+	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet && s.cfg.Faults.Models != "":
+		s.brokenModels(w)
 	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
-		var data []map[string]any
+		data := []map[string]any{}
 		for _, m := range s.cfg.Models {
 			model := map[string]any{"id": m, "object": "model", "owned_by": "datg-simulator"}
 			if s.cfg.Dialect == DialectVLLM {
@@ -205,7 +211,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			data = append(data, model)
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
-	case r.URL.Path == "/version" && r.Method == http.MethodGet && s.cfg.Dialect == DialectVLLM:
+	case r.URL.Path == "/version" && r.Method == http.MethodGet && s.cfg.Dialect == DialectVLLM && s.cfg.Version != "":
 		writeJSON(w, http.StatusOK, map[string]any{"version": s.cfg.Version})
 	case r.URL.Path == "/v1/completions" && r.Method == http.MethodPost:
 		s.complete(w, r, false)
@@ -352,6 +358,10 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		reply := s.response(req, g, chat, countTokens(system+user+assistant))
 		reply["usage"].(map[string]any)["completion_tokens"] = s.cfg.Faults.BadUsage
 		writeJSON(w, http.StatusOK, reply)
+		return
+	case "impossible":
+		s.count(func(st *Stats) { st.Impossible++ })
+		writeRaw(w, impossibleReply(s.response(req, g, chat, countTokens(system+user+assistant)), chat, samp.MaxTokens, s.cfg.Faults.ImpossibleForm))
 		return
 	case "trickle":
 		s.count(func(st *Stats) { st.Trickled++ })
@@ -566,6 +576,8 @@ func (s *Server) drawFault() string {
 		return "usage"
 	case u < f.ErrorRate+f.DropRate+f.MalformedRate+f.EmptyRate+f.BadUsageRate+f.TrickleRate:
 		return "trickle"
+	case u < f.ErrorRate+f.DropRate+f.MalformedRate+f.EmptyRate+f.BadUsageRate+f.TrickleRate+f.ImpossibleRate:
+		return "impossible"
 	}
 	return ""
 }

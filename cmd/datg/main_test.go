@@ -221,6 +221,13 @@ func TestErrorsAreOneLineWithStage(t *testing.T) {
 	if !strings.Contains(r.stderr, "bad.jsonl:2") {
 		t.Errorf("import error does not name the line: %q", r.stderr)
 	}
+	// A path (or a model's, a server's text) quoted in an error reaches the
+	// terminal escaped: ESC ] 0 ; ... BEL would retitle it, ESC c reset it.
+	hostile := filepath.Join(t.TempDir(), "run\x1b]0;owned\x07\x1bc\u202e\x9b")
+	r = datg(t, nil, "score", "--data", hostile)
+	if r.code == 0 || strings.ContainsAny(r.stderr, "\x1b\x07\u202e\x9b") || !strings.Contains(r.stderr, `run\x1b]0;owned\x07\x1bc\u202e\x9b`) {
+		t.Errorf("datg score --data %q: exit %d, stderr %q; want the path escaped", hostile, r.code, r.stderr)
+	}
 }
 
 func TestAPIKeyNeverWritten(t *testing.T) {

@@ -427,7 +427,8 @@ func (b *batcher) await(ctx context.Context, c Journaled, open []*submission, st
 			status[s.BatchID] = batch.Status
 			mu.Unlock()
 			if changed {
-				fmt.Fprintf(b.stderr, "%s: batch %s %s (%d of %d done, %d failed)\n", b.label, s.BatchID, batch.Status, now.Completed, now.Total, now.Failed)
+				// The batch id and status are the server's text.
+				fmt.Fprintf(b.stderr, "%s: %s\n", b.label, printable(fmt.Sprintf("batch %s %s (%d of %d done, %d failed)", s.BatchID, batch.Status, now.Completed, now.Total, now.Failed), maxQuotedBytes))
 			}
 			if !terminal(batch.Status) {
 				next = append(next, s)
@@ -514,7 +515,7 @@ func batchErrors(batch openai.Batch) string {
 		if e.Line != nil && *e.Line > 0 {
 			where = fmt.Sprintf("line %d: ", *e.Line)
 		}
-		parts = append(parts, fmt.Sprintf("%s%s: %s", where, e.Code, e.Message))
+		parts = append(parts, printable(fmt.Sprintf("%s%s: %s", where, e.Code, e.Message), maxQuotedBytes))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -121,6 +121,10 @@ type batchResult struct {
 
 // failure says why a result line holds no answer.
 func (r batchResult) failure() string {
+	return printable(r.describeFailure(), maxQuotedBytes) // the server's words
+}
+
+func (r batchResult) describeFailure() string {
 	switch {
 	case r.Error != nil:
 		return fmt.Sprintf("%s: %s", r.Error.Code, r.Error.Message)

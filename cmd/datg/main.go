@@ -15,8 +15,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"unicode/utf8"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/datg/datg/internal/inputerr"
 )

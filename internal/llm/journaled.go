@@ -104,14 +104,13 @@ func (c Journaled) send(ctx context.Context, req Request, key journal.Key) (Resp
 	sent := false // set only in the caller whose function runs
 	v, err, _ := c.flight.Do(key.String(), func() (any, error) {
 		sent = true
-		resp, err := c.Pool.Do(ctx, req)
-		if err != nil {
-			return Response{}, err
-		}
-		if err := c.Journal.Put(c.freeKey(key), Record{Request: req, Response: resp}); err != nil {
-			return Response{}, fmt.Errorf("journaling response: %w", err)
-		}
-		return resp, nil
+		// Journaled while the slot is held: see Pool.DoKeeping.
+		return c.Pool.DoKeeping(ctx, req, func(resp Response) error {
+			if err := c.Journal.Put(c.freeKey(key), Record{Request: req, Response: resp}); err != nil {
+				return fmt.Errorf("journaling response: %w", err)
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return Response{}, false, err

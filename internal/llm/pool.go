@@ -98,6 +98,16 @@ func (p *Pool) Status() []EndpointStatus {
 // (requestDeadline, counted from its first attempt). A request that cannot
 // be sent as it is fails at once with ErrBadRequestConfig.
 func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
+	return p.DoKeeping(ctx, req, nil)
+}
+
+// DoKeeping is Do with keep called on the answer before its endpoint slot
+// is given back: a journal that keeps every answer there holds all but the
+// answers of the requests in flight, however starved of CPU the process
+// is, so a kill costs at most one call per slot (with the slot released
+// first, answers read but not yet kept piled up while new requests went
+// out). keep's error is the request's.
+func (p *Pool) DoKeeping(ctx context.Context, req Request, keep func(Response) error) (Response, error) {
 	if p.opts.DryRun != nil {
 		return Response{}, ErrDryRun // never sent, whatever path asked
 	}
@@ -140,13 +150,22 @@ func (p *Pool) Do(ctx context.Context, req Request) (Response, error) {
 		}
 		resp, ex, err := e.call(rctx, req, p.opts)
 		out := classify(rctx, err, ex)
+		// The server cannot do what the run needs: its answer is not one to
+		// keep (the journal would replay it on every rerun).
+		noTokenIDs := out == succeeded && wantsTokenIDs(req) && len(resp.TokenIDs) == 0 && resp.CompletionTokens > 0
+		var keepErr error
+		if out == succeeded && !noTokenIDs && keep != nil {
+			resp.Attempts = attempt
+			keepErr = keep(resp)
+		}
 		p.release(e, out, err)
 		switch out {
 		case succeeded:
-			if wantsTokenIDs(req) && len(resp.TokenIDs) == 0 && resp.CompletionTokens > 0 {
-				// The server cannot do what the run needs; its answer is not
-				// one to keep (the journal would replay it on every rerun).
+			if noTokenIDs {
 				return Response{}, p.redact(fmt.Errorf("%s: %w: %w", e.url, ErrFatal, ErrNoTokenIDs))
+			}
+			if keepErr != nil {
+				return Response{}, keepErr
 			}
 			resp.Attempts = attempt
 			return resp, nil

@@ -81,6 +81,8 @@ func sqlAdvice(err error) error {
 		return fmt.Errorf("%w; raise --memory-limit", err)
 	case errors.Is(err, duck.ErrTempFull):
 		return fmt.Errorf("%w; raise --max-temp (or --memory-limit, to spill less)", err)
+	case errors.Is(err, duck.ErrDiskFull):
+		return fmt.Errorf("%w; set TMPDIR to a file system with more free space (or raise --memory-limit, to spill less)", err)
 	}
 	return err
 }

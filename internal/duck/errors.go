@@ -19,5 +19,9 @@ var ErrTimeout = errors.New("query stopped at its time limit")
 var ErrOutOfMemory = errors.New("out of memory")
 
 // ErrTempFull means a query's spill files would have passed
-// Limits.MaxTemp, or filled the temporary directory's file system.
+// Limits.MaxTemp.
 var ErrTempFull = errors.New("out of temporary disk space")
+
+// ErrDiskFull means a query's spill files filled the file system of the
+// temporary directory before they reached Limits.MaxTemp.
+var ErrDiskFull = errors.New("out of disk space")

@@ -31,7 +31,7 @@ func (db *DB) queryError(ctx context.Context, err error) error {
 	case strings.Contains(msg, "max_temp_directory_size"):
 		return fmt.Errorf("%w: the query's spill files would pass their limit of %s (DuckDB: %s)", ErrTempFull, FormatSize(db.Limits.MaxTemp), said)
 	case strings.Contains(msg, "No space left on device"):
-		return fmt.Errorf("%w: the file system of %s is full (DuckDB: %s)", ErrTempFull, db.tempDir.path, said)
+		return fmt.Errorf("%w: the query's spill files filled the file system of %s (DuckDB: %s)", ErrDiskFull, db.tempDir.path, said)
 	case strings.Contains(msg, "Out of Memory Error"):
 		return fmt.Errorf("%w: the query needs more than DuckDB's memory limit of %s (DuckDB: %s)", ErrOutOfMemory, FormatSize(db.Limits.MemoryLimit), said)
 	}

@@ -13,6 +13,10 @@
 // directory as its temporary one), extensions are neither installed nor
 // loaded, and the configuration is locked, so a query can neither write a
 // file nor read one outside the run.
+//
+// The database is bounded (Limits): its memory, the disk space of its
+// spill files, and the time of a query, which a cancelled context (Ctrl-C)
+// or the time limit interrupts at once.
 package duck
 
 import (
@@ -21,8 +25,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -38,13 +40,24 @@ type DB struct {
 	*sql.DB
 	connector *duckdb.Connector
 	snap      *store.Snapshot
-	tempDir   string // DuckDB's private directory (spill files, links to the run's files), removed by Close
+	tempDir   *privateDir // DuckDB's private directory (spill files, links to the run's files), removed by Close
 	// Present lists the tables the run has written.
 	Present map[string]bool
+	// Limits are the database's limits, the defaults filled in.
+	Limits Limits
 }
 
-// Open opens an in-memory DuckDB with views over the run in dir.
+// Open opens an in-memory DuckDB with views over the run in dir, with the
+// default limits.
 func Open(ctx context.Context, dir string) (*DB, error) {
+	return OpenWith(ctx, dir, DefaultLimits())
+}
+
+// OpenWith is Open with the given limits.
+func OpenWith(ctx context.Context, dir string, limits Limits) (*DB, error) {
+	if err := limits.Validate(); err != nil {
+		return nil, err
+	}
 	snap, err := store.Pin(dir)
 	if err != nil {
 		return nil, err
@@ -54,7 +67,7 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 		snap.Close()
 		return nil, err
 	}
-	db := &DB{DB: sql.OpenDB(connector), connector: connector, snap: snap, Present: map[string]bool{}}
+	db := &DB{DB: sql.OpenDB(connector), connector: connector, snap: snap, Present: map[string]bool{}, Limits: limits}
 	if err := db.setup(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -66,11 +79,13 @@ func (db *DB) setup(ctx context.Context) error {
 	// DuckDB may always use its temporary directory, by default .tmp in
 	// the working directory, which a query could then read (or reach any
 	// file through, were .tmp a link): it gets a private one instead.
-	tmp, err := privateDir()
+	private, err := newPrivateDir()
 	if err != nil {
 		return err
 	}
-	db.tempDir = tmp
+	db.tempDir = private
+	tmp := private.path
+	db.Limits = db.Limits.resolve(tmp)
 	views := map[string]string{}
 	var allowed []string
 	for _, t := range schema.All() {
@@ -109,15 +124,17 @@ func (db *DB) setup(ctx context.Context) error {
 	if len(allowed) == 0 {
 		allowed = append(allowed, "'/nonexistent/datg'") // an empty list is a type error
 	}
-	lockDown := []string{
-		"SET temp_directory = " + quote(tmp),
-		"SET allowed_paths = [" + strings.Join(allowed, ", ") + "]",
+	// The limits are set before the configuration is locked, which a
+	// query then cannot undo.
+	lockDown := append(db.Limits.settings(),
+		"SET temp_directory = "+quote(tmp),
+		"SET allowed_paths = ["+strings.Join(allowed, ", ")+"]",
 		"SET enable_external_access = false",
 		"SET autoinstall_known_extensions = false",
 		"SET autoload_known_extensions = false",
 		"SET allow_community_extensions = false",
 		"SET lock_configuration = true",
-	}
+	)
 	for _, s := range lockDown {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("locking DuckDB down (%s): %w", s, err)
@@ -139,35 +156,6 @@ func (db *DB) setup(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// globChars are what DuckDB reads as a pattern in a path.
-const globChars = "[]*?{}\\"
-
-// privateDir makes DuckDB's directory: its spill files and the links to the
-// run's files. Its own path must hold no glob character either ($TMPDIR
-// might): /tmp is tried then.
-func privateDir() (string, error) {
-	dir, err := os.MkdirTemp("", "datg-duckdb-")
-	if err == nil && strings.ContainsAny(dir, globChars) {
-		os.RemoveAll(dir)
-		dir, err = os.MkdirTemp("/tmp", "datg-duckdb-")
-	}
-	if err == nil && strings.ContainsAny(dir, globChars) {
-		os.RemoveAll(dir)
-		err = fmt.Errorf("no temporary directory without glob characters for DuckDB (%s); set TMPDIR", dir)
-	}
-	return dir, err
-}
-
-// linkFile links name in dir to the file at target and returns the link.
-func linkFile(dir, name, target string) (string, error) {
-	abs, err := filepath.Abs(target)
-	if err != nil {
-		return "", err
-	}
-	link := filepath.Join(dir, name)
-	return link, os.Symlink(abs, link)
 }
 
 // referenceTables loads the study's languages (with resource groups),
@@ -201,7 +189,7 @@ func (db *DB) referenceTables(ctx context.Context) error {
 }
 
 // Arrow runs a query (the last of several statements) and returns its result
-// as Arrow record batches.
+// as Arrow record batches. The query is interrupted when ctx ends.
 func (db *DB) Arrow(ctx context.Context, query string) (array.RecordReader, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -210,10 +198,16 @@ func (db *DB) Arrow(ctx context.Context, query string) (array.RecordReader, erro
 	defer conn.Close()
 	var rr array.RecordReader
 	err = conn.Raw(func(dc any) error {
+		interrupt, err := interrupter(dc.(driver.Conn))
+		if err != nil {
+			return err
+		}
 		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
 		if err != nil {
 			return err
 		}
+		stop := interruptOnDone(ctx, interrupt)
+		defer stop()
 		rr, err = a.QueryContext(ctx, query)
 		return err
 	})
@@ -229,8 +223,8 @@ func (db *DB) Close() error {
 	if cerr := db.snap.Close(); err == nil {
 		err = cerr
 	}
-	if db.tempDir != "" {
-		os.RemoveAll(db.tempDir)
+	if db.tempDir != nil {
+		db.tempDir.remove()
 	}
 	return err
 }

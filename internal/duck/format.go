@@ -21,13 +21,26 @@ const (
 )
 
 // WriteQuery runs a user's query (queries only: see CheckQuery) and writes
-// its result to w in the given format.
+// its result to w in the given format. The query stops, with ErrInterrupted,
+// when ctx is cancelled, and with ErrTimeout past the database's
+// Limits.Timeout.
+//
+// Values print as DuckDB casts them to text where Arrow's text differs:
+// infinite and NaN floating-point numbers are inf, -inf and nan (strings in
+// JSON, which has no such numbers), infinite dates and timestamps infinity
+// and -infinity.
 func WriteQuery(ctx context.Context, db *DB, query, format string, w io.Writer) error {
 	switch format {
 	case FormatTable, FormatCSV, FormatJSON:
 	default:
 		return fmt.Errorf("unknown format %q (table, csv or json)", format)
 	}
+	ctx, cancel := db.withTimeout(ctx)
+	defer cancel()
+	return db.queryError(ctx, writeQuery(ctx, db, query, format, w))
+}
+
+func writeQuery(ctx context.Context, db *DB, query, format string, w io.Writer) error {
 	if err := db.CheckQuery(ctx, query); err != nil {
 		return err
 	}
@@ -39,7 +52,7 @@ func WriteQuery(ctx context.Context, db *DB, query, format string, w io.Writer) 
 	switch format {
 	case FormatJSON:
 		for rr.Next() {
-			if err := array.RecordToJSON(rr.RecordBatch(), w); err != nil {
+			if err := writeJSON(rr.RecordBatch(), w); err != nil {
 				return err
 			}
 		}
@@ -53,7 +66,7 @@ func WriteQuery(ctx context.Context, db *DB, query, format string, w io.Writer) 
 				row := make([]string, rec.NumCols())
 				for j, col := range rec.Columns() {
 					if !col.IsNull(i) {
-						row[j] = col.ValueStr(i)
+						row[j] = valueString(col, i)
 					}
 				}
 				cw.Write(row)
@@ -89,7 +102,7 @@ func writeTable(rr array.RecordReader, w io.Writer) error {
 				if col.IsNull(i) {
 					row[j] = "NULL"
 				} else {
-					row[j] = cell(col.ValueStr(i))
+					row[j] = cell(valueString(col, i))
 				}
 			}
 			rows = append(rows, row)

@@ -1,0 +1,82 @@
+package duck
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/marcboeker/go-duckdb/mapping"
+	"github.com/marcboeker/go-duckdb/v2"
+)
+
+// go-duckdb (v2.4.3) interrupts a statement run through database/sql when
+// its context ends, but not the last statement of an Arrow query
+// (Arrow.QueryContext runs it with duckdb_execute_prepared_arrow, which
+// blocks until the query is done): datg sql would run on for as long as
+// the query takes after Ctrl-C, SIGTERM or its --timeout. datg interrupts
+// that connection itself (duckdb_interrupt), which needs the C connection
+// go-duckdb keeps in an unexported field.
+
+// interruptFunc interrupts the query running on one connection.
+type interruptFunc func()
+
+// interrupter returns the function that interrupts the query running on
+// dc, a go-duckdb connection. It fails, rather than guess, when the driver's
+// connection no longer has the layout it reads (after an upgrade of
+// go-duckdb: the tests of this package then fail too).
+func interrupter(dc driver.Conn) (interruptFunc, error) {
+	c, ok := dc.(*duckdb.Conn)
+	if !ok {
+		return nil, fmt.Errorf("interrupting DuckDB: a %T is not a *duckdb.Conn", dc)
+	}
+	field := reflect.ValueOf(c).Elem().FieldByName("conn")
+	if !field.IsValid() || field.Type() != reflect.TypeFor[mapping.Connection]() {
+		return nil, fmt.Errorf("interrupting DuckDB: duckdb.Conn has no conn field of type mapping.Connection (go-duckdb changed)")
+	}
+	conn := *(*mapping.Connection)(unsafe.Pointer(field.UnsafeAddr()))
+	if conn.Ptr == nil {
+		return nil, fmt.Errorf("interrupting DuckDB: the connection is closed")
+	}
+	return func() { mapping.Interrupt(conn) }, nil
+}
+
+// interruptEvery is how often an ended context interrupts again: DuckDB
+// clears the interrupt when a statement starts, so one sent between two
+// statements of a query would be lost.
+const interruptEvery = 20 * time.Millisecond
+
+// interruptOnDone interrupts the connection's query once ctx ends, and
+// again every interruptEvery until stop is called. stop returns once no
+// interrupt can come any more, so the next query on the connection is
+// never interrupted by this one's context.
+func interruptOnDone(ctx context.Context, interrupt interruptFunc) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		tick := time.NewTicker(interruptEvery)
+		defer tick.Stop()
+		for {
+			interrupt()
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}

@@ -1,0 +1,129 @@
+package duck
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/datg/datg/internal/inputerr"
+)
+
+// Limits bound what a database may use: memory, temporary disk space (the
+// spill files of a query larger than memory) and time. Left to DuckDB, a
+// query may take 80% of the machine's memory whatever a cgroup allows (and
+// be killed by the kernel rather than fail), fill 90% of the temporary
+// directory's file system, and run forever.
+type Limits struct {
+	// MemoryLimit is DuckDB's memory_limit, in bytes: past it a query
+	// spills to the temporary directory, and what cannot spill fails with
+	// ErrOutOfMemory. 0: half the memory available to the process (the
+	// machine's, or its cgroup's limit when lower), which leaves room for
+	// what DuckDB allocates outside its limit and for datg itself.
+	MemoryLimit int64
+	// MaxTemp is DuckDB's max_temp_directory_size, in bytes: the most its
+	// spill files may take; past it a query fails with ErrTempFull. 0:
+	// DefaultMaxTemp or a fifth of the free space on the temporary
+	// directory's file system, whichever is less.
+	MaxTemp int64
+	// Timeout bounds each query WriteQuery runs: past it the query is
+	// interrupted and fails with ErrTimeout. 0: no limit.
+	Timeout time.Duration
+}
+
+// DefaultMaxTemp caps the default MaxTemp.
+const DefaultMaxTemp = 10_000_000_000 // 10 GB
+
+// DefaultTimeout is the default Timeout: ample for any query of a run,
+// and a bound on one that would never end.
+const DefaultTimeout = 30 * time.Minute
+
+// DefaultLimits is what Open uses: memory and temporary space sized to the
+// machine when the database opens, and DefaultTimeout.
+func DefaultLimits() Limits { return Limits{Timeout: DefaultTimeout} }
+
+// Validate checks no limit is negative (0 means the default).
+func (l Limits) Validate() error {
+	var p inputerr.Problems
+	if l.MemoryLimit < 0 {
+		p.Add("MemoryLimit", "%d bytes: want a size above 0 (or 0 for the default)", l.MemoryLimit)
+	}
+	if l.MaxTemp < 0 {
+		p.Add("MaxTemp", "%d bytes: want a size above 0 (or 0 for the default)", l.MaxTemp)
+	}
+	if l.Timeout < 0 {
+		p.Add("Timeout", "%s: want a duration above 0 (or 0 for no limit)", l.Timeout)
+	}
+	return p.Err()
+}
+
+// resolve fills in the defaults of MemoryLimit and MaxTemp, the temporary
+// space's from the file system of tempDir.
+func (l Limits) resolve(tempDir string) Limits {
+	if l.MemoryLimit == 0 {
+		if avail := availableMemory(); avail > 0 {
+			l.MemoryLimit = avail / 2
+		}
+	}
+	if l.MaxTemp == 0 {
+		l.MaxTemp = DefaultMaxTemp
+		if free, err := freeSpace(tempDir); err == nil && free/5 < l.MaxTemp {
+			l.MaxTemp = max(free/5, 1)
+		}
+	}
+	return l
+}
+
+// settings are the DuckDB SET statements of the limits (after resolve).
+// A MemoryLimit of 0 (the memory could not be told) leaves DuckDB's.
+func (l Limits) settings() []string {
+	var s []string
+	if l.MemoryLimit > 0 {
+		s = append(s, fmt.Sprintf("SET memory_limit = '%dB'", l.MemoryLimit))
+	}
+	return append(s, fmt.Sprintf("SET max_temp_directory_size = '%dB'", l.MaxTemp))
+}
+
+// sizeUnits are the units ParseSize reads, as DuckDB's memory_limit does:
+// KB, MB, ... are powers of 1000, KiB, MiB, ... powers of 1024.
+var sizeUnits = map[string]float64{
+	"": 1, "b": 1,
+	"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+}
+
+// ParseSize reads a size such as 512MB, 1.5GiB or 1000000 (bytes).
+func ParseSize(s string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i < 0 {
+		i = len(t)
+	}
+	num, unit := t[:i], strings.TrimSpace(t[i:])
+	mult, ok := sizeUnits[unit]
+	n, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil || num == "" {
+		return 0, fmt.Errorf("%q is not a size (e.g. 512MB, 2GB, 1.5GiB; KB, MB, GB, TB are powers of 1000, KiB, MiB, GiB, TiB of 1024)", s)
+	}
+	bytes := n * mult
+	if bytes >= math.MaxInt64 {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return int64(bytes), nil
+}
+
+// FormatSize writes a size in binary units, as DuckDB's messages do.
+func FormatSize(n int64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	v := float64(n)
+	i := 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
+}

@@ -398,7 +398,7 @@ func restoreChanged(dir string, d *Diagnosis, cur *GenerationState) ([]string, e
 			}
 			done = append(done, fmt.Sprintf("kept the changed file %s at %s", src, kept))
 		}
-		done = append(done, fmt.Sprintf("committed a generation without table %s: no generation holds an intact copy; run `datg %s` again to write it (LLM calls replay from the journal at no cost), or import it again",
+		done = append(done, fmt.Sprintf("committed a generation without table %s: no generation holds an intact copy; run `datg %s` again to write it (an LLM stage replays its finished calls from the journal at no cost), or import it again",
 			table, stageCommand(files[0].Stage)))
 	}
 	head := Manifest{Commit: "repair", Stage: "doctor", CreatedAt: now()}

@@ -84,14 +84,7 @@ func Open(dir string) (*Journal, error) {
 		j.Close()
 		return nil, err
 	}
-	var damaged corruptLines
-	for _, name := range names {
-		if err := j.load(name, &damaged); err != nil {
-			j.Close()
-			return nil, err
-		}
-	}
-	if err := damaged.err(); err != nil {
+	if err := j.loadAll(names); err != nil {
 		j.Close()
 		return nil, err
 	}
@@ -104,6 +97,17 @@ func Open(dir string) (*Journal, error) {
 	j.segs = append(j.segs, f)
 	atomicfile.SyncDir(dir)
 	return j, nil
+}
+
+// loadAll indexes the segments; its error names every damaged line.
+func (j *Journal) loadAll(names []string) error {
+	var damaged corruptLines
+	for _, name := range names {
+		if err := j.load(name, &damaged); err != nil {
+			return err
+		}
+	}
+	return damaged.err()
 }
 
 // load indexes one segment. A complete line that is not a record is noted

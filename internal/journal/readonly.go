@@ -25,14 +25,7 @@ func OpenReadOnly(dir string) (*Journal, error) {
 	if err != nil {
 		return nil, err
 	}
-	var damaged corruptLines
-	for _, name := range names {
-		if err := j.load(name, &damaged); err != nil {
-			j.Close()
-			return nil, err
-		}
-	}
-	if err := damaged.err(); err != nil {
+	if err := j.loadAll(names); err != nil {
 		j.Close()
 		return nil, err
 	}

@@ -366,17 +366,10 @@ func restoreChanged(dir string, d *Diagnosis, cur *GenerationState) ([]string, e
 		files := m.table(table)
 		if copies := intactCopy(d, gens, files); copies != nil {
 			for i, src := range copies {
-				dst := filepath.Join(staging, filepath.FromSlash(files[i].Path))
-				os.MkdirAll(filepath.Dir(dst), 0o755)
-				if err := linkOrCopy(src, dst); err != nil {
-					return done, err
-				}
-				f := files[i]
-				fi, err := os.Lstat(dst)
+				f, err := linkInto(staging, src, files[i])
 				if err != nil {
 					return done, err
 				}
-				f.MtimeNs = fi.ModTime().UnixNano()
 				written = append(written, f)
 			}
 			done = append(done, fmt.Sprintf("restored table %s from an intact copy of commit %s", table, orUnknown(files[0].Commit)))

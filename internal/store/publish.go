@@ -254,26 +254,35 @@ func carryOver(base, staging string, written map[string]bool) ([]ManifestFile, e
 		if err := f.verify(base, false); err != nil {
 			return nil, err
 		}
-		dst := filepath.Join(staging, filepath.FromSlash(f.Path))
-		if dirName := filepath.Dir(dst); dirName != staging {
-			if err := os.MkdirAll(dirName, 0o755); err != nil {
-				return nil, err
-			}
-		}
-		if err := linkOrCopy(filepath.Join(base, filepath.FromSlash(f.Path)), dst); err != nil {
-			return nil, err
-		}
-		if err := os.Chmod(dst, readOnly); err != nil {
-			return nil, err
-		}
-		fi, err := os.Lstat(dst)
+		linked, err := linkInto(staging, filepath.Join(base, filepath.FromSlash(f.Path)), f)
 		if err != nil {
 			return nil, err
 		}
-		f.MtimeNs = fi.ModTime().UnixNano() // a copy's own time
-		out = append(out, f)
+		out = append(out, linked)
 	}
 	return out, syncFolders(staging)
+}
+
+// linkInto links (or copies) src into staging as the file f describes,
+// read-only, and returns f with the time of the file now in staging (a
+// copy's own).
+func linkInto(staging, src string, f ManifestFile) (ManifestFile, error) {
+	dst := filepath.Join(staging, filepath.FromSlash(f.Path))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return f, err
+	}
+	if err := linkOrCopy(src, dst); err != nil {
+		return f, err
+	}
+	if err := os.Chmod(dst, readOnly); err != nil {
+		return f, err
+	}
+	fi, err := os.Lstat(dst)
+	if err != nil {
+		return f, err
+	}
+	f.MtimeNs = fi.ModTime().UnixNano()
+	return f, nil
 }
 
 // syncFolders syncs the folder tables of a staging directory.
@@ -325,13 +334,8 @@ func describeGeneration(gen string) (*Manifest, error) {
 			}
 		}
 		for _, rel := range rels {
-			path := filepath.Join(gen, filepath.FromSlash(rel))
-			fi, err := os.Lstat(path)
-			if err != nil {
+			if _, err := regularFileOf(gen, rel); err != nil {
 				return nil, err
-			}
-			if !fi.Mode().IsRegular() {
-				return nil, fmt.Errorf("%s: %w: it is %s, not a file datg wrote; %s", path, ErrTableChanged, kind(fi), repairHint(filepath.Dir(filepath.Dir(gen))))
 			}
 			f, err := describeFile(gen, rel, table, "")
 			if err != nil {

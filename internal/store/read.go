@@ -83,13 +83,9 @@ func committedPaths(gen string, t *schema.Table) ([]string, error) {
 		}
 		var paths []string
 		for _, rel := range present {
-			path := filepath.Join(gen, filepath.FromSlash(rel))
-			fi, err := os.Lstat(path)
+			path, err := regularFileOf(gen, rel)
 			if err != nil {
 				return nil, err
-			}
-			if !fi.Mode().IsRegular() {
-				return nil, fmt.Errorf("%s: %w: it is %s, not a file datg wrote; %s", path, ErrTableChanged, kind(fi), repairHint(filepath.Dir(filepath.Dir(gen))))
 			}
 			paths = append(paths, path)
 		}
@@ -115,6 +111,21 @@ func committedPaths(gen string, t *schema.Table) ([]string, error) {
 		return nil, fmt.Errorf("%s: %w", FilePath(gen, t), ErrNoTable)
 	}
 	return paths, nil
+}
+
+// regularFileOf is the path of a file of generation gen (rel to it), or
+// ErrTableChanged when it is not a regular file: a generation made before
+// manifests is checked for links put in by hand only.
+func regularFileOf(gen, rel string) (string, error) {
+	path := filepath.Join(gen, filepath.FromSlash(rel))
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s: %w: it is %s, not a file datg wrote; %s", path, ErrTableChanged, kind(fi), repairHint(filepath.Dir(filepath.Dir(gen))))
+	}
+	return path, nil
 }
 
 // filesOfTable lists what generation gen holds under the table's names,

@@ -91,15 +91,19 @@ func TestExtractionWorkIsLinear(t *testing.T) {
 // maxWorkPerRune bounds the work of extracting from a text, per rune.
 const maxWorkPerRune = 2000
 
-// A 560 KB trace of repeated unclosed \boxed{, and a long ordinary trace
-// ending in its boxed answer, are read in work linear in their length,
-// and the ordinary one gets its answer.
+// A 560 KB trace of repeated unclosed \boxed{, one of \( and \[ never
+// closed (which overflowed the old matcher's 1 GB goroutine stack: a fatal
+// error, the whole verify run lost), and a long ordinary trace ending in
+// its boxed answer are read in work linear in their length, and the
+// ordinary one gets its answer.
 func TestLongTracesAt560KB(t *testing.T) {
 	gold := NewGold("1344")
 	line := "Tukijumlisha $12 + 30 = 42$ na \\(x = 7\\), kisha 1,234 + 5 = 1239. "
 	for name, text := range map[string]string{
-		"unclosed boxes": repeatTo(`\boxed{`)(560_000),
-		"ordinary":       strings.Repeat(line, 560_000/len(line)) + "\nJibu la mwisho ni $\\boxed{1344}$.",
+		"unclosed boxes":      repeatTo(`\boxed{`)(560_000),
+		"unclosed parens":     repeatTo(`\(`)(560_000),
+		"brackets and parens": adversarialTexts["brackets-and-parens"](560_000),
+		"ordinary":            strings.Repeat(line, 560_000/len(line)) + "\nJibu la mwisho ni $\\boxed{1344}$.",
 	} {
 		work, aborted := extractionWork(gold, text)
 		if aborted || work > maxWorkPerRune*len([]rune(text)) {

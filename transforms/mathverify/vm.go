@@ -3,14 +3,17 @@ package mathverify
 // The patterns run as compiled programs on a backtracking machine that
 // explores alternatives in Python's order (so matches and groups are the
 // ones Python's re finds) and remembers, at the head of every unbounded
-// repetition, the positions from which the rest of the pattern cannot
-// match. Whether the pattern can match from a program point and a position
-// depends on nothing else (no back-references; the lookarounds look at the
-// text only), so each (loop head, position) is explored at most once per
-// pattern and text, whatever the start position: the work of findAll is
-// linear in the text, where plain backtracking is quadratic on an opening
-// delimiter repeated without its closing one (Math-Verify's regexes are,
-// and run under a timeout there).
+// repetition (and where a bounded one exits), the positions from which the
+// rest of the pattern cannot match. Whether the pattern can match from a
+// program point and a position depends on nothing else (no
+// back-references; the lookarounds look at the text only), so each (loop
+// head, position) is explored at most once per pattern and text, whatever
+// the start position; between loop heads a program runs through a bounded
+// number of instructions. The work of findAll is therefore linear in the
+// text, where plain backtracking is quadratic on an opening delimiter
+// repeated without its closing one (Math-Verify's regexes are, and run
+// under a timeout there), and the machine's explicit stack replaces the
+// recursion that overflowed the goroutine stack on long texts.
 
 import (
 	"fmt"
@@ -41,7 +44,7 @@ type inst struct {
 	fold  bool            // opLit
 	slot  int             // opSave
 	sub   *program        // opNotAhead
-	memo  int             // the loop head's index among the program's, or -1
+	memo  int             // the index of the remembering point (a loop head, a repetition's exit), or -1
 	look  int             // opNotAhead: its index among the program's lookaheads
 }
 
@@ -131,18 +134,30 @@ func (p *program) emitRepeat(x pRepeat, next int) int {
 		} else {
 			p.insts[head].next = body
 		}
-		p.insts[head].memo = p.memos
-		p.memos++
+		p.remember(head)
 		tail = head
 	} else {
 		for range x.max - x.min {
 			tail = choose(p.emit(x.n, tail), next)
+		}
+		if x.max > x.min {
+			// Where the optional copies exit: starts a few runes apart
+			// reach it at the same positions (rep(anyDot, 0, 100)).
+			p.remember(next)
 		}
 	}
 	for range x.min {
 		tail = p.emit(x.n, tail)
 	}
 	return tail
+}
+
+// remember makes pc a point where failures are remembered.
+func (p *program) remember(pc int) {
+	if p.insts[pc].memo < 0 {
+		p.insts[pc].memo = p.memos
+		p.memos++
+	}
 }
 
 // nullable reports whether n can match the empty string.

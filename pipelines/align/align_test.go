@@ -878,7 +878,7 @@ func TestRowsCapLocatingSpans(t *testing.T) {
 	}
 	res := align.Rows(trace, stored, "m", reply(long))
 	n, details := capped(res)
-	if n != 41 || res.Alignment.Unlocated != 40 || int(res.Alignment.Problems) != len(res.Errors) {
+	if n != 41 || res.Capped != 41 || res.Alignment.Unlocated != 40 || int(res.Alignment.Problems) != len(res.Errors) {
 		t.Fatalf("40 long spans and a long harmful one: %d locate-capped rows, %d unlocated events, %d problems of %d rows",
 			n, res.Alignment.Unlocated, res.Alignment.Problems, len(res.Errors))
 	}
@@ -903,7 +903,7 @@ func TestRowsCapLocatingSpans(t *testing.T) {
 	}
 	res = align.Rows(trace, stored, "m", reply(many))
 	n, details = capped(res)
-	if n < 2900 || res.LocateSteps > datg.LocateBudget(utf8.RuneCountInString(trace.Text)) {
+	if n < 2900 || res.Capped != n || res.LocateSteps > datg.LocateBudget(utf8.RuneCountInString(trace.Text)) {
 		t.Fatalf("3001 spans: %d capped, %d steps of a budget of %d", n, res.LocateSteps, datg.LocateBudget(utf8.RuneCountInString(trace.Text)))
 	}
 	if !strings.Contains(details[len(details)-1], datg.CutBudget) {

@@ -23,6 +23,9 @@ type Result struct {
 	// LocateSteps is the work locating the spans took (datg.Locator), at
 	// most datg.LocateBudget of the trace's length.
 	LocateSteps int
+	// Capped counts the spans a cap of the locator stopped (each an error
+	// row of kind locate-capped).
+	Capped int
 }
 
 // Rows reads an alignment reply about a trace and a DAG into rows: events of
@@ -90,7 +93,7 @@ func Rows(trace *schema.Trace, d *dags.Stored, aligner, raw string) Result {
 	for _, p := range append(problems, capped...) {
 		errRow(p.Kind, p.Detail)
 	}
-	res.LocateSteps = l.Spent()
+	res.LocateSteps, res.Capped = l.Spent(), len(capped)
 	res.Alignment.Events, res.Alignment.Actions, res.Alignment.Problems = int32(len(res.Events)), int32(len(res.Actions)), int32(len(res.Errors))
 	return res
 }

@@ -42,9 +42,9 @@ type (
 // text whose matching exceeds it yields no extraction, as a timed-out
 // parse yields [] there), but no text reaches it: the matcher is linear
 // (vm.go), and the extraction patterns take at most about 330 steps a
-// rune on the adversarial texts of the tests. It is there so that the work stays bounded by the
-// text's length if a pattern were ever added that the matcher cannot
-// bound.
+// rune on the adversarial texts of the tests. It keeps the work bounded
+// by the text's length should a pattern ever be added that the matcher
+// cannot bound.
 const (
 	baseSteps    = 4_000_000
 	stepsPerRune = 2_000

@@ -157,7 +157,7 @@ var (
 	Alignments      = declare[Alignment]("alignments", "align, import alignments", "closed-set alignments, one per (trace, DAG, aligner)", 1000, "trace_id", "dag_id", "aligner")
 	AlignmentEvents = declare[AlignmentEvent]("alignment_events", "align, import alignments", "node evidence of the alignments, one row per event", 20000, "trace_id", "dag_id", "aligner", "node_id", "seq")
 	HarmfulActions  = declare[HarmfulAction]("harmful_actions", "align, import alignments", "harmful actions reported by the aligner", 20000, "trace_id", "dag_id", "aligner", "category", "seq")
-	AlignmentErrors = declare[AlignmentError]("alignment_errors", "align, import alignments", "what was wrong in alignments: unknown node ids, bad statuses, unusable replies", 20000, "trace_id", "dag_id", "aligner", "seq")
+	AlignmentErrors = declare[AlignmentError]("alignment_errors", "align, import alignments", "what was wrong in alignments: unknown node ids, bad statuses, unusable replies, evidence spans a cap of the locator stopped", 20000, "trace_id", "dag_id", "aligner", "seq")
 	Scores          = declare[Score]("scores", "score", "CAR, PMF and HAR of every alignment, and each trace's best DAG", 20000, "trace_id", "dag_id", "aligner")
 	Trials          = declare[Trial]("trials", "control", "every generation attempt of a controlled run", 20000, "trace_id", "phase", "trial")
 	Annotations     = declare[Annotation]("annotations", "import annotations", "human judgments of the DATG audit: DAG validity, human alignments, harmful-action candidates", 20000, "trace_id", "dag_id", "annotator", "layer", "item")

@@ -171,8 +171,8 @@ type Alignment struct {
 	Raw              string    `parquet:"raw,zstd" blob:"true" doc:"the alignment JSON as returned"`
 	Events           int32     `parquet:"n_events" doc:"node events kept (int32, as the other counts here: each is some bytes of one reply)"`
 	Actions          int32     `parquet:"n_actions" doc:"harmful actions kept"`
-	Problems         int32     `parquet:"n_problems" doc:"alignment errors (unknown nodes, bad statuses)"`
-	Unlocated        int32     `parquet:"n_unlocated" doc:"node events whose span was not found in the trace"`
+	Problems         int32     `parquet:"n_problems" doc:"alignment errors (unknown nodes, bad statuses, capped span searches: its alignment_errors rows)"`
+	Unlocated        int32     `parquet:"n_unlocated" doc:"node events whose span was not located in the trace (not found, or its search capped)"`
 	PromptTokens     int64     `parquet:"prompt_tokens" doc:"prompt tokens of the call (with the retry's, when the first reply held no alignment)"`
 	CompletionTokens int64     `parquet:"completion_tokens" doc:"completion tokens of the call (with the retry's)"`
 	RequestKey       string    `parquet:"request_key" doc:"content hash of the LLM request (empty for symbolic and imported)"`
@@ -222,7 +222,7 @@ type AlignmentError struct {
 	DagID   string `parquet:"dag_id" doc:"the reference DAG"`
 	Aligner string `parquet:"aligner" doc:"who aligned"`
 	Seq     int32  `parquet:"seq" doc:"0-based order of the problem within the alignment (bounded by the reply)"`
-	Kind    string `parquet:"kind" doc:"unknown-node, bad-status, missing-status, too-many-actions (a harmful action past its list's cap: 2 contradictory, 2 harmful-loop, 1 degenerate) or invalid-json"`
+	Kind    string `parquet:"kind" doc:"unknown-node, bad-status, missing-status, too-many-actions (a harmful action past its list's cap: 2 contradictory, 2 harmful-loop, 1 degenerate), invalid-json, or locate-capped (an evidence span left unlocated because a cap of the span search stopped it: longer than 1,000 characters and not found exactly or normalized, or the alignment's locating budget spent; the detail says which)"`
 	Detail  string `parquet:"detail" doc:"what was wrong"`
 }
 

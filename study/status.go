@@ -43,7 +43,8 @@ func ParseAlignmentStatus(s string) (AlignmentStatus, error) {
 }
 
 // AlignmentErrorKind is alignment_errors.kind: what was wrong with an item
-// of an aligner's reply (the item is dropped; the rest is scored).
+// of an aligner's reply (the item is dropped, except as too-many-actions
+// and locate-capped say; the rest is scored).
 type AlignmentErrorKind string
 
 // The alignment error kinds.
@@ -53,7 +54,11 @@ const (
 	MissingStatus  AlignmentErrorKind = "missing-status"   // an event saying MISSING, which only no events imply
 	TooManyActions AlignmentErrorKind = "too-many-actions" // a harmful action past its list's cap
 	InvalidJSON    AlignmentErrorKind = "invalid-json"     // the reply held no usable alignment
+	// LocateCapped is an evidence span whose search a cap of the span
+	// locator cut short (a span too long to search fuzzily, or the
+	// alignment's locating budget spent); the item is kept, not located.
+	LocateCapped AlignmentErrorKind = "locate-capped"
 )
 
 // AlignmentErrorKinds lists the alignment error kinds.
-var AlignmentErrorKinds = []AlignmentErrorKind{UnknownNode, BadStatus, MissingStatus, TooManyActions, InvalidJSON}
+var AlignmentErrorKinds = []AlignmentErrorKind{UnknownNode, BadStatus, MissingStatus, TooManyActions, InvalidJSON, LocateCapped}

@@ -69,7 +69,11 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 	if done, err := alignLLM.finish("align", stdout, err); done {
 		return err
 	}
-	fmt.Fprintf(stdout, "align: %d alignments (%d without a usable reply, %d spans not located, %d alignment errors) -> %s/alignments.parquet\n",
-		sum.Alignments, sum.Unusable, sum.Unlocated, sum.Problems, cfg.Data)
+	capped := ""
+	if sum.Capped > 0 {
+		capped = fmt.Sprintf(" (%d spans not searched in full: a cap of the locator, kind locate-capped)", sum.Capped)
+	}
+	fmt.Fprintf(stdout, "align: %d alignments (%d without a usable reply, %d spans not located, %d alignment errors%s) -> %s/alignments.parquet\n",
+		sum.Alignments, sum.Unusable, sum.Unlocated, sum.Problems, capped, cfg.Data)
 	return nil
 }

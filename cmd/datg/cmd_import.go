@@ -79,6 +79,9 @@ func runImport(ctx context.Context, cmd *Command, args []string) error {
 	if sum.Invalid > 0 {
 		extra += fmt.Sprintf(", %d invalid (kept with the reason)", sum.Invalid)
 	}
+	if sum.Capped > 0 {
+		extra += fmt.Sprintf(", %d evidence spans not searched in full (alignment_errors kind locate-capped)", sum.Capped)
+	}
 	fmt.Fprintf(stdout, "import: %d %s (%d replaced%s) -> %s\n", sum.Records, args[0], sum.Replaced, extra, *importData)
 	return nil
 }

@@ -73,6 +73,7 @@ func (c Config) Validate() error {
 // Summary counts the alignments made.
 type Summary struct {
 	Alignments, Unusable, Unlocated, Problems int
+	Capped                                    int // spans a cap of the locator stopped (alignment_errors kind locate-capped)
 }
 
 // job is one (trace, DAG) pair.
@@ -126,6 +127,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		sum.Unlocated += int(r.Alignment.Unlocated)
 		sum.Problems += len(r.Errors)
+		sum.Capped += r.Capped
 		return w.Add(r)
 	}
 	prog := progress.Start(cfg.Stderr, "align", total)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -828,5 +829,84 @@ func TestRows(t *testing.T) {
 	}
 	if diff := cmp.Diff(cutOff{"invalid-json", 1, 0, []string{"invalid-json"}}, gotCut); diff != "" {
 		t.Fatalf("cut-off reply (-want +got):\n%s", diff)
+	}
+}
+
+// Issue 19: on a 145k-character trace, each evidence span of 4,000
+// characters that is not in it took 0.8 s to look for (40 took 31 s), and
+// an imported or journaled reply with many could take hours, on every
+// align. Locating is capped: such spans are searched exactly and
+// normalized only, an alignment's spans share a budget proportional to the
+// trace, and every span a cap stops is kept unlocated and recorded in
+// alignment_errors as locate-capped.
+func TestRowsCapLocatingSpans(t *testing.T) {
+	var text strings.Builder
+	for i := 0; text.Len() < 145_000; i++ {
+		fmt.Fprintf(&text, "Step %d: we add $%d + %d = %d$ and check the total again.\n\n", i, i, 2*i, 3*i)
+	}
+	trace := &schema.Trace{TraceID: "t1", Text: text.String()}
+	absent := func(i, n int) string {
+		return string([]rune(strings.Repeat(fmt.Sprintf("жук %d не здесь ", i), n))[:n])
+	}
+	dag := datg.DAG{FinalNodeID: "n1", Nodes: []datg.Node{{NodeID: "n1", Anchor: "x", Parents: []string{}}}}
+	stored := &dags.Stored{Row: schema.DAG{DagID: "low-0/r0"}, DAG: dag}
+	reply := func(events []string) string {
+		var list []map[string]string
+		for _, span := range events {
+			list = append(list, map[string]string{"status": "COMMIT", "evidence": "e", "evidence_span": span})
+		}
+		b, err := json.Marshal(map[string]any{"audit_results": map[string]any{"n1": list},
+			"contradictory_steps": []map[string]string{{"evidence": "e", "evidence_span": absent(99, 4000)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	capped := func(res align.Result) (n int, details []string) {
+		for _, e := range res.Errors {
+			if e.Kind == string(study.LocateCapped) {
+				n++
+				details = append(details, e.Detail)
+			}
+		}
+		return n, details
+	}
+
+	var long []string
+	for i := 0; i < 40; i++ {
+		long = append(long, absent(i, 4000))
+	}
+	res := align.Rows(trace, stored, "m", reply(long))
+	n, details := capped(res)
+	if n != 41 || res.Capped != 41 || res.Alignment.Unlocated != 40 || int(res.Alignment.Problems) != len(res.Errors) {
+		t.Fatalf("40 long spans and a long harmful one: %d locate-capped rows, %d unlocated events, %d problems of %d rows",
+			n, res.Alignment.Unlocated, res.Alignment.Problems, len(res.Errors))
+	}
+	if !strings.HasPrefix(details[0], "node n1 event 0: a span of 4000 characters was not located: "+datg.CutLongSpan) ||
+		!strings.HasPrefix(details[40], "contradictory_steps item 1: ") {
+		t.Fatalf("details %q ... %q", details[0], details[40])
+	}
+	// Searched exactly and normalized: a few passes over the trace each.
+	if limit := 41 * 4 * len(trace.Text); res.LocateSteps > limit {
+		t.Fatalf("41 spans took %d steps, more than %d", res.LocateSteps, limit)
+	}
+	for _, e := range res.Events {
+		if e.Match != datg.MatchNone || e.StartChar != nil {
+			t.Fatalf("a capped span has a location: %+v", e)
+		}
+	}
+
+	// Many spans the fuzzy search may look for: the budget stops them.
+	var many []string
+	for i := 0; i < 3000; i++ {
+		many = append(many, absent(i, 600))
+	}
+	res = align.Rows(trace, stored, "m", reply(many))
+	n, details = capped(res)
+	if n < 2900 || res.Capped != n || res.LocateSteps > datg.LocateBudget(utf8.RuneCountInString(trace.Text)) {
+		t.Fatalf("3001 spans: %d capped, %d steps of a budget of %d", n, res.LocateSteps, datg.LocateBudget(utf8.RuneCountInString(trace.Text)))
+	}
+	if !strings.Contains(details[len(details)-1], datg.CutBudget) {
+		t.Fatalf("last capped span: %q", details[len(details)-1])
 	}
 }

@@ -11,6 +11,8 @@
 // events and harmful actions are stored as returned; each evidence span is
 // located in the trace (exactly, normalized, or fuzzily), giving start_char,
 // end_char, commit_progress and block_id; an unlocated span is kept with
-// match = none. Unknown node ids, bad statuses and unusable replies are
-// recorded in alignment_errors.
+// match = none. Locating is capped (datg.Locator: one budget of work per
+// alignment, proportional to the trace); a span a cap stops is unlocated
+// and recorded. Unknown node ids, bad statuses, unusable replies and
+// capped spans are recorded in alignment_errors.
 package align

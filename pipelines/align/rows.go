@@ -2,7 +2,9 @@ package align
 
 import (
 	"errors"
+	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/dags"
@@ -18,6 +20,12 @@ type Result struct {
 	Events    []schema.AlignmentEvent
 	Actions   []schema.HarmfulAction
 	Errors    []schema.AlignmentError
+	// LocateSteps is the work locating the spans took (datg.Locator), at
+	// most datg.LocateBudget of the trace's length.
+	LocateSteps int
+	// Capped counts the spans a cap of the locator stopped (each an error
+	// row of kind locate-capped).
+	Capped int
 }
 
 // Rows reads an alignment reply about a trace and a DAG into rows: events of
@@ -42,10 +50,22 @@ func Rows(trace *schema.Trace, d *dags.Stored, aligner, raw string) Result {
 	}
 	events, actions, problems := datg.Check(dag, a)
 	t := datg.NewTrace(trace.Text)
+	// One budget for the alignment's spans: a span a cap stops is kept
+	// unlocated, and recorded after the reply's problems.
+	l := t.Locator()
+	var capped []datg.Problem
+	locate := func(item, span string) datg.Location {
+		loc := l.Locate(span)
+		if loc.Cut != "" {
+			capped = append(capped, datg.Problem{Kind: study.LocateCapped,
+				Detail: fmt.Sprintf("%s: a span of %d characters was not located: %s: %q", item, utf8.RuneCountInString(span), loc.Cut, clip(span, 80))})
+		}
+		return loc
+	}
 	for _, e := range events {
 		row := schema.AlignmentEvent{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner, NodeID: e.NodeID,
 			Seq: int32(e.Seq), Status: e.Status, Evidence: e.Evidence, EvidenceSpan: e.EvidenceSpan}
-		loc := t.Locate(e.EvidenceSpan)
+		loc := locate(fmt.Sprintf("node %s event %d", e.NodeID, e.Seq), e.EvidenceSpan)
 		row.Match = loc.Match
 		if loc.Found() {
 			start, end, block := int32(loc.Start), int32(loc.End), int32(t.Block(loc.Start))
@@ -63,16 +83,17 @@ func Rows(trace *schema.Trace, d *dags.Stored, aligner, raw string) Result {
 		if span == "" {
 			span = act.Evidence
 		}
-		if loc := t.Locate(span); loc.Found() {
+		if loc := locate(fmt.Sprintf("%s_steps item %d", act.Category, act.Seq+1), span); loc.Found() {
 			start, end := int32(loc.Start), int32(loc.End)
 			row.StartChar, row.EndChar = &start, &end
 		}
 		res.Actions = append(res.Actions, row)
 	}
 	matchActions(res.Events, res.Actions)
-	for _, p := range problems {
+	for _, p := range append(problems, capped...) {
 		errRow(p.Kind, p.Detail)
 	}
+	res.LocateSteps, res.Capped = l.Spent(), len(capped)
 	res.Alignment.Events, res.Alignment.Actions, res.Alignment.Problems = int32(len(res.Events)), int32(len(res.Actions)), int32(len(res.Errors))
 	return res
 }
@@ -159,3 +180,11 @@ func (w *Writer) Replaced() int { return w.aligns.Replaced }
 
 // Abort discards the new versions.
 func (w *Writer) Abort() { w.tx.Abort() }
+
+// clip is s cut to at most n characters, marked when cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}

@@ -308,7 +308,10 @@ func (r annotationRecord) statusRows(nodes map[string]bool, t *datg.Trace, bad f
 				return nil, bad("statuses."+id+".evidence_span", "a MISSING node has no evidence in the trace")
 			}
 			loc := t.Locate(*j.EvidenceSpan)
-			if !loc.Found() {
+			switch {
+			case loc.Cut != "":
+				return nil, bad("statuses."+id+".evidence_span", "%q was not found in the trace text, and %s (copy it from the trace)", truncate(*j.EvidenceSpan, 80), loc.Cut)
+			case !loc.Found():
 				return nil, bad("statuses."+id+".evidence_span", "%q is not in the trace text (copy it from the trace)", truncate(*j.EvidenceSpan, 80))
 			}
 			start, end, block := int32(loc.Start), int32(loc.End), int32(t.Block(loc.Start))

@@ -220,6 +220,7 @@ func importAlignments(ctx context.Context, cfg Config) (Summary, error) {
 			}
 			res := align.Rows(t, stored[p.dagID], aligner, p.raw)
 			sum.Records++
+			sum.Capped += res.Capped
 			if res.Alignment.Status != string(study.AlignmentOK) {
 				sum.Invalid++
 			}

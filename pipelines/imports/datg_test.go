@@ -13,6 +13,7 @@ import (
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/datg"
 )
 
@@ -210,5 +211,31 @@ func TestImportAlignments(t *testing.T) {
 		if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("got %v, want %q", err, c.want)
 		}
+	}
+}
+
+// An imported alignment whose evidence span a cap of the locator stops (a
+// span over datg.MaxFuzzySpanChars that is not in the trace) is kept
+// unlocated, counted in the summary, and recorded as locate-capped (issue
+// 19).
+func TestImportAlignmentsRecordCappedSpans(t *testing.T) {
+	dir, id := tracesAndDAGs(t)
+	long := strings.Repeat("a quotation the aligner made up ", 40)
+	line := `{"trace_id": "` + id + `", "problem_id": "low-3", "ref_index": 0, "alignment": {"audit_results": {"n1": [{"status": "COMMIT", "evidence": "x", "evidence_span": "` + long + `"}]}}}`
+	sum, err := Run(context.Background(), Config{Kind: "alignments", In: write(t, line+"\n"), Data: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Records != 1 || sum.Capped != 1 {
+		t.Fatalf("summary %+v, want 1 record with 1 capped span", sum)
+	}
+	errs, _ := store.ReadAll(dir, schema.AlignmentErrors)
+	if len(errs) != 1 || errs[0].Kind != string(study.LocateCapped) || !strings.Contains(errs[0].Detail, "node n1 event 0") ||
+		!strings.Contains(errs[0].Detail, datg.CutLongSpan) {
+		t.Fatalf("alignment errors %+v", errs)
+	}
+	events, _ := store.ReadAll(dir, schema.AlignmentEvents)
+	if len(events) != 1 || events[0].Match != datg.MatchNone || events[0].StartChar != nil {
+		t.Fatalf("events %+v", events)
 	}
 }

@@ -39,6 +39,9 @@ type Summary struct {
 	// made against them are stale until aligned again.
 	Changed int
 	Invalid int // DAGs that failed validation, alignments without a usable reply
+	// Capped counts the alignments' evidence spans a cap of the locator
+	// stopped (alignment_errors kind locate-capped).
+	Capped int
 }
 
 // Kinds of import.

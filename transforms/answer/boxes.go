@@ -20,14 +20,22 @@ func LastBoxed(text string) (string, bool) {
 }
 
 // boxesIn returns every balanced \boxed{} and \fbox{} in order of
-// appearance (a box inside another is part of the outer one).
+// appearance (a box inside another is part of the outer one). The work is
+// linear in the text: a box that closes is scanned once and skipped, and
+// the first box left open (whose scan ran to the end of the text) has
+// every later brace matched in one pass (braceMatcher), where scanning
+// each open box to the end would make the text of repeated unclosed
+// \boxed{ quadratic (issue 19).
 func boxesIn(text string) []box {
 	var out []box
+	var braces *braceMatcher
 	for i := 0; i < len(text); {
 		j := strings.IndexByte(text[i:], '\\')
 		if j < 0 {
+			scanned(len(text) - i)
 			break
 		}
+		scanned(j + 1)
 		at := i + j
 		rest := text[at:]
 		var n int
@@ -44,10 +52,19 @@ func boxesIn(text string) []box {
 		for k < len(text) && text[k] == ' ' {
 			k++
 		}
+		scanned(k - at)
 		if k < len(text) && text[k] == '{' {
-			if content, ok := balanced(text[k:]); ok {
-				end := k + len(content) + 2
-				out = append(out, box{start: at, end: end, content: content})
+			closing := -1
+			if braces != nil {
+				closing = braces.closing(k)
+			} else if content, ok := balanced(text[k:]); ok {
+				closing = k + len(content) + 1
+			} else {
+				braces = matchBraces(text, k)
+			}
+			if closing >= 0 {
+				end := closing + 1
+				out = append(out, box{start: at, end: end, content: text[k+1 : closing]})
 				i = end
 				continue
 			}
@@ -69,12 +86,53 @@ func balanced(s string) (string, bool) {
 		case '}':
 			depth--
 			if depth == 0 {
+				scanned(i + 1)
 				return s[1:i], true
 			}
 		}
 	}
+	scanned(len(s))
 	return "", false
 }
+
+// braceMatcher knows, for every '{' of a text from some offset on, where
+// balanced finds its matching '}'.
+type braceMatcher struct {
+	from  int
+	close []int // close[p-from]: the matching '}' of the '{' at p, or -1
+}
+
+// matchBraces matches the braces of text from offset from (a '{') in one
+// pass with a stack, reading escapes as balanced does. balanced started at
+// a later '{' reads the same characters as this pass from there on when
+// the two characters before that '{' are not backslashes, as before a
+// box's brace (\boxed{, \fbox {): each pass takes the character after
+// a backslash as escaped, and both are then at a character boundary.
+func matchBraces(text string, from int) *braceMatcher {
+	m := &braceMatcher{from: from, close: make([]int, len(text)-from)}
+	for i := range m.close {
+		m.close[i] = -1
+	}
+	var open []int
+	for i := from; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			i++
+		case '{':
+			open = append(open, i)
+		case '}':
+			if len(open) > 0 {
+				m.close[open[len(open)-1]-from] = i
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	scanned(len(text) - from)
+	return m
+}
+
+// closing is the matching '}' of the '{' at p (p >= from), or -1.
+func (m *braceMatcher) closing(p int) int { return m.close[p-m.from] }
 
 // maxJoined bounds how many adjacent answers are joined into one list.
 const maxJoined = 64

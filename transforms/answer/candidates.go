@@ -38,6 +38,7 @@ func lastExpression(text string, list bool) (answer, how string, ok bool) {
 	var cands []candidate
 	from := 0
 	outside := func(to int) {
+		scanned(to - from)
 		for _, loc := range numberRe.FindAllStringIndex(text[from:to], -1) {
 			cands = append(cands, candidate{start: from + loc[0], end: from + loc[1], text: text[from+loc[0] : from+loc[1]]})
 		}
@@ -143,6 +144,7 @@ func clauseEnd(s string, spans []mathSpan) int {
 	from := 0
 	for _, sp := range append(spans, mathSpan{start: len(s), end: len(s)}) {
 		seg := s[from:sp.start]
+		scanned(len(sentenceEnds) * len(seg))
 		for _, e := range sentenceEnds {
 			if i := strings.Index(seg, e); i >= 0 && from+i < end {
 				end = from + i
@@ -169,12 +171,13 @@ func proseChunks(s string, from, to int) []candidate {
 			out = append(out, candidate{start: start, end: end, text: s[start:end]})
 		}
 	}
+	scanned(to - from)
 	for i := from; i < to; {
 		r, w := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == '\\':
 			// A command is math; a \text{} of prose is prose.
-			if loc := textCmdRe.FindStringIndex(s[i:to]); loc != nil && loc[0] == 0 {
+			if loc := textCmdPrefixRe.FindStringIndex(s[i:to]); loc != nil {
 				inner, ok := balanced(s[i+loc[1]-1 : to])
 				if !ok {
 					i = to
@@ -309,13 +312,26 @@ var labelRe = regexp.MustCompile(`^\\?[A-Za-z]+(?:_\{?[A-Za-z0-9]+\}?)?\s*=`)
 // gapTokens are punctuation and spacing that join values into a list.
 var gapTokens = []string{",", ";", "，", "、", "；", "$", `\(`, `\)`, `\[`, `\]`, "&", `\quad`, `\qquad`, `\,`, `\;`, `\ `, `\\`, "*"}
 
+// maxGapNesting bounds how deep \text{} inside \text{} a gap is read
+// ("\text{ and }" is one deep): each level reads the gap once, so the
+// work stays linear in the gap; deeper nesting joins nothing.
+const maxGapNesting = 8
+
 // joinsValues reports whether the text between two values only joins
 // them: spaces, commas, math delimiters, a conjunction in any of the
 // study's languages (and, et, dan, и, 和, และ, ...), and names the next
 // value is assigned to.
-func joinsValues(gap string) bool {
+func joinsValues(gap string) bool { return joinsValuesIn(gap, 0) }
+
+// joinsValuesIn is joinsValues on a gap inside depth \text{}s.
+func joinsValuesIn(gap string, depth int) bool {
+	if depth > maxGapNesting {
+		return false
+	}
 	g := strings.TrimSpace(gap)
+	scanned(len(gap) - len(g))
 	for n := 0; g != "" && n < 64; n++ {
+		before := len(g)
 		cut := false
 		for _, t := range gapTokens {
 			if strings.HasPrefix(g, t) {
@@ -324,9 +340,9 @@ func joinsValues(gap string) bool {
 			}
 		}
 		if !cut {
-			if loc := textCmdRe.FindStringIndex(g); loc != nil && loc[0] == 0 {
+			if loc := textCmdPrefixRe.FindStringIndex(g); loc != nil {
 				inner, ok := balanced(g[loc[1]-1:])
-				if !ok || !joinsValues(inner) {
+				if !ok || !joinsValuesIn(inner, depth+1) {
 					return false
 				}
 				g, cut = g[loc[1]+len(inner)+1:], true
@@ -340,9 +356,11 @@ func joinsValues(gap string) bool {
 			}
 		}
 		if !cut {
+			scanned(len(g)) // at most what the patterns read
 			return false
 		}
 		g = strings.TrimSpace(g)
+		scanned(before - len(g))
 	}
 	return g == ""
 }

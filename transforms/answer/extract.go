@@ -33,6 +33,7 @@ func Extract(text, gold string, truncated bool) Extraction {
 // extract is Extract with the gold read: list says it holds several values.
 func extract(text string, list, truncated bool) Extraction {
 	after, inside := text, ""
+	scanned(2 * len(text)) // the think tags
 	if i := strings.LastIndex(text, thinkClose); i >= 0 {
 		after, inside = text[i+len(thinkClose):], text[:i]
 	} else if strings.Contains(text, thinkOpen) || truncated {
@@ -57,6 +58,7 @@ func extract(text string, list, truncated bool) Extraction {
 // fromRegion applies boxed, then marker, then the last expression to one
 // region, and says which found the answer.
 func fromRegion(region string, list bool) (string, string, bool) {
+	scanned(len(region))
 	if strings.TrimSpace(region) == "" {
 		return "", "", false
 	}
@@ -85,10 +87,12 @@ const tailLen = 2000
 // lastMarker reads the answer after the last final-answer marker of s (see
 // clauseAnswer).
 func lastMarker(s string, list bool) (string, bool) {
+	scanned(len(markerStems) * len(s))
 	if !mayHaveMarker(s) {
 		return "", false
 	}
 	s = strings.ReplaceAll(s, "**", "") // markdown bold around a marker
+	scanned(2 * len(s))
 	ms := markerRe.FindAllStringSubmatchIndex(s, -1)
 	if len(ms) == 0 {
 		return "", false
@@ -97,6 +101,7 @@ func lastMarker(s string, list bool) (string, bool) {
 	// "Final Answer: The final answer is $7$. I hope it is correct."
 	for i := 0; i < 3; i++ {
 		clause := rest[:clauseEnd(rest, mathSpans(rest))]
+		scanned(len(clause))
 		inner := markerRe.FindAllStringSubmatchIndex(clause, -1)
 		if len(inner) == 0 {
 			break
@@ -109,6 +114,7 @@ func lastMarker(s string, list bool) (string, bool) {
 
 // nativeDigits writes digits of any script (১৮, ๑๘, １８) as ASCII digits.
 func nativeDigits(s string) string {
+	scanned(len(s))
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {

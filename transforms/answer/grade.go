@@ -49,6 +49,7 @@ func Grade(text, gold string, truncated bool) Verdict {
 // for first, then a short prediction is taken whole.
 func Check(gold, pred string) Verdict {
 	g := NewGold(gold)
+	scanned(3 * len(pred))
 	if strings.Contains(pred, `\boxed`) || strings.Contains(pred, `\fbox`) || strings.Contains(pred, thinkClose) {
 		return g.Grade(pred, false)
 	}

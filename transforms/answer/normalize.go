@@ -26,11 +26,14 @@ var (
 	// km/h written as \text{km}/\text{h}: the unit after the slash goes too.
 	perUnitRe = regexp.MustCompile(`^\s*/\s*\\(?:text|textnormal|textrm|mathrm|mbox)\s*\{([^{}]*)\}`)
 	// a power inside a unit's text: \text{m^2}, \mathrm{cm^{3}}
-	innerPowerRe  = regexp.MustCompile(`\^\s*(?:\d|\{\s*\d\s*\})`)
-	repeatingRe   = regexp.MustCompile(`(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\dot\s*\{(\d)\}|\\dot\s*(\d)|\((\d+)\))`)
-	textCmdRe     = regexp.MustCompile(`\\(?:text|textnormal|textup|textsf|texttt|textbf|textit|textrm|mathrm|mathit|mathsf|mathtt|mbox|hbox|operatorname|mathbf|boldsymbol|bm|emph)\s*\{`)
-	integConstRe  = regexp.MustCompile(`\s*\+\s*(?:[CcK](?:_\{?\d+\}?)?|\\mathrm\{C\})\s*$`)
-	trailingPunct = ".。．،,;:\t\n\r"
+	innerPowerRe = regexp.MustCompile(`\^\s*(?:\d|\{\s*\d\s*\})`)
+	repeatingRe  = regexp.MustCompile(`(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\dot\s*\{(\d)\}|\\dot\s*(\d)|\((\d+)\))`)
+	textCmdRe    = regexp.MustCompile(`\\(?:text|textnormal|textup|textsf|texttt|textbf|textit|textrm|mathrm|mathit|mathsf|mathtt|mbox|hbox|operatorname|mathbf|boldsymbol|bm|emph)\s*\{`)
+	// textCmdPrefixRe is textCmdRe at the start of a text only: looking
+	// for it from every backslash of a text must not read the rest each time.
+	textCmdPrefixRe = regexp.MustCompile(`^` + textCmdRe.String())
+	integConstRe    = regexp.MustCompile(`\s*\+\s*(?:[CcK](?:_\{?\d+\}?)?|\\mathrm\{C\})\s*$`)
+	trailingPunct   = ".。．،,;:\t\n\r"
 )
 
 // sizing commands and \left/\right only shape brackets; they carry no math.

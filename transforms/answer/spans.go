@@ -16,6 +16,7 @@ type mathSpan struct {
 // always one.
 func mathSpans(s string) []mathSpan {
 	var out []mathSpan
+	scanned(len(s))
 	for i := 0; i < len(s); {
 		var open, close string
 		switch {
@@ -59,6 +60,7 @@ func closing(s, close string, inline bool) int {
 	for i := 0; i < len(s); i++ {
 		switch {
 		case s[i] == '\n' && inline && envs <= 0:
+			scanned(i)
 			return -1
 		case strings.HasPrefix(s[i:], `\begin{`):
 			envs++
@@ -69,10 +71,12 @@ func closing(s, close string, inline bool) int {
 		case s[i] == '\\' && close != `\)` && close != `\]`:
 			i++ // \$ inside math is a dollar sign
 		case strings.HasPrefix(s[i:], close):
+			scanned(i)
 			return i
 		case s[i] == '\\':
 			i++
 		}
 	}
+	scanned(len(s))
 	return -1
 }

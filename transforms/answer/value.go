@@ -29,6 +29,7 @@ var (
 
 // Parse reads an answer.
 func Parse(s string) Value {
+	scanned(len(s)) // and work bounded by its caps
 	if len(s) > 4*maxAnswerLen {
 		// Far too long to be an answer: compared as text, not read.
 		return Value{Raw: s, Text: strip(s, " \t\n\r"), Err: fmt.Errorf("%w: longer than %d characters", ErrSyntax, maxAnswerLen)}

@@ -169,9 +169,17 @@ func FuzzParseAndLocate(f *testing.F) {
 			Check(DAG{}, a)
 		}
 		tr := NewTrace(reply)
-		loc := tr.Locate(span)
+		l := tr.Locator()
+		loc := l.Locate(span)
 		if loc.Found() && (loc.Start < 0 || loc.End > tr.Len() || loc.Start > loc.End) {
 			t.Fatalf("location %+v out of a trace of %d", loc, tr.Len())
+		}
+		// As the unbounded locator found it, within the budget.
+		if want := refLocate(NewTrace(reply), span); loc.Cut == "" && loc != want {
+			t.Fatalf("Locate(%q) in %q = %+v, before %+v", span, reply, loc, want)
+		}
+		if l.Spent() > LocateBudget(tr.Len()) {
+			t.Fatalf("spent %d steps of a budget of %d", l.Spent(), LocateBudget(tr.Len()))
 		}
 	})
 }

@@ -1,9 +1,7 @@
 package datg
 
 import (
-	"slices"
 	"sort"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -23,35 +21,54 @@ const (
 type Location struct {
 	Start, End int
 	Match      string
+	// Cut says why the search stopped short of the fuzzy match (a cap of
+	// Locator); empty when the span was searched every way, or found.
+	Cut string
 }
 
 // Found reports whether the span was located.
 func (l Location) Found() bool { return l.Match != MatchNone }
 
-// maxFuzzyText bounds the trace length searched fuzzily (characters).
-const maxFuzzyText = 200000
-
 // Trace is a trace prepared for locating spans in it.
 type Trace struct {
-	text   string
-	runes  []rune
-	norm   []rune // normalized text
-	origin []int  // origin[i]: index in runes of norm[i]
-	blocks []int  // start of each block (paragraph), in characters
+	text     string
+	validTo  int // byte length of text's longest valid UTF-8 prefix
+	runes    []rune
+	haveNorm bool
+	norm     []rune // normalized text
+	origin   []int  // origin[i]: index in runes of norm[i]
+	blocks   []int  // start of each block (paragraph), in characters
 }
 
 // NewTrace prepares a trace. The normalized form is built on the first
 // span that is not found exactly.
 func NewTrace(text string) *Trace {
-	t := &Trace{text: text, runes: []rune(text)}
+	t := &Trace{text: text, validTo: validPrefix(text), runes: []rune(text)}
 	t.blocks = blockStarts(t.runes)
 	return t
 }
 
 func (t *Trace) normalized() {
-	if t.norm == nil {
+	if !t.haveNorm {
 		t.norm, t.origin = normalizeWithOrigin(t.runes)
+		t.haveNorm = true
 	}
+}
+
+// validPrefix is the byte length of the longest prefix of s that is valid
+// UTF-8.
+func validPrefix(s string) int {
+	if utf8.ValidString(s) {
+		return len(s)
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(s)
 }
 
 // Len is the trace length in characters.
@@ -89,31 +106,9 @@ func blockStarts(r []rune) []int {
 	return starts
 }
 
-// Locate finds a span: exactly, else normalized, else fuzzily.
-func (t *Trace) Locate(span string) Location {
-	span = strings.TrimSpace(strings.ToValidUTF8(span, "\uFFFD"))
-	if span == "" {
-		return Location{Match: MatchNone}
-	}
-	if i := indexAtRune(t.text, span); i >= 0 {
-		start := utf8.RuneCountInString(t.text[:i])
-		return Location{Start: start, End: start + utf8.RuneCountInString(span), Match: MatchExact}
-	}
-	t.normalized()
-	ns, _ := normalizeWithOrigin([]rune(span))
-	if len(ns) == 0 {
-		return Location{Match: MatchNone}
-	}
-	if i := indexRunes(t.norm, ns); i >= 0 {
-		return Location{Start: t.origin[i], End: t.origin[i+len(ns)-1] + 1, Match: MatchNormalized}
-	}
-	if len(t.norm) <= maxFuzzyText && len(ns) >= 8 {
-		if s, e, ok := fuzzyFind(t.norm, ns, max(2, len(ns)/5)); ok {
-			return Location{Start: t.origin[s], End: t.origin[e-1] + 1, Match: MatchFuzzy}
-		}
-	}
-	return Location{Match: MatchNone}
-}
+// Locate finds a span: exactly, else normalized, else fuzzily, within the
+// work one span may take (see Locator).
+func (t *Trace) Locate(span string) Location { return t.Locator().Locate(span) }
 
 // normalizeWithOrigin applies NFKC and case folding, drops $ and
 // zero-width characters, and collapses whitespace to one space, keeping for
@@ -154,94 +149,4 @@ func normalizeWithOrigin(in []rune) ([]rune, []int) {
 		out, origin = out[:len(out)-1], origin[:len(origin)-1]
 	}
 	return out, origin
-}
-
-// indexAtRune is strings.Index restricted to matches that start at a
-// character boundary of a valid text.
-func indexAtRune(text, span string) int {
-	for from := 0; from < len(text); {
-		i := strings.Index(text[from:], span)
-		if i < 0 {
-			return -1
-		}
-		at := from + i
-		if utf8.RuneStart(text[at]) && utf8.ValidString(text[:at]) {
-			return at
-		}
-		from = at + 1
-	}
-	return -1
-}
-
-func indexRunes(hay, needle []rune) int {
-	for i := 0; i+len(needle) <= len(hay); i++ {
-		if hay[i] == needle[0] && slices.Equal(hay[i:i+len(needle)], needle) {
-			return i
-		}
-	}
-	return -1
-}
-
-// fuzzyFind finds the substring of text closest to pattern (Sellers'
-// approximate matching) within k edits; it returns the best match's bounds.
-func fuzzyFind(text, pattern []rune, k int) (start, end int, ok bool) {
-	m := len(pattern)
-	prev := make([]int, m+1)
-	cur := make([]int, m+1)
-	for i := range prev {
-		prev[i] = i
-	}
-	best, bestEnd := k+1, -1
-	for j := 1; j <= len(text); j++ {
-		cur[0] = 0 // a match may start anywhere
-		for i := 1; i <= m; i++ {
-			cost := 1
-			if pattern[i-1] == text[j-1] {
-				cost = 0
-			}
-			cur[i] = min(prev[i-1]+cost, prev[i]+1, cur[i-1]+1)
-		}
-		if cur[m] < best {
-			best, bestEnd = cur[m], j
-		}
-		prev, cur = cur, prev
-	}
-	if bestEnd < 0 {
-		return 0, 0, false
-	}
-	// Find where the best match starts: align the pattern backwards.
-	start = bestEnd - m
-	bestStart, bestDist := max(0, start), k+1
-	for s := max(0, bestEnd-m-k); s <= min(bestEnd-1, bestEnd-m+k); s++ {
-		if d := editDistance(text[s:bestEnd], pattern, k); d < bestDist {
-			bestStart, bestDist = s, d
-		}
-	}
-	return bestStart, bestEnd, true
-}
-
-// editDistance is the Levenshtein distance, stopping early above limit.
-func editDistance(a, b []rune, limit int) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

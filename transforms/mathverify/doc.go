@@ -15,9 +15,10 @@
 //
 // Extraction (math_verify/parser.py: lazy_latex_regex, lazy_expr_regex,
 // make_latex_env_pattern, extract_target_from_pred, extract_latex,
-// extract_expr; reproduced in extract.go over a backtracking matcher,
-// pattern.go, that follows Python's re semantics including lookbehind,
-// lookahead and lazy repetition, on code points and Unicode \d and \s):
+// extract_expr; reproduced in extract.go over a matcher, pattern.go and
+// vm.go, that follows Python's re semantics including lookbehind,
+// lookahead and lazy repetition, on code points and Unicode \d and \s,
+// in work linear in the text):
 //
 //   - Patterns carry priorities; lower goes first: 0 "final answer is X.
 //     I hope"; 50 "final answer ... is X", a $…$/\[…\]/\(…\) holding
@@ -125,10 +126,15 @@
 //   - sympy's simplify is replaced by numeric identity testing at fixed
 //     points: identities sympy cannot prove count as equal here, and two
 //     irrational values within 1e-10 relative of each other are equal.
-//   - Math-Verify's 5-second timeouts are replaced by a step budget on
-//     pattern matching and bounds on exact arithmetic (2^16 bits,
-//     factorials to 3000!, sums of 20,000 terms); beyond them a check is
-//     unequal, where sympy might still finish.
+//   - Math-Verify's 5-second timeouts are replaced by bounds on work.
+//     Matching is linear in the text (vm.go: Python's backtracking order,
+//     with the positions from which the rest of a pattern cannot match
+//     remembered), so a long or hostile trace is read to the end where
+//     Math-Verify's backtracking regexes may time out and extract nothing;
+//     a step budget proportional to the text stays as a backstop no text
+//     reaches. Exact arithmetic is bounded (2^16 bits, factorials to
+//     3000!, sums of 20,000 terms); beyond it a check is unequal, where
+//     sympy might still finish.
 //   - The gold-percent and trailing-punctuation rules come from
 //     Math-Verify's newest regression cases (test_all.py), whose grader
 //     source is not public; they are reproduced from the cases. Math-Verify

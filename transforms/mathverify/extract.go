@@ -236,7 +236,7 @@ type candidate struct {
 // and extraction_mode "any_match".
 func extract(text string) (ex extraction) {
 	rs := []rune(text)
-	m := &matcher{rs: rs}
+	m := newMatcher(rs)
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(budgetExceeded); ok {
@@ -246,7 +246,7 @@ func extract(text string) (ex extraction) {
 			panic(r)
 		}
 	}()
-	var failedSpans [][2]int
+	failed := newFailedSpans(len(rs))
 	for gi := 0; gi < len(allPatterns); {
 		gj := gi
 		for gj < len(allPatterns) && allPatterns[gj].priority == allPatterns[gi].priority {
@@ -271,7 +271,7 @@ func extract(text string) (ex extraction) {
 				str string
 			)
 			if c.p.target == targetExpr {
-				if overlapsFailed(c.s, failedSpans) {
+				if overlapsFailed(c.s, failed) {
 					continue
 				}
 				var err error
@@ -284,7 +284,7 @@ func extract(text string) (ex extraction) {
 				if val == nil {
 					for i, n := range c.s.pat.names {
 						if strings.HasPrefix(n, "first_latex") && c.s.caps[2*i] >= 0 && c.s.caps[2*i+1] > c.s.caps[2*i] {
-							failedSpans = append(failedSpans, [2]int{c.s.caps[2*i], c.s.caps[2*i+1]})
+							failed.add(c.s.caps[2*i], c.s.caps[2*i+1])
 						}
 					}
 				}
@@ -301,8 +301,8 @@ func extract(text string) (ex extraction) {
 	return ex
 }
 
-func overlapsFailed(s span, failed [][2]int) bool {
-	if len(failed) == 0 {
+func overlapsFailed(s span, failed *failedSpans) bool {
+	if failed.none {
 		return false
 	}
 	for i, n := range s.pat.names {
@@ -313,13 +313,47 @@ func overlapsFailed(s span, failed [][2]int) bool {
 		if n != "expr" && !strings.HasPrefix(n, "integer") && !strings.HasPrefix(n, "decimal") {
 			continue
 		}
-		for _, f := range failed {
-			if a < f[1] && b > f[0] {
-				return true
-			}
+		if failed.overlaps(a, b) {
+			return true
 		}
 	}
 	return false
+}
+
+// failedSpans are the LaTeX groups that failed to parse, as a Fenwick tree
+// of the latest end among spans starting before each position: whether a
+// span overlaps one takes a logarithm of the text's length, where
+// comparing it with each would make a text of many failed groups
+// quadratic.
+type failedSpans struct {
+	none bool
+	n    int   // the text's length
+	ends []int // 1-based Fenwick tree over starts: the largest end
+}
+
+func newFailedSpans(n int) *failedSpans { return &failedSpans{none: true, n: n} }
+
+// add records the failed span [a, b), b > a.
+func (f *failedSpans) add(a, b int) {
+	if f.none {
+		f.none, f.ends = false, make([]int, f.n+2)
+		counted(f.n)
+	}
+	for i := a + 1; i < len(f.ends); i += i & -i {
+		f.ends[i] = max(f.ends[i], b)
+		counted(1)
+	}
+}
+
+// overlaps reports whether [a, b) shares a position with a failed span:
+// one starting before b ends after a.
+func (f *failedSpans) overlaps(a, b int) bool {
+	end := 0
+	for i := min(b, len(f.ends)-1); i > 0; i -= i & -i {
+		end = max(end, f.ends[i])
+		counted(1)
+	}
+	return end > a
 }
 
 // extractLatex is extract_latex: every LaTeX group of the match is

@@ -3,10 +3,12 @@ package mathverify
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzCheck: any gold and prediction give a verdict with a known reason,
-// without panicking; matching work is bounded by the step budget.
+// without panicking, in work linear in their length (issue 19): the
+// matcher's steps and the passes over what it matched.
 func FuzzCheck(f *testing.F) {
 	for _, s := range [][2]string{
 		{"18", `\boxed{18}`},
@@ -25,7 +27,13 @@ func FuzzCheck(f *testing.F) {
 		if len(gold) > 2000 || len(pred) > 20000 {
 			return
 		}
+		work := 0
+		workUnits = &work
 		v := Check(gold, pred)
+		workUnits = nil
+		if runes := utf8.RuneCountInString(gold + pred); work > maxWorkPerRune*runes+1_000_000 {
+			t.Fatalf("work %d on %d runes", work, runes)
+		}
 		switch v.Reason {
 		case ReasonMatch, ReasonMismatch, ReasonNoAnswer, ReasonGoldUnparsed:
 		default:

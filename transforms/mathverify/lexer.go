@@ -187,6 +187,7 @@ func isWS(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' 
 
 func lex(src string) ([]token, error) {
 	rs := []rune(src)
+	counted(len(rs))
 	var toks []token
 	for i := 0; i < len(rs); {
 		if isWS(rs[i]) {

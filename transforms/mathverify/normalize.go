@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 type boxedMode int
@@ -30,9 +31,9 @@ func extractBoxedContent(text string, mode boxedMode) string {
 	currentPos := len(rs)
 	lastBoxedStart := -1
 	maxPos := len(rs)
+	boxed, fbox := []rune(`\boxed`), []rune(`\fbox`)
+	boxedIdx, fboxIdx := rfindRunes(rs, boxed, currentPos), rfindRunes(rs, fbox, currentPos)
 	for {
-		boxedIdx := rfindRunes(rs, []rune(`\boxed`), currentPos)
-		fboxIdx := rfindRunes(rs, []rune(`\fbox`), currentPos)
 		if boxedIdx < 0 && fboxIdx < 0 {
 			break
 		}
@@ -58,6 +59,7 @@ func extractBoxedContent(text string, mode boxedMode) string {
 		depth := 1
 		for i := next; i+1 < maxPos; {
 			i++
+			counted(1)
 			if rs[i] == '{' {
 				depth++
 			} else if rs[i] == '}' {
@@ -93,6 +95,14 @@ func extractBoxedContent(text string, mode boxedMode) string {
 		lastBoxedStart = startIdx
 		maxPos = startIdx
 		currentPos = startIdx
+		// The command not taken lies wholly before startIdx (the two cannot
+		// overlap), so it is still the last before currentPos: only the one
+		// taken is looked for again, and the searches read the text once.
+		if startIdx == boxedIdx {
+			boxedIdx = rfindRunes(rs, boxed, currentPos)
+		} else {
+			fboxIdx = rfindRunes(rs, fbox, currentPos)
+		}
 	}
 	if len(results) == 0 {
 		return text
@@ -105,6 +115,7 @@ func extractBoxedContent(text string, mode boxedMode) string {
 
 func rfindRunes(rs, sub []rune, end int) int {
 	for i := end - len(sub); i >= 0; i-- {
+		counted(1)
 		if runesAt(rs, i, sub) {
 			return i
 		}
@@ -145,7 +156,7 @@ func hasWord(rs []rune, w string) bool {
 // sub is Python's re.sub with a function replacement.
 func sub(p *pattern, text string, repl func(rs []rune, s span) string) string {
 	rs := []rune(text)
-	m := &matcher{rs: rs}
+	m := newMatcher(rs)
 	spans := p.findAll(m)
 	if len(spans) == 0 {
 		return text
@@ -327,23 +338,54 @@ var unitSet = func() map[string]bool {
 	return s
 }()
 
+// maxUnitRunes is the length of the longest unit word, in runes.
+var maxUnitRunes = func() int {
+	n := 0
+	for u := range unitSet {
+		n = max(n, utf8.RuneCountInString(u))
+	}
+	return n
+}()
+
 // removeTrailingUnit is one re.sub of units_regex: the leftmost digit,
 // closing brace or space followed by a unit word at the very end keeps
-// only that character.
+// only that character. For each such character at p, the unit word may
+// start right after it or after spaces (q from p+1 to the first non-space
+// after p); only a q within maxUnitRunes of the text's end (trailing
+// spaces aside) can start one, so only those are read, and the work is
+// linear in the text where reading every q's rest was quadratic.
 func removeTrailingUnit(text string) string {
 	rs := []rune(text)
+	end := len(rs) // rs[:end] is rs without trailing spaces
+	for end > 0 && isSpaceU(rs[end-1]) {
+		end--
+	}
+	nonSpace := make([]int, len(rs)+1) // nonSpace[q]: the first non-space at or after q, or len(rs)
+	nonSpace[len(rs)] = len(rs)
+	for q := len(rs) - 1; q >= 0; q-- {
+		nonSpace[q] = q
+		if isSpaceU(rs[q]) {
+			nonSpace[q] = nonSpace[q+1]
+		}
+	}
+	counted(3 * len(rs))
 	for p := 0; p < len(rs); p++ {
 		c := rs[p]
 		if !(isDigitU(c) || c == '}' || isSpaceU(c)) {
 			continue
 		}
-		for q := p + 1; ; q++ {
-			rest := strings.TrimRightFunc(string(rs[q:]), isSpaceU)
+		last := len(rs) // the last q tried: the first non-space after p
+		if p+1 < len(rs) {
+			last = nonSpace[p+1]
+		}
+		for q := max(p+1, end-maxUnitRunes); q <= last; q++ {
+			counted(1)
+			rest := ""
+			if q < end {
+				rest = string(rs[q:end])
+			}
 			if unitSet[rest] {
 				return string(rs[:p+1])
-			}
-			if q >= len(rs) || !isSpaceU(rs[q]) {
-				break
 			}
 		}
 	}
@@ -352,6 +394,7 @@ func removeTrailingUnit(text string) string {
 
 func normalizeLatex(text string, mode boxedMode) string {
 	text = extractBoxedContent(text, mode)
+	counted(40 * len(text)) // the passes below, each linear
 
 	// basic_latex
 	text = strings.ReplaceAll(text, `\mathrm{T}`, "T")

@@ -1,13 +1,13 @@
 package mathverify
 
-// A small backtracking matcher over runes. Math-Verify extracts answers
-// with Python regular expressions that use lookbehind, lookahead and lazy
-// quantifiers, which Go's RE2 engine does not offer; the patterns are built
-// here from constructors that mirror the Python syntax one to one, and the
-// matcher follows Python's re semantics (leftmost match, alternatives in
-// order, greedy or lazy repetition with backtracking, finditer resuming at
-// the end of the previous match). Indices are rune offsets, as Python's
-// str indices are code points.
+// A small matcher over runes. Math-Verify extracts answers with Python
+// regular expressions that use lookbehind, lookahead and lazy quantifiers,
+// which Go's RE2 engine does not offer; the patterns are built here from
+// constructors that mirror the Python syntax one to one, and the matcher
+// follows Python's re semantics (leftmost match, alternatives in order,
+// greedy or lazy repetition with backtracking, finditer resuming at the
+// end of the previous match), in work linear in the text (vm.go). Indices
+// are rune offsets, as Python's str indices are code points.
 
 import "unicode"
 
@@ -37,169 +37,44 @@ type (
 	pEnd       struct{} // Python $ without MULTILINE
 )
 
-// stepBudget bounds the work of one match attempt sequence, standing in
-// for Math-Verify's parsing timeout: a text whose matching exceeds it
-// yields no extraction, as a timed-out parse yields [] there.
-const stepBudget = 4_000_000
+// The step budget of matching a text: baseSteps plus stepsPerRune for
+// each of its runes. It stands in for Math-Verify's parsing timeout (a
+// text whose matching exceeds it yields no extraction, as a timed-out
+// parse yields [] there), but no text reaches it: the matcher is linear
+// (vm.go), and the extraction patterns take at most about 330 steps a
+// rune on the adversarial texts of the tests. It keeps the work bounded
+// by the text's length should a pattern ever be added that the matcher
+// cannot bound.
+const (
+	baseSteps    = 4_000_000
+	stepsPerRune = 2_000
+)
 
 type matcher struct {
-	rs    []rune
-	caps  []int
-	steps int
+	rs     []rune
+	steps  int
+	budget int
+	stack  []job // the runs' backtracking stack, reused
+	caps   []int // findAll's groups, reused
+}
+
+func newMatcher(rs []rune) *matcher {
+	return &matcher{rs: rs, budget: baseSteps + stepsPerRune*len(rs)}
 }
 
 type budgetExceeded struct{}
 
 func (m *matcher) tick() {
 	m.steps++
-	if m.steps > stepBudget {
+	if m.steps > m.budget {
 		panic(budgetExceeded{})
 	}
-}
-
-func (m *matcher) match(n pnode, i int, k func(int) bool) bool {
-	m.tick()
-	switch p := n.(type) {
-	case pClass:
-		if i < len(m.rs) && p.fn(m.rs[i]) {
-			return k(i + 1)
-		}
-		return false
-	case pLit:
-		if i+len(p.rs) > len(m.rs) {
-			return false
-		}
-		for j, r := range p.rs {
-			c := m.rs[i+j]
-			if c != r && !(p.fold && unicode.ToLower(c) == unicode.ToLower(r)) {
-				return false
-			}
-		}
-		return k(i + len(p.rs))
-	case pSeq:
-		return m.seq(p, 0, i, k)
-	case pAlt:
-		for _, a := range p {
-			if m.match(a, i, k) {
-				return true
-			}
-		}
-		return false
-	case pRepeat:
-		if c, ok := p.n.(pClass); ok {
-			return m.repeatClass(c, p, i, k)
-		}
-		return m.repeat(p, 0, i, k)
-	case pGroup:
-		oldS, oldE := m.caps[2*p.idx], m.caps[2*p.idx+1]
-		if m.match(p.n, i, func(e int) bool {
-			ps, pe := m.caps[2*p.idx], m.caps[2*p.idx+1]
-			m.caps[2*p.idx], m.caps[2*p.idx+1] = i, e
-			if k(e) {
-				return true
-			}
-			m.caps[2*p.idx], m.caps[2*p.idx+1] = ps, pe
-			return false
-		}) {
-			return true
-		}
-		m.caps[2*p.idx], m.caps[2*p.idx+1] = oldS, oldE
-		return false
-	case pNotBehind:
-		if i > 0 && p.fn(m.rs[i-1]) {
-			return false
-		}
-		return k(i)
-	case pNotAhead:
-		saved := append([]int(nil), m.caps...)
-		if m.match(p.n, i, func(int) bool { return true }) {
-			copy(m.caps, saved)
-			return false
-		}
-		copy(m.caps, saved)
-		return k(i)
-	case pWordB:
-		before := i > 0 && isWordU(m.rs[i-1])
-		after := i < len(m.rs) && isWordU(m.rs[i])
-		if before != after {
-			return k(i)
-		}
-		return false
-	case pBegin:
-		if i == 0 {
-			return k(i)
-		}
-		return false
-	case pEnd:
-		if i == len(m.rs) || (i == len(m.rs)-1 && m.rs[i] == '\n') {
-			return k(i)
-		}
-		return false
-	}
-	panic("mathverify: unknown pattern node")
-}
-
-func (m *matcher) seq(s pSeq, j, i int, k func(int) bool) bool {
-	if j == len(s) {
-		return k(i)
-	}
-	return m.match(s[j], i, func(e int) bool { return m.seq(s, j+1, e, k) })
-}
-
-func (m *matcher) repeatClass(c pClass, p pRepeat, i int, k func(int) bool) bool {
-	limit := len(m.rs) - i
-	if p.max >= 0 && p.max < limit {
-		limit = p.max
-	}
-	run := 0
-	for run < limit && c.fn(m.rs[i+run]) {
-		run++
-	}
-	if run < p.min {
-		return false
-	}
-	if p.lazy {
-		for n := p.min; n <= run; n++ {
-			m.tick()
-			if k(i + n) {
-				return true
-			}
-		}
-		return false
-	}
-	for n := run; n >= p.min; n-- {
-		m.tick()
-		if k(i + n) {
-			return true
-		}
-	}
-	return false
-}
-
-func (m *matcher) repeat(p pRepeat, count, i int, k func(int) bool) bool {
-	more := func() bool {
-		if p.max >= 0 && count >= p.max {
-			return false
-		}
-		return m.match(p.n, i, func(e int) bool {
-			if e == i { // an empty iteration ends the loop, as in Python
-				return false
-			}
-			return m.repeat(p, count+1, e, k)
-		})
-	}
-	if count < p.min {
-		return more()
-	}
-	if p.lazy {
-		return k(i) || more()
-	}
-	return more() || k(i)
 }
 
 // pattern is a compiled pattern with its named groups.
 type pattern struct {
 	root   pnode
+	prog   *program
 	names  []string
 	starts func(rs []rune, i int) bool // a cheap necessary condition for a match at i, or nil
 }
@@ -229,39 +104,43 @@ func (s span) text(rs []rune, name string) string {
 	return string(rs[a:b])
 }
 
-// matchAt tries the pattern at i only.
-func (p *pattern) matchAt(m *matcher, i int) (span, bool) {
-	m.caps = make([]int, 2*len(p.names))
-	for j := range m.caps {
-		m.caps[j] = -1
-	}
-	end := -1
-	if m.match(p.root, i, func(e int) bool { end = e; return true }) {
-		return span{start: i, end: end, caps: append([]int(nil), m.caps...), pat: p}, true
-	}
-	return span{}, false
-}
-
-// findAll is Python's finditer over rs.
+// findAll is Python's finditer over rs: at each position from the start,
+// the pattern's match there if any, going on after it. One run of the
+// program serves every position, so what it learns about positions that
+// cannot lead to a match holds for all of them.
 func (p *pattern) findAll(m *matcher) []span {
 	var out []span
+	steps := m.steps
+	r := p.prog.newRun(m)
+	if cap(m.caps) < 2*len(p.names) {
+		m.caps = make([]int, 2*len(p.names))
+	}
+	caps := m.caps[:2*len(p.names)]
+	for j := range caps {
+		caps[j] = -1
+	}
 	for i := 0; i <= len(m.rs); {
 		if p.starts != nil && !p.starts(m.rs, i) {
 			i++
 			continue
 		}
-		s, ok := p.matchAt(m, i)
+		end, ok := r.matchAt(i, caps)
 		if !ok {
 			i++
 			continue
 		}
-		out = append(out, s)
-		if s.end > i {
-			i = s.end
+		out = append(out, span{start: i, end: end, caps: append([]int(nil), caps...), pat: p})
+		for j := range caps {
+			caps[j] = -1
+		}
+		if end > i {
+			i = end
 		} else {
 			i++
 		}
 	}
+	m.stack = r.stack[:0] // for the next pattern
+	counted(m.steps - steps)
 	return out
 }
 
@@ -274,7 +153,7 @@ func (b *patternBuilder) group(name string, n pnode) pnode {
 }
 
 func (b *patternBuilder) build(root pnode, starts func([]rune, int) bool) *pattern {
-	return &pattern{root: root, names: b.names, starts: starts}
+	return &pattern{root: root, prog: compile(root), names: b.names, starts: starts}
 }
 
 // Constructors mirroring regex syntax.

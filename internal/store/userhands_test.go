@@ -449,3 +449,50 @@ func TestRepairIsSafeToRepeat(t *testing.T) {
 		t.Fatalf("doctor after repair: %v\n%s", err, out.String())
 	}
 }
+
+// A run made by datg before manifests (generations without manifest.json,
+// files 0644) reads as it is; its next commit hashes the tables it carries
+// into the new generation's manifest, and from then on they are checked.
+func TestRunFromBeforeManifests(t *testing.T) {
+	quietWarnings(t)
+	dir := newRun(t)
+	if err := commitVersion(dir, 2); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range generations(dir) {
+		g := filepath.Join(dir, genDir, genName(n))
+		os.Remove(filepath.Join(g, manifestName))
+		files, _ := filepath.Glob(filepath.Join(g, "*.parquet"))
+		for _, f := range files {
+			os.Chmod(f, 0o644)
+		}
+	}
+	if got := versionOf(t, dir); got != 2 {
+		t.Fatalf("version %d, want 2", got)
+	}
+	if err := commitVersion(dir, 3); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := filepath.EvalSymlinks(filepath.Join(dir, currentLink))
+	m, err := readManifest(cur)
+	if err != nil || m == nil {
+		t.Fatalf("the first commit made no manifest: %v", err)
+	}
+	if diff := cmp.Diff([]string{"answers", "edges", "nodes", "problems"}, m.tables()); diff != "" {
+		t.Fatalf("manifest tables (-want +got):\n%s", diff)
+	}
+	var out bytes.Buffer
+	if err := Doctor(dir, false, &out); err != nil {
+		t.Fatalf("doctor: %v\n%s", err, out.String())
+	}
+	// The carried answers are checked now: a write through the link is found.
+	f, err := os.OpenFile(FilePath(dir, schema.Answers.Table), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Skipf("cannot write (not root): %v", err)
+	}
+	f.Write([]byte("x"))
+	f.Close()
+	if _, err := ReadAll(dir, schema.Answers); !errors.Is(err, ErrTableChanged) {
+		t.Fatalf("after a write: %v, want ErrTableChanged", err)
+	}
+}

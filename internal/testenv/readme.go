@@ -14,7 +14,14 @@ import (
 // (regen, the command).
 func ReadmeSection(t testing.TB, begin, end, want string, update bool, regen string) {
 	t.Helper()
-	path := filepath.Join(Root(t), "README.md")
+	DocSection(t, "README.md", begin, end, want, update, regen)
+}
+
+// DocSection is ReadmeSection for another document of the repository
+// (doc: its path from the root, such as docs/tables.md).
+func DocSection(t testing.TB, doc, begin, end, want string, update bool, regen string) {
+	t.Helper()
+	path := filepath.Join(Root(t), filepath.FromSlash(doc))
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +29,7 @@ func ReadmeSection(t testing.TB, begin, end, want string, update bool, regen str
 	readme := string(b)
 	i, j := strings.Index(readme, begin), strings.Index(readme, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no generated section between %q and %q", begin, end)
+		t.Fatalf("%s has no generated section between %q and %q", doc, begin, end)
 	}
 	if readme[i+len(begin):j] == want {
 		return
@@ -34,5 +41,5 @@ func ReadmeSection(t testing.TB, begin, end, want string, update bool, regen str
 		}
 		return
 	}
-	t.Fatalf("README.md's section after %q is stale; run %s", strings.TrimSpace(begin), regen)
+	t.Fatalf("%s's section after %q is stale; run %s", doc, strings.TrimSpace(begin), regen)
 }

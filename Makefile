@@ -12,8 +12,15 @@ TAGS    := -tags duckdb_arrow
 
 .PHONY: build test demo tables bench control-eval lint readme clean
 
+# The commit datg --version prints. go build records it (vcs.revision), but
+# not in a linked git worktree (golang/go#58218) nor with -buildvcs=false;
+# git knows it in both.
+COMMIT   := $(shell git rev-parse HEAD 2>/dev/null)
+MODIFIED := $(if $(COMMIT),$(if $(shell git status --porcelain 2>/dev/null),true,false))
+LDFLAGS  := -X main.buildCommit=$(COMMIT) -X main.buildModified=$(MODIFIED)
+
 build:
-	$(GO) build $(TAGS) -o $(BIN) ./cmd/datg
+	$(GO) build $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/datg
 
 # One `go test` builds the DuckDB driver (cgo) once for every package.
 test:

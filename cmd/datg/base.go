@@ -4,6 +4,7 @@ import (
 	"github.com/datg/datg/internal/store"
 
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -144,6 +145,9 @@ func (e usageError) Error() string { return e.msg }
 // flags, then nothing. hint is the usage said when the word is missing or
 // unknown.
 func actionThenFlags(cmd *Command, args []string, actions []string, hint string) (string, error) {
+	if len(args) > 0 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+		return "", flag.ErrHelp // datg import --help: the help, as every command gives it
+	}
 	if len(args) == 0 || !slices.Contains(actions, args[0]) {
 		return "", usageError{cmd, hint}
 	}
@@ -151,4 +155,36 @@ func actionThenFlags(cmd *Command, args []string, actions []string, hint string)
 		return "", err
 	}
 	return args[0], noArgs(cmd, cmd.Flag.Args())
+}
+
+// needRun is the error of a command that reads the run, before it starts:
+// its configuration's (cfg.Validate, a usage error), else that dir is not
+// a run (store.CheckRun). A mistyped --data, or the default data/run from
+// another working directory, would otherwise read as a run of empty tables.
+func needRun(cfg interface{ Validate() error }, dir string) error {
+	if cfg != nil {
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
+	}
+	err := store.CheckRun(dir)
+	if errors.Is(err, store.ErrNoRun) {
+		return fmt.Errorf("%w (--data or $DATG_DATA; datg ingest creates one)", err)
+	}
+	return err
+}
+
+// flagAfterArg is the usage error for a command line with a flag after
+// its positional argument args[0] (what: "query", "trace id"), or nil.
+// Package flag stops at the first argument, so such a flag would be read
+// as another argument; the error names it and shows the line in order.
+func flagAfterArg(cmd *Command, what string, args []string) error {
+	for _, a := range args[min(1, len(args)):] {
+		if len(a) > 1 && a[0] == '-' {
+			name, _, _ := strings.Cut(a, "=")
+			return usageError{cmd, fmt.Sprintf("%s comes after the %s; flags go before it: datg %s %s %s",
+				shellWords([]string{name}), what, cmd.Name(), shellWords(args[1:]), shellWords(args[:1]))}
+		}
+	}
+	return nil
 }

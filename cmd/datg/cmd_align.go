@@ -65,6 +65,9 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg.Prompts = set
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
 	sum, err := align.Run(ctx, cfg)
 	if done, err := alignLLM.finish("align", stdout, err); done {
 		return err

@@ -60,6 +60,9 @@ func runAnnotations(ctx context.Context, cmd *Command, args []string) error {
 	cfg := annotationsCfg
 	cfg.Data, cfg.Out, cfg.Langs, cfg.Levels, cfg.Models = *annotationsData, *annotationsOut, annotationsLangs, annotationsLevels, annotationsModels
 	cfg.PerLevel, cfg.Seed, cfg.Aligner, cfg.Force = *annotationsPerLevel, *annotationsSeed, *annotationsAligner, *annotationsForce
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
 	sum, err := annotations.Run(ctx, cfg)
 	if err != nil {
 		return err

@@ -72,6 +72,9 @@ func runControl(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg.Generation, cfg.Method, cfg.MaxTrials = gen, study.Method(*ctlMethod), *ctlTrials
+	if err := needRun(cfg, gen.Data); err != nil {
+		return err
+	}
 	start := time.Now()
 	sum, err := control.Run(ctx, cfg)
 	if done, err := ctlLLM.finish("control", stdout, err); done {

@@ -59,6 +59,9 @@ func runDAGs(ctx context.Context, cmd *Command, args []string) error {
 	for level, b := range dagsBudget {
 		cfg.Budgets[level] = b
 	}
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
 	sum, err := dags.Run(ctx, cfg)
 	if done, err := dagsLLM.finish("dags", stdout, err); done {
 		return err

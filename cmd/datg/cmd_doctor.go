@@ -35,6 +35,9 @@ func init() {
 		if err := noArgs(cmd, args); err != nil {
 			return err
 		}
+		if err := needRun(nil, *doctorData); err != nil {
+			return err
+		}
 		return store.Doctor(*doctorData, *doctorRepair, stdout)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -48,18 +47,19 @@ func init() {
 }
 
 func runExplain(ctx context.Context, cmd *Command, args []string) error {
+	if err := flagAfterArg(cmd, "trace id", args); err != nil {
+		return err
+	}
 	if len(args) > 1 {
-		// Flag parsing stops at the id, so flags after it arrive here.
-		if slices.ContainsFunc(args[1:], func(a string) bool { return strings.HasPrefix(a, "-") }) {
-			return usageError{cmd, fmt.Sprintf("flags go before the trace id: datg explain %s %s",
-				shellWords(args[1:]), shellWords(args[:1]))}
-		}
 		return usageError{cmd, "at most one trace id"}
 	}
 	cfg := explainCfg
 	cfg.Data, cfg.Stderr = *explainData, stderr
 	if len(args) == 1 {
 		cfg.TraceID = args[0]
+	}
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
 	}
 	sum, err := explain.Run(ctx, cfg)
 	if err != nil {

@@ -49,6 +49,9 @@ func runGenerate(ctx context.Context, cmd *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
 	start := time.Now()
 	sum, err := generate.Run(ctx, cfg)
 	if done, err := genLLM.finish("generate", stdout, err); done {

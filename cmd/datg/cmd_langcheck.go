@@ -50,6 +50,9 @@ func runLangcheck(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg := langcheck.DefaultConfig()
 	cfg.Data, cfg.Detector, cfg.Workers, cfg.Stderr = *langcheckData, *langcheckDetector, *langcheckWorkers, stderr
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
 	sum, err := langcheck.Run(ctx, cfg)
 	if err != nil {
 		return err

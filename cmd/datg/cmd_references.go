@@ -52,6 +52,9 @@ func runReferences(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg.Prompts = set
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
 	sum, err := references.Run(ctx, cfg)
 	if done, err := refLLM.finish("references", stdout, err); done {
 		return err

@@ -28,6 +28,9 @@ func runScore(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg := score.DefaultConfig()
 	cfg.Data = *scoreData
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
 	sum, err := score.Run(ctx, cfg)
 	if err != nil {
 		return err

@@ -50,6 +50,9 @@ func init() {
 }
 
 func runSQL(ctx context.Context, cmd *Command, args []string) error {
+	if err := flagAfterArg(cmd, "query", args); err != nil {
+		return err
+	}
 	var query string
 	switch {
 	case *sqlFile != "" && len(args) == 0:
@@ -64,6 +67,9 @@ func runSQL(ctx context.Context, cmd *Command, args []string) error {
 		return usageError{cmd, "give one query, or -f FILE"}
 	}
 	limits := duck.Limits{MemoryLimit: int64(sqlMemory), MaxTemp: int64(sqlMaxTemp), Timeout: *sqlTimeout}
+	if err := needRun(limits, *sqlData); err != nil {
+		return err
+	}
 	db, err := duck.OpenWith(ctx, *sqlData, limits)
 	if err != nil {
 		return err

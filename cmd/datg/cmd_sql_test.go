@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
 )
 
 // endlessQuery runs for hours: 10^13 rows of a cross join.
@@ -48,7 +52,7 @@ func startQuery(t *testing.T, data, tmp string) (*exec.Cmd, *bytes.Buffer) {
 // Ctrl-C (SIGINT) or SIGTERM stops a running query at once: datg sql
 // exits 1 with a one-line error, and removes its private directory.
 func TestSQLStopsOnSignal(t *testing.T) {
-	data := t.TempDir()
+	data := sqlRun(t)
 	for sig, said := range map[syscall.Signal]string{
 		syscall.SIGINT:  "datg: sql: query interrupted: interrupt signal received\n",
 		syscall.SIGTERM: "datg: sql: query interrupted: terminated signal received\n",
@@ -76,7 +80,7 @@ func TestSQLStopsOnSignal(t *testing.T) {
 
 // kill -9 leaves the private directory; the next datg sql removes it.
 func TestSQLCollectsAKilledProcessDirectory(t *testing.T) {
-	data, tmp := t.TempDir(), t.TempDir()
+	data, tmp := sqlRun(t), t.TempDir()
 	cmd, _ := startQuery(t, data, tmp)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
@@ -95,7 +99,7 @@ func TestSQLCollectsAKilledProcessDirectory(t *testing.T) {
 // with one line naming the flag to raise (and not DuckDB's advice to SET
 // a setting, which datg sql refuses).
 func TestSQLLimitFlags(t *testing.T) {
-	data := t.TempDir()
+	data := sqlRun(t)
 	cases := []struct {
 		args []string
 		code int
@@ -129,7 +133,7 @@ func TestSQLLimitFlags(t *testing.T) {
 // 1e400 passes the query check, and infinite values print as DuckDB
 // writes them.
 func TestSQLInfiniteValues(t *testing.T) {
-	data := t.TempDir()
+	data := sqlRun(t)
 	r := mustDatg(t, "sql", "--data", data, "--format", "csv",
 		"select 1e400 as x, -1e400 as y, 'infinity'::timestamp as t, '-infinity'::timestamp as u")
 	if r.stdout != "x,y,t,u\ninf,-inf,infinity,-infinity\n" {
@@ -139,4 +143,52 @@ func TestSQLInfiniteValues(t *testing.T) {
 	if r.stdout != `{"x":"inf","d":"infinity"}`+"\n" {
 		t.Fatalf("got %q", r.stdout)
 	}
+}
+
+// Flags come before the query (CONTRACT): one after it is a usage error
+// that names it and shows the line in order, not "give one query".
+func TestSQLFlagAfterQuery(t *testing.T) {
+	data := sqlRun(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"select 1", "--format", "csv"}, `datg: sql: --format comes after the query; flags go before it: datg sql --format csv "select 1" (usage: datg sql `},
+		{[]string{"select 1", "--format=json"}, `datg: sql: --format comes after the query; flags go before it: datg sql --format=json "select 1" (usage: `},
+		{[]string{"select 1", "-f", "q.sql"}, `datg: sql: -f comes after the query; flags go before it: datg sql -f q.sql "select 1" (usage: `},
+		{[]string{"select 1", "select 2"}, "datg: sql: give one query, or -f FILE (usage: "},
+	} {
+		wantUsageError(t, append([]string{"sql", "--data", data}, c.args...), c.want)
+	}
+	if r := mustDatg(t, "sql", "--data", data, "--format", "csv", "select 1"); r.stdout != "1\n1\n" {
+		t.Errorf("datg sql --format csv \"select 1\": %q", r.stdout)
+	}
+}
+
+// --format json keeps the SELECT's column order, and a struct's field
+// order as DuckDB's to_json writes it (the reference).
+func TestSQLJSONKeepsSelectOrder(t *testing.T) {
+	data := sqlRun(t)
+	const nested = "{'d': 1, 'c': [{'z': 'x', 'y': null}]}"
+	ref := mustDatg(t, "sql", "--data", data, "--format", "csv", "select to_json("+nested+")::varchar as s")
+	rows, err := csv.NewReader(strings.NewReader(ref.stdout)).ReadAll()
+	if err != nil || len(rows) != 2 || rows[1][0] != `{"d":1,"c":[{"z":"x","y":null}]}` {
+		t.Fatalf("DuckDB's to_json: %q (%v)", ref.stdout, err)
+	}
+	r := mustDatg(t, "sql", "--data", data, "--format", "json", "select 2 as b, 1 as a, "+nested+" as s")
+	if want := `{"b":2,"a":1,"s":` + rows[1][0] + "}\n"; r.stdout != want {
+		t.Errorf("datg sql --format json: %q, want %q", r.stdout, want)
+	}
+}
+
+// sqlRun is a run for queries that read no table of it: one committed
+// problem (datg sql refuses a directory that holds no run).
+func sqlRun(t *testing.T) string {
+	t.Helper()
+	data := t.TempDir()
+	row := []schema.Problem{{ProblemID: "low-0", Level: "low", Lang: "en", Question: "1+1?", Answer: "2"}}
+	if err := store.WriteAll(data, schema.Problems, store.Meta{Stage: "test"}, row); err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

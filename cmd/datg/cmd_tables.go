@@ -43,6 +43,9 @@ func runTables(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg := tablesCfg
 	cfg.Data, cfg.Only, cfg.Stdout, cfg.Stderr = *tablesData, tablesOnly, stdout, stderr
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
 	_, err := tables.Run(ctx, cfg)
 	return err
 }

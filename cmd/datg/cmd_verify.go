@@ -18,12 +18,12 @@ names it) and every grader's to DIR/verdicts.parquet, in one commit.
 
 --grader math-verify (the default) grades as the paper's Math-Verify does
 (transforms/mathverify): the answer is what Math-Verify extracts (the last
-oxed{}, else the last LaTeX expression or number) and it is compared with
+\boxed{}, else the last LaTeX expression or number) and it is compared with
 Math-Verify's normalization and precision. A gold answer it cannot read gives
 the reason gold-unparsed.
 
 --grader multilingual is datg's own grader (transforms/answer): the last
-oxed{} after the reasoning, else an answer marker in any of the 12
+\boxed{} after the reasoning, else an answer marker in any of the 12
 languages, else the last number; decimal commas and native digits; a trace
 the budget cut off without an answer has none. Answers are compared as exact
 rationals, numbers, expressions in variables, equations, intervals and
@@ -44,7 +44,11 @@ func runVerify(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, args); err != nil {
 		return err
 	}
-	sum, err := verify.Run(ctx, verify.Config{Data: *verifyData, Grader: *verifyGrader, Stderr: stderr})
+	cfg := verify.Config{Data: *verifyData, Grader: *verifyGrader, Stderr: stderr}
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
+	sum, err := verify.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -57,10 +57,13 @@ func main() {
 func run(ctx context.Context, args []string) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
-			if cmd := lookup(args[1]); cmd != nil {
-				cmd.Usage(stdout)
-				return 0
+			cmd := lookup(args[1])
+			if cmd == nil {
+				fmt.Fprintf(stderr, "datg: help: unknown command %q; run 'datg help' for the list\n", args[1])
+				return 2
 			}
+			cmd.Usage(stdout)
+			return 0
 		}
 		usage()
 		if len(args) == 0 {
@@ -68,7 +71,11 @@ func run(ctx context.Context, args []string) int {
 		}
 		return 0
 	}
-	cmd := lookup(args[0])
+	name := args[0]
+	if name == "--version" || name == "-version" {
+		name = cmdVersion.Name()
+	}
+	cmd := lookup(name)
 	if cmd == nil {
 		fmt.Fprintf(stderr, "datg: unknown command %q; run 'datg help'\n", args[0])
 		return 2
@@ -129,7 +136,7 @@ func usage() {
 	for _, c := range commands {
 		fmt.Fprintf(stdout, "  %-10s %s\n", c.Name(), c.Short)
 	}
-	fmt.Fprintf(stdout, "\nEvery command takes --data DIR (default data/run, or $DATG_DATA).\nRun 'datg help <command>' for a command's flags.\n")
+	fmt.Fprintf(stdout, "\nEvery command takes --data DIR (default data/run, or $DATG_DATA).\nRun 'datg help <command>' for a command's flags, 'datg --version' for the version.\n")
 }
 
 // oneLine joins a multi-line message (errors.Join's) into one line, with

@@ -174,7 +174,6 @@ func TestKillAndResume(t *testing.T) {
 
 func TestErrorsAreOneLineWithStage(t *testing.T) {
 	data := t.TempDir()
-	empty := t.TempDir()
 	mustDatg(t, "ingest", "polymath", "--src", testenv.Demo(t), "--per-level", "5", "--data", data)
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(bad, []byte(`{"model": "m", "input_lang": "en", "reasoning_lang": "sw", "level": "low", "problem_id": "low-1", "seed": 42, "method": "base", "text": "x", "completion_tokens": 3}
@@ -195,7 +194,7 @@ func TestErrorsAreOneLineWithStage(t *testing.T) {
 		{[]string{"langcheck", "--data", data, "--detector", "cld3"}, 2, `datg: langcheck: invalid configuration: --detector: unknown language detector "cld3"`},
 		{[]string{"import", "traces", "--in", bad, "--data", data}, 1, "reasoning_lang: invalid record"},
 		{[]string{"sql", "--data", data, "select nope"}, 1, "datg: sql: "},
-		{[]string{"tables", "--data", empty}, 1, "datg: tables: no traces"},
+		{[]string{"tables", "--data", data}, 1, "datg: tables: no traces"},
 		{[]string{"verify", "--data", data, "extra"}, 2, "datg: verify: unexpected argument"},
 		{[]string{"generate", "--data", data, "--nope"}, 2, "datg: generate: flag provided but not defined: -nope (usage: datg generate"},
 		{[]string{"ingest", "polymath", "--bogus"}, 2, "datg: ingest: flag provided but not defined: -bogus"},

@@ -59,17 +59,23 @@ func infinity(v, inf int64) (string, bool) {
 	return "", false
 }
 
-// valueString is a value's text in table and CSV output.
+// valueString is a value's text in table and CSV output; a struct, list
+// or map is written as JSON, its fields in order.
 func valueString(col arrow.Array, i int) string {
 	if s, ok := special(col, i); ok {
 		return s
+	}
+	switch col.(type) {
+	case *array.Struct, array.ListLike:
+		if b, err := appendJSON(nil, col, i); err == nil {
+			return string(b)
+		}
 	}
 	return col.ValueStr(i)
 }
 
 // writeJSON writes each row of rec as one JSON object, its columns in
-// order. A special value is a string (JSON has no infinite numbers); any
-// other is as Arrow marshals it.
+// order (appendJSON).
 func writeJSON(rec arrow.RecordBatch, w io.Writer) error {
 	fields := rec.Schema().Fields()
 	names := make([][]byte, len(fields))
@@ -81,6 +87,7 @@ func writeJSON(rec arrow.RecordBatch, w io.Writer) error {
 		names[j] = b
 	}
 	var line []byte
+	var err error
 	for i := 0; i < int(rec.NumRows()); i++ {
 		line = append(line[:0], '{')
 		for j, col := range rec.Columns() {
@@ -88,17 +95,8 @@ func writeJSON(rec arrow.RecordBatch, w io.Writer) error {
 				line = append(line, ',')
 			}
 			line = append(append(line, names[j]...), ':')
-			switch s, ok := special(col, i); {
-			case col.IsNull(i):
-				line = append(line, "null"...)
-			case ok:
-				line = strconv.AppendQuote(line, s)
-			default:
-				b, err := json.Marshal(col.GetOneForMarshal(i))
-				if err != nil {
-					return err
-				}
-				line = append(line, b...)
+			if line, err = appendJSON(line, col, i); err != nil {
+				return err
 			}
 		}
 		line = append(line, '}', '\n')
@@ -107,4 +105,55 @@ func writeJSON(rec arrow.RecordBatch, w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// appendJSON appends the JSON of col's value i: a struct's fields and a
+// list's or map's items in their order, each as this says (Arrow's own
+// JSON of a struct is a Go map, whose keys encoding/json sorts); a special
+// value as a string (JSON has no infinite numbers), at any depth; any
+// other value as Arrow marshals it.
+func appendJSON(b []byte, col arrow.Array, i int) ([]byte, error) {
+	if col.IsNull(i) {
+		return append(b, "null"...), nil
+	}
+	if s, ok := special(col, i); ok {
+		return strconv.AppendQuote(b, s), nil
+	}
+	var err error
+	switch c := col.(type) {
+	case *array.Struct:
+		b = append(b, '{')
+		for k, f := range c.DataType().(*arrow.StructType).Fields() {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			name, err := json.Marshal(f.Name)
+			if err != nil {
+				return nil, err
+			}
+			b = append(append(b, name...), ':')
+			if b, err = appendJSON(b, c.Field(k), i); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case array.ListLike: // lists, and maps as lists of {"key", "value"}
+		start, end := c.ValueOffsets(i)
+		items := c.ListValues()
+		b = append(b, '[')
+		for j := start; j < end; j++ {
+			if j > start {
+				b = append(b, ',')
+			}
+			if b, err = appendJSON(b, items, int(j)); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	v, err := json.Marshal(col.GetOneForMarshal(i))
+	if err != nil {
+		return nil, err
+	}
+	return append(b, v...), nil
 }

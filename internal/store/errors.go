@@ -5,6 +5,12 @@ import "errors"
 // ErrNoTable means the run directory holds no file for the table yet.
 var ErrNoTable = errors.New("table not written yet")
 
+// ErrNoRun means the directory given as a run's is missing, is not a
+// directory, or holds no run: no current, no gen/ and no table. A stage
+// that reads a run refuses it rather than reading every table as empty
+// (ingest and import, which make a run, do not ask).
+var ErrNoRun = errors.New("no run directory")
+
 // ErrAmbiguousTable means a table exists both as DIR/<name>.parquet and as
 // the folder DIR/<name>/, so which one is current is unknown.
 var ErrAmbiguousTable = errors.New("table exists both as a file and as a folder")

@@ -292,7 +292,7 @@ type Annotation struct {
 	DagID     string   `parquet:"dag_id" doc:"the reference DAG it was audited against"`
 	Annotator string   `parquet:"annotator" doc:"who judged"`
 	Layer     string   `parquet:"layer" doc:"node (DAG node validity), edge (DAG edge validity), status (the node's status in the human alignment), harmful (an automatic harmful-action candidate confirmed or not), car or pmf (scores of the human alignment typed in; the scores computed from the statuses win when the statuses are complete)"`
-	Item      string   `parquet:"item" doc:"node id, the edge as parent>child (each > or backslash inside an id preceded by a backslash), or the candidate's evidence_span; empty for car and pmf"`
+	Item      string   `parquet:"item" doc:"node id, the edge as parent>child (each > or backslash inside an id preceded by a backslash), or the candidate's quote (its evidence_span, or its evidence when it has none, as the paper's degenerate_steps); empty for car and pmf"`
 	Label     string   `parquet:"label" doc:"valid/invalid, COMMIT/ATTEMPT/ERROR/MISSING, harmful/not-harmful; empty for car and pmf"`
 	Value     *float64 `parquet:"value,optional" doc:"the score, for car and pmf (null pmf: a DAG without edges)"`
 	Source    string   `parquet:"source" doc:"the file it was imported from"`
@@ -300,7 +300,7 @@ type Annotation struct {
 	// code that locates an aligner's spans, so the human statuses are scored
 	// by the SQL that scores alignments (commit positions for PMF, one-to-one
 	// matching of harmful actions and events for HAR).
-	EvidenceSpan string `parquet:"evidence_span" since:"v0.2.0" doc:"status: the trace text the annotator quotes for the node (empty when none); harmful: the candidate's span (as item)"`
+	EvidenceSpan string `parquet:"evidence_span" since:"v0.2.0" doc:"status: the trace text the annotator quotes for the node (empty when none); harmful: the candidate's quote (as item)"`
 	StartChar    *int32 `parquet:"start_char,optional" since:"v0.2.0" doc:"status and harmful: character offset of the located span in the trace (null when not located or not given)"`
 	EndChar      *int32 `parquet:"end_char,optional" since:"v0.2.0" doc:"end offset (exclusive) of the located span"`
 	BlockID      *int32 `parquet:"block_id,optional" since:"v0.2.0" doc:"0-based paragraph (blocks split on blank lines) holding the span's start"`

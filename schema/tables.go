@@ -89,8 +89,9 @@ type Compliance struct {
 	Status    string `parquet:"status" doc:"ok (one language), mixed (several languages), empty (nothing but math: no text to detect), undecided (langdetect: no language above 0.1) or too-short (lingua: under 40 letters)"`
 	Chars     int32  `parquet:"chars" doc:"letters of the reasoning left after the prefix, the answer and math spans were removed (int32: a stored text is under 2^31 bytes, a Parquet page's limit)"`
 	Shares    string `parquet:"shares" doc:"each detected language's probability (langdetect, e.g. sw:0.9999) or share of the checked letters (lingua, e.g. sw:0.92,en:0.08)"`
-	Detector  string `parquet:"detector" doc:"the detector that decided (langdetect, the default and the paper's, or lingua) and its settings"`
+	Detector  string `parquet:"detector" doc:"the detector that decided, by its bare name: langdetect (the default and the paper's) or lingua. Before v0.3.0 it also held the settings (langdetect: langdetect 1.0.9 ...); datg's views read such rows as the name, with the rest in settings"`
 	TextHash  string `parquet:"text_hash" doc:"text_hash of the trace as checked; a trace whose text changed since is unchecked"`
+	Settings  string `parquet:"settings" since:"v0.3.0" doc:"the detector's version and settings, as in detections.settings"`
 }
 
 // Detection is one language detector's decision on one trace: datg

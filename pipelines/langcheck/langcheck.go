@@ -128,7 +128,8 @@ func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection,
 				Status:    string(v.status),
 				Chars:     int32(min(letters, 1<<31-1)),
 				Shares:    v.shares,
-				Detector:  d.name() + ": " + d.settings(),
+				Detector:  d.name(),
+				Settings:  d.settings(),
 				TextHash:  hash,
 			}
 		}

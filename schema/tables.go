@@ -86,12 +86,13 @@ type Compliance struct {
 	Requested string `parquet:"requested" doc:"the requested reasoning language"`
 	Detected  string `parquet:"detected" doc:"the detected languages, most probable first, comma-separated: langdetect's detect_langs list (probability above 0.1; its codes, zh-cn and zh-tw for Chinese), or lingua's languages holding 10% of the letters or more; empty when none could be told"`
 	Compliant bool   `parquet:"compliant" doc:"one language was detected and it is the requested one (ms and id accept each other; zh is zh-cn for langdetect)"`
-	Status    string `parquet:"status" doc:"ok (one language), mixed (several languages), empty (nothing but math: no text to detect), undecided (langdetect: no language above 0.1) or too-short (lingua: under 40 letters)"`
+	Status    string `parquet:"status" doc:"ok (one language), mixed (several languages), empty (nothing but math: no text to detect), undecided (langdetect: no language above 0.1) or too-short (lingua: length under 40)"`
 	Chars     int32  `parquet:"chars" doc:"letters of the reasoning left after the prefix, the answer and math spans were removed (int32: a stored text is under 2^31 bytes, a Parquet page's limit)"`
 	Shares    string `parquet:"shares" doc:"each detected language's probability (langdetect, e.g. sw:0.9999) or share of the checked letters (lingua, e.g. sw:0.92,en:0.08)"`
 	Detector  string `parquet:"detector" doc:"the detector that decided, by its bare name: langdetect (the default and the paper's) or lingua. Before v0.3.0 it also held the settings (langdetect: langdetect 1.0.9 ...); datg's views read such rows as the name, with the rest in settings"`
 	TextHash  string `parquet:"text_hash" doc:"text_hash of the trace as checked; a trace whose text changed since is unchecked"`
 	Settings  string `parquet:"settings" since:"v0.3.0" doc:"the detector's version and settings, as in detections.settings"`
+	Length    *int32 `parquet:"length,optional" since:"v0.3.0" doc:"the checked text's length in letters of an English-like alphabet, what lingua's too-short rule measures: a letter or combining mark 1, a Hangul syllable its 2 or 3 jamo, a kana 2, a Han character 3 (so the same content measures about the same in every script; chars undercounts Chinese about threefold); null in rows written before v0.3.0"`
 }
 
 // Detection is one language detector's decision on one trace: datg

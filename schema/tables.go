@@ -86,11 +86,13 @@ type Compliance struct {
 	Requested string `parquet:"requested" doc:"the requested reasoning language"`
 	Detected  string `parquet:"detected" doc:"the detected languages, most probable first, comma-separated: langdetect's detect_langs list (probability above 0.1; its codes, zh-cn and zh-tw for Chinese), or lingua's languages holding 10% of the letters or more; empty when none could be told"`
 	Compliant bool   `parquet:"compliant" doc:"one language was detected and it is the requested one (ms and id accept each other; zh is zh-cn for langdetect)"`
-	Status    string `parquet:"status" doc:"ok (one language), mixed (several languages), empty (nothing but math: no text to detect), undecided (langdetect: no language above 0.1) or too-short (lingua: under 40 letters)"`
+	Status    string `parquet:"status" doc:"ok (one language), mixed (several languages), empty (nothing but math: no text to detect), undecided (langdetect: no language above 0.1) or too-short (lingua: length under 40)"`
 	Chars     int32  `parquet:"chars" doc:"letters of the reasoning left after the prefix, the answer and math spans were removed (int32: a stored text is under 2^31 bytes, a Parquet page's limit)"`
 	Shares    string `parquet:"shares" doc:"each detected language's probability (langdetect, e.g. sw:0.9999) or share of the checked letters (lingua, e.g. sw:0.92,en:0.08)"`
-	Detector  string `parquet:"detector" doc:"the detector that decided (langdetect, the default and the paper's, or lingua) and its settings"`
+	Detector  string `parquet:"detector" doc:"the detector that decided, by its bare name: langdetect (the default and the paper's) or lingua. Before v0.3.0 it also held the settings (langdetect: langdetect 1.0.9 ...); datg's views read such rows as the name, with the rest in settings"`
 	TextHash  string `parquet:"text_hash" doc:"text_hash of the trace as checked; a trace whose text changed since is unchecked"`
+	Settings  string `parquet:"settings" since:"v0.3.0" doc:"the detector's version and settings, as in detections.settings"`
+	Length    *int32 `parquet:"length,optional" since:"v0.3.0" doc:"the checked text's length in letters of an English-like alphabet, what lingua's too-short rule measures: a letter or combining mark 1, a Hangul syllable its 2 or 3 jamo, a kana 2, a Han character 3 (so the same content measures about the same in every script; chars undercounts Chinese about threefold); null in rows written before v0.3.0"`
 }
 
 // Detection is one language detector's decision on one trace: datg
@@ -292,7 +294,7 @@ type Annotation struct {
 	DagID     string   `parquet:"dag_id" doc:"the reference DAG it was audited against"`
 	Annotator string   `parquet:"annotator" doc:"who judged"`
 	Layer     string   `parquet:"layer" doc:"node (DAG node validity), edge (DAG edge validity), status (the node's status in the human alignment), harmful (an automatic harmful-action candidate confirmed or not), car or pmf (scores of the human alignment typed in; the scores computed from the statuses win when the statuses are complete)"`
-	Item      string   `parquet:"item" doc:"node id, the edge as parent>child (each > or backslash inside an id preceded by a backslash), or the candidate's evidence_span; empty for car and pmf"`
+	Item      string   `parquet:"item" doc:"node id, the edge as parent>child (each > or backslash inside an id preceded by a backslash), or the candidate's quote (its evidence_span, or its evidence when it has none, as the paper's degenerate_steps); empty for car and pmf"`
 	Label     string   `parquet:"label" doc:"valid/invalid, COMMIT/ATTEMPT/ERROR/MISSING, harmful/not-harmful; empty for car and pmf"`
 	Value     *float64 `parquet:"value,optional" doc:"the score, for car and pmf (null pmf: a DAG without edges)"`
 	Source    string   `parquet:"source" doc:"the file it was imported from"`
@@ -300,7 +302,7 @@ type Annotation struct {
 	// code that locates an aligner's spans, so the human statuses are scored
 	// by the SQL that scores alignments (commit positions for PMF, one-to-one
 	// matching of harmful actions and events for HAR).
-	EvidenceSpan string `parquet:"evidence_span" since:"v0.2.0" doc:"status: the trace text the annotator quotes for the node (empty when none); harmful: the candidate's span (as item)"`
+	EvidenceSpan string `parquet:"evidence_span" since:"v0.2.0" doc:"status: the trace text the annotator quotes for the node (empty when none); harmful: the candidate's quote (as item)"`
 	StartChar    *int32 `parquet:"start_char,optional" since:"v0.2.0" doc:"status and harmful: character offset of the located span in the trace (null when not located or not given)"`
 	EndChar      *int32 `parquet:"end_char,optional" since:"v0.2.0" doc:"end offset (exclusive) of the located span"`
 	BlockID      *int32 `parquet:"block_id,optional" since:"v0.2.0" doc:"0-based paragraph (blocks split on blank lines) holding the span's start"`

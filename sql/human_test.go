@@ -3,6 +3,7 @@ package sql_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -22,14 +23,15 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 		human[pair{p[0], p[1]}] = h
 	}
 	type cell struct {
-		n                  int
-		carA, carH         []float64
-		pmfA, pmfH         []float64
-		harA, harH         []float64
-		nodeOK, node       int
-		edgeOK, edge       int
-		cands, judged, yes int
-		instances          map[pair]bool
+		n              int
+		carA, carH     []float64
+		pmfA, pmfH     []float64
+		harA, harH     []float64
+		nodeOK, node   int
+		edgeOK, edge   int
+		cands, judged  int
+		anyYes, allYes int
+		instances      map[pair]bool
 	}
 	cells := map[[2]string]*cell{}
 	get := func(aligner, lang string) *cell {
@@ -79,31 +81,45 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 			}
 		}
 	}
+	// Every action of the three lists is a candidate, judged by its quote:
+	// its evidence_span, or its evidence when it has none (the paper's
+	// degenerate_steps). Confirmed: by any annotator who judged it (the
+	// paper-comparable reading) or by every one (datg's stricter variant).
 	type harmfulAction struct {
 		TraceID      string `json:"trace_id"`
 		DagID        string `json:"dag_id"`
 		Aligner      string `json:"aligner"`
+		Evidence     string `json:"evidence"`
 		EvidenceSpan string `json:"evidence_span"`
 	}
 	for _, h := range fixtureRows[harmfulAction](t, "harmful_actions") {
 		p := pair{h.TraceID, h.DagID}
+		quote := h.EvidenceSpan
+		if strings.TrimSpace(quote) == "" {
+			quote = h.Evidence
+		}
 		for _, lang := range []string{langOf[h.TraceID], "all"} {
 			c, ok := cells[[2]string{h.Aligner, lang}]
 			if !ok || !c.instances[p] {
 				continue
 			}
 			c.cands++
-			judgments, confirmed := 0, true
+			judgments, confirmations := 0, 0
 			for _, a := range anns {
-				if a.TraceID == h.TraceID && a.DagID == h.DagID && a.Layer == "harmful" && a.Item == h.EvidenceSpan {
+				if a.TraceID == h.TraceID && a.DagID == h.DagID && a.Layer == "harmful" && a.Item == quote {
 					judgments++
-					confirmed = confirmed && a.Label == "harmful"
+					if a.Label == "harmful" {
+						confirmations++
+					}
 				}
 			}
 			if judgments > 0 {
 				c.judged++
-				if confirmed {
-					c.yes++
+				if confirmations > 0 {
+					c.anyYes++
+				}
+				if confirmations == judgments {
+					c.allYes++
 				}
 			}
 		}
@@ -138,7 +154,8 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 			"har_judged":     float64(c.judged),
 		}
 		if c.judged > 0 {
-			want["har_precision"] = 100 * float64(c.yes) / float64(c.judged)
+			want["har_precision_any"] = 100 * float64(c.anyYes) / float64(c.judged)
+			want["har_precision_all"] = 100 * float64(c.allYes) / float64(c.judged)
 		}
 		for col, w := range want {
 			got, ok := number(row[col])
@@ -150,7 +167,7 @@ func TestHumanEvalMatchesAnIndependentComputation(t *testing.T) {
 			}
 			// The query rounds fractions to 3 decimals and percentages to 1.
 			tol := 0.0005 + 1e-9
-			if col == "node_valid" || col == "edge_valid" || col == "har_precision" {
+			if col == "node_valid" || col == "edge_valid" || strings.HasPrefix(col, "har_precision") {
 				tol = 0.05 + 1e-9
 			}
 			if !ok || math.Abs(got-w) > tol {

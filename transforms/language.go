@@ -12,11 +12,11 @@ import (
 // Thresholds of the compliance check. A language counts as detected when it
 // holds at least MinLanguageShare of the reasoning's letters, as
 // langdetect's detect_langs reports languages above probability 0.1 (the
-// paper's protocol); a reasoning with fewer than MinLetters letters is too
-// short to tell.
+// paper's protocol); a reasoning shorter than MinLength (TextLength: about
+// eight English words) is too short to tell.
 const (
 	MinLanguageShare = 0.1
-	MinLetters       = 40
+	MinLength        = 40
 )
 
 var mathSpanRe = regexp.MustCompile(`(?s)\$\$.*?\$\$|\\\[.*?\\\]|\\\(.*?\\\)|\$[^$]*?\$`)
@@ -46,6 +46,68 @@ func Letters(s string) int {
 	n := 0
 	for _, r := range s {
 		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// Weights of TextLength, in letters of an alphabet that writes every sound
+// as a letter and its words apart, as English does; an English word holds
+// 4.79 letters on average (Norvig, "English Letter Frequency Counts:
+// Mayzner Revisited", over the Google Books n-grams).
+const (
+	// hanWeight: a Han character is a morpheme, and Chinese writes about
+	// 1.5 characters per English word (translation practice counts 1,300 to
+	// 1,800 Chinese characters for 1,000 English words): 4.79 / 1.5 ≈ 3.
+	hanWeight = 3
+	// kanaWeight: a kana is one mora, a consonant and a vowel in Hepburn
+	// romanization; Japanese, kanji and kana, writes 2 to 2.5 characters
+	// per English word (translation practice divides characters by 2 to
+	// 2.5), 1.9 to 2.4 letters a character, which 3 for kanji and 2 for kana
+	// give.
+	kanaWeight = 2
+)
+
+// Hangul syllables (Unicode 3.12, "Conjoining Jamo Behavior"): a syllable
+// of the block decomposes canonically into a leading consonant, a vowel
+// and, unless its index is a multiple of hangulTCount, a trailing one.
+const (
+	hangulFirst  = 0xAC00
+	hangulLast   = 0xD7A3
+	hangulTCount = 28
+)
+
+// TextLength is how much text s holds, counted in letters of an alphabet
+// like English's, so the same content measures about the same in every
+// script. Letters count by Letters; scripts that write without spaces or
+// pack several sounds in a character would otherwise count a fraction of an
+// English text of the same content (about a third for Chinese):
+//   - a combining mark counts 1, as a letter: the abugidas (Bengali,
+//     Telugu, Devanagari, Thai, Lao, Khmer, Myanmar...) write most vowels as
+//     marks (Unicode category M), which a transliteration writes as letters;
+//   - a Hangul syllable counts its jamo, 2 or 3 (its canonical
+//     decomposition);
+//   - a Hiragana or Katakana character counts kanaWeight, a Han character
+//     hanWeight.
+//
+// On the demo set's questions (the same 15 problems in the 12 languages)
+// every language measures 0.98 to 1.38 times English (letters alone: 0.33
+// for Chinese, 0.51 Korean, 0.54 Japanese, 0.68 Bengali).
+func TextLength(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= hangulFirst && r <= hangulLast:
+			n += 2
+			if (r-hangulFirst)%hangulTCount != 0 {
+				n++
+			}
+		case unicode.Is(unicode.Han, r):
+			n += hanWeight
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana):
+			n += kanaWeight
+		case unicode.IsLetter(r) || unicode.IsMark(r):
 			n++
 		}
 	}
@@ -121,14 +183,14 @@ func SortByShare(langs []string, shares map[string]float64) {
 	})
 }
 
-// Comply decides compliance from the languages' shares of a reasoning with
-// the given number of letters. detected lists the languages holding at least
-// MinLanguageShare, largest first.
-func Comply(requested string, letters int, shares map[string]float64) (detected []string, compliant bool, status study.ComplianceStatus) {
+// Comply decides compliance from the languages' shares of a reasoning of
+// the given length (TextLength). detected lists the languages holding at
+// least MinLanguageShare, largest first.
+func Comply(requested string, length int, shares map[string]float64) (detected []string, compliant bool, status study.ComplianceStatus) {
 	switch {
-	case letters == 0:
+	case length == 0:
 		return nil, false, study.ComplianceEmpty
-	case letters < MinLetters:
+	case length < MinLength:
 		return nil, false, study.ComplianceTooShort
 	}
 	// Malay and Indonesian count as one language for this request.

@@ -40,7 +40,8 @@ paper's audit in this format, judgments null): {"annotator", "trace_id",
 (a ">" or "\" inside a node id written "\>" or "\\"),
 "statuses": {node_id: {"status": COMMIT|ATTEMPT|ERROR|MISSING,
 "evidence_span": the trace text that shows it}} (or node_id: "COMMIT"),
-"harmful": {evidence_span of an automatic candidate: confirmed?}, "car",
+"harmful": {quote of an automatic candidate (its evidence_span, or its
+evidence when it has none): confirmed?}, "car",
 "pmf" (typed-in scores of older files; the scores computed from complete
 statuses win), "context" (not read)}; every part but the first three is
 optional. Node and edge ids are checked against the DAG; evidence spans are

@@ -26,11 +26,13 @@ with two detectors:
   lingua      datg's segment detector: lingua-go restricted to the study's
               12 languages on up to 24 segments; a language is detected when
               it holds 10% of the reasoning or more; the same rule; very
-              short reasoning is too-short.
+              short reasoning is too-short (under 40 letters of an
+              English-like alphabet: a Han character counts 3, a kana 2, a
+              Hangul syllable its jamo, a vowel sign 1; compliance.length).
 
 Both run on every trace. --detector chooses the one that decides
-DIR/compliance.parquet (its detector column says which, with the
-settings); DIR/detections.parquet holds both decisions (datg tables
+DIR/compliance.parquet (its detector column says which by name, the
+settings column how it was set); DIR/detections.parquet holds both decisions (datg tables
 compares them in compliance_agreement). The two tables are written in one
 commit. The paper's langdetect was unseeded, so near a decision boundary
 its runs could differ; datg's seed makes every run decide the same way.`,

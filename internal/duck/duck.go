@@ -119,7 +119,14 @@ func (db *DB) setup(ctx context.Context) error {
 				cols = append(cols, fmt.Sprintf("CAST(NULL AS %s) AS %s", c.Type, c.Name))
 			}
 		}
-		views[t.Name] = fmt.Sprintf("SELECT %s FROM read_parquet([%s], union_by_name = true)", strings.Join(cols, ", "), strings.Join(quoted, ", "))
+		// The outer select reads values older datg versions wrote
+		// differently as today's (schema.Table.ReadExpr).
+		read := make([]string, 0, len(t.Columns()))
+		for _, c := range t.Columns() {
+			read = append(read, fmt.Sprintf("%s AS %s", t.ReadExpr(c.Name), c.Name))
+		}
+		views[t.Name] = fmt.Sprintf("SELECT %s FROM (SELECT %s FROM read_parquet([%s], union_by_name = true)) AS f",
+			strings.Join(read, ", "), strings.Join(cols, ", "), strings.Join(quoted, ", "))
 	}
 	if len(allowed) == 0 {
 		allowed = append(allowed, "'/nonexistent/datg'") // an empty list is a type error

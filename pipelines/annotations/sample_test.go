@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,7 +110,9 @@ func auditWorld(t *testing.T) string {
 				lines = append(lines, fmt.Sprintf(`{"trace_id": %q, "problem_id": %q, "ref_index": %d, "alignment": {"audit_results": {`+
 					`"n1": [{"status": "COMMIT", "evidence": "x = 1", "evidence_span": "x = 1"}], `+
 					`"n2": [{"status": "ATTEMPT", "evidence": "y = 2", "evidence_span": "y = 2"}], "n3": %s}, `+
-					`"contradictory_steps": [], "harmful_loop_steps": [{"evidence": "loop", "evidence_span": "Then y = 2 follows."}], "degenerate_steps": []}}`,
+					`"contradictory_steps": [], "harmful_loop_steps": [{"evidence": "loop", "evidence_span": "Then y = 2 follows."}], `+
+					// The paper's degenerate step: an evidence and no evidence_span.
+					`"degenerate_steps": [{"evidence": "the answer is 3", "category": "collapse"}]}}`,
 					tr.TraceID, tr.ProblemID, ref, n3))
 			}
 		}
@@ -211,8 +214,12 @@ func TestSampleIsTheAuditDesign(t *testing.T) {
 			Annotator                       any
 			Nodes, Edges, Statuses, Harmful int
 		}
-		if diff := cmp.Diff(toFill{nil, 3, 3, 3, 1}, toFill{raw[i]["annotator"], len(l.Nodes), len(l.Edges), len(l.Statuses), len(l.Harmful)}); diff != "" {
+		if diff := cmp.Diff(toFill{nil, 3, 3, 3, 2}, toFill{raw[i]["annotator"], len(l.Nodes), len(l.Edges), len(l.Statuses), len(l.Harmful)}); diff != "" {
 			t.Errorf("line %d: judgments to fill (-want +got):\n%s", i+1, diff)
+		}
+		// Every candidate of the three lists is to judge, by its quote.
+		if diff := cmp.Diff([]string{"Then y = 2 follows.", "the answer is 3"}, slices.Sorted(maps.Keys(l.Harmful))); diff != "" {
+			t.Errorf("line %d: harmful keys (-want +got):\n%s", i+1, diff)
 		}
 		for _, m := range []map[string]any{l.Nodes, l.Edges, l.Harmful} {
 			for k, v := range m {
@@ -391,8 +398,8 @@ func TestSampleFillImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Per instance: 3 nodes, 3 edges, 3 statuses, 1 harmful.
-	if len(rows) != 10*len(raw) {
+	// Per instance: 3 nodes, 3 edges, 3 statuses, 2 harmful.
+	if len(rows) != 11*len(raw) {
 		t.Fatalf("%d rows for %d instances", len(rows), len(raw))
 	}
 	start, block := int32(strings.Index(traceText, "x = 1")), int32(0)
@@ -405,9 +412,12 @@ func TestSampleFillImport(t *testing.T) {
 			t.Fatalf("n1's span of %s not located (-want +got):\n%s", r.TraceID, diff)
 		}
 	}
+	// The loop quotes n2's paragraph; the degenerate step, judged by its
+	// evidence, quotes text of no event (n3 is MISSING).
+	matched := map[string]string{"Then y = 2 follows.": "n2", "the answer is 3": ""}
 	for _, r := range rows {
-		if r.Layer == "harmful" && r.MatchedNode != "n2" {
-			t.Fatalf("the confirmed loop quotes n2's paragraph, matched to %q", r.MatchedNode)
+		if want, ok := matched[r.Item]; r.Layer == "harmful" && (!ok || r.MatchedNode != want) {
+			t.Fatalf("the confirmed candidate %q is matched to %q, want %q", r.Item, r.MatchedNode, want)
 		}
 	}
 }

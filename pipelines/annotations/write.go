@@ -59,18 +59,23 @@ type contextDAG struct {
 	Nodes       []datg.Node `json:"nodes"`
 }
 
-// candidacy is one of the aligner's harmful actions on the pair.
+// candidacy is one of the aligner's harmful actions on the pair: every
+// item of its three lists is a candidate (the paper's HAR precision counts
+// them all). Quote is the text it is judged by, its key under "harmful":
+// the evidence_span, or the evidence when it has none, as the paper's
+// degenerate_steps do not.
 type candidacy struct {
 	Category     string `json:"category"`
 	Evidence     string `json:"evidence"`
 	EvidenceSpan string `json:"evidence_span"`
+	Quote        string `json:"quote"`
 }
 
 const instructions = `Fill every null, then import with datg import annotations --in FILE. ` +
 	`annotator: your name. nodes / edges: true if the DAG's node (edge parent>child; a > or \ inside a node id is written \> or \\) is mathematically valid, else false. ` +
 	`statuses: for each node, status COMMIT (the trace establishes it), ATTEMPT (tries without establishing), ERROR (states it wrongly) or MISSING, ` +
 	`and evidence_span: the trace text, copied exactly, that shows it (the earliest committing text for COMMIT; null for MISSING). ` +
-	`harmful: true if the automatic candidate (its evidence_span is the key; see harmful_candidates) is a harmful action, else false. ` +
+	`harmful: true if the automatic candidate (its quote is the key: the evidence_span, or the evidence when it has none; see harmful_candidates) is a harmful action, else false. ` +
 	`Remove a key to leave it unjudged. Judge from the question, the trace and the DAG below; context is not imported.`
 
 // write builds the drawn instances' records and writes them to cfg.Out.
@@ -126,7 +131,7 @@ func instance(ctx context.Context, db *duck.DB, aligner string, c candidate, d d
 	rec.Context = instanceContext{Instructions: instructions, Aligner: aligner, Model: c.model, Lang: c.lang, Level: c.level,
 		Direction: string(study.EnX), ProblemID: c.problemID, DagID: c.dagID, Question: question.String, Trace: text,
 		DAG: contextDAG{FinalNodeID: d.FinalNodeID, Nodes: d.Nodes}, HarmfulCandidates: []candidacy{}}
-	rows, err := db.QueryContext(ctx, `SELECT category, evidence, evidence_span FROM harmful_actions
+	rows, err := db.QueryContext(ctx, `SELECT category, evidence, evidence_span, coalesce(quote, '') FROM stg_harmful_candidates
 		WHERE trace_id = ? AND dag_id = ? AND aligner = ?
 		ORDER BY CASE category WHEN 'contradictory' THEN 0 WHEN 'harmful_loop' THEN 1 ELSE 2 END, seq`,
 		c.traceID, c.dagID, aligner)
@@ -136,14 +141,15 @@ func instance(ctx context.Context, db *duck.DB, aligner string, c candidate, d d
 	defer rows.Close()
 	for rows.Next() {
 		var h candidacy
-		if err := rows.Scan(&h.Category, &h.Evidence, &h.EvidenceSpan); err != nil {
+		if err := rows.Scan(&h.Category, &h.Evidence, &h.EvidenceSpan, &h.Quote); err != nil {
 			return rec, err
 		}
 		rec.Context.HarmfulCandidates = append(rec.Context.HarmfulCandidates, h)
-		// human_eval matches judgments to candidates by span: a candidate
-		// without one cannot be judged, and is listed for context only.
-		if h.EvidenceSpan != "" {
-			rec.Harmful[h.EvidenceSpan] = nil
+		// human_eval matches judgments to candidates by quote: a candidate
+		// that quotes nothing cannot be judged, and is listed for context
+		// only (human_eval still counts it as a candidate, unjudged).
+		if h.Quote != "" {
+			rec.Harmful[h.Quote] = nil
 		}
 	}
 	return rec, rows.Err()

@@ -68,11 +68,11 @@ type verdict struct {
 }
 
 // detector decides the compliance of a reasoning (prefix, answer and math
-// already removed; letters is its number of letters).
+// already removed; length is its transforms.TextLength).
 type detector interface {
 	name() string
 	settings() string
-	check(requested, reasoning string, letters int) (verdict, error)
+	check(requested, reasoning string, length int) (verdict, error)
 }
 
 // checker runs every detector on a trace.
@@ -99,12 +99,13 @@ func newChecker(chosen string) (*checker, error) {
 // every detector's decision.
 func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection, error) {
 	text := reasoningOf(t)
-	letters := transforms.Letters(text)
+	letters, length := transforms.Letters(text), transforms.TextLength(text)
 	hash := transforms.TextHash(t.Text)
+	length32 := int32(min(length, 1<<31-1))
 	var comp schema.Compliance
 	dets := make([]schema.Detection, len(c.detectors))
 	for i, d := range c.detectors {
-		v, err := d.check(t.ReasoningLang, text, letters)
+		v, err := d.check(t.ReasoningLang, text, length)
 		if err != nil {
 			return comp, nil, fmt.Errorf("trace %s: %s: %w", t.TraceID, d.name(), err)
 		}
@@ -127,8 +128,10 @@ func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection,
 				Compliant: v.compliant,
 				Status:    string(v.status),
 				Chars:     int32(min(letters, 1<<31-1)),
+				Length:    &length32,
 				Shares:    v.shares,
-				Detector:  d.name() + ": " + d.settings(),
+				Detector:  d.name(),
+				Settings:  d.settings(),
 				TextHash:  hash,
 			}
 		}

@@ -61,8 +61,8 @@ func TestEveryLanguageIsRecognizedByBothDetectors(t *testing.T) {
 		pipelinetest.CheckFields(t, l.Code+" prose",
 			pipelinetest.Field("compliant", comp.Compliant, true),
 			pipelinetest.Field("status", comp.Status, string(study.ComplianceOK)))
-		if !strings.HasPrefix(comp.Detector, "langdetect: ") {
-			t.Errorf("%s prose: detector %q, want langdetect's", l.Code, comp.Detector)
+		if comp.Detector != string(study.Langdetect) {
+			t.Errorf("%s prose: detector %q, want langdetect", l.Code, comp.Detector)
 		}
 		for _, d := range dets {
 			pipelinetest.CheckFields(t, l.Code+" prose, "+d.Detector,
@@ -156,9 +156,14 @@ func TestRunAppliesThePaperRuleByDefault(t *testing.T) {
 		// The paper's rule has no minimum length.
 		"bn-short": {true, study.ComplianceOK, "bn"},
 	})
+	// The detector is its bare name (where detector = 'langdetect' finds
+	// it); its settings are in their own column, as in detections.
 	for id, c := range comps {
-		if !strings.HasPrefix(c.Detector, "langdetect: ") || !strings.Contains(c.Detector, "seed 0") {
-			t.Errorf("%s: detector %q", id, c.Detector)
+		pipelinetest.CheckFields(t, id,
+			pipelinetest.Field("detector", c.Detector, string(study.Langdetect)),
+			pipelinetest.Field("settings", c.Settings, dets[string(study.Langdetect)][id].Settings))
+		if !strings.HasPrefix(c.Settings, "langdetect 1.0.9") || !strings.Contains(c.Settings, "seed 0") {
+			t.Errorf("%s: settings %q", id, c.Settings)
 		}
 	}
 	pipelinetest.CheckFields(t, "summary",
@@ -225,8 +230,11 @@ func TestRunWithLingua(t *testing.T) {
 		"bn-short":      {false, study.ComplianceTooShort, ""},
 	})
 	for id, c := range comps {
-		if !strings.HasPrefix(c.Detector, "lingua: lingua-go") {
-			t.Errorf("%s: detector %q", id, c.Detector)
+		pipelinetest.CheckFields(t, id,
+			pipelinetest.Field("detector", c.Detector, string(study.Lingua)),
+			pipelinetest.Field("settings", c.Settings, dets[string(study.Lingua)][id].Settings))
+		if !strings.HasPrefix(c.Settings, "lingua-go") {
+			t.Errorf("%s: settings %q", id, c.Settings)
 		}
 	}
 	pipelinetest.CheckFields(t, "lingua",

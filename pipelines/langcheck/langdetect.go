@@ -33,7 +33,8 @@ func (d *langdetectDetector) settings() string {
 	return "langdetect 1.0.9 (Go port, Debian profiles), " + d.d.Settings() + ", paper rule: exactly one language above 0.1, zh = zh-cn, ms = id"
 }
 
-func (d *langdetectDetector) check(requested, text string, letters int) (verdict, error) {
+// The paper's rule has no minimum length: the length is not read.
+func (d *langdetectDetector) check(requested, text string, _ int) (verdict, error) {
 	langs, err := d.d.DetectLangs(text)
 	switch {
 	case errors.Is(err, langdetect.ErrNoFeatures):

@@ -16,7 +16,7 @@ const (
 )
 
 // linguaSettings records lingua's version and settings.
-const linguaSettings = "lingua-go v1.4.0 low-accuracy mode, 12 languages, 24 segments x 200 chars, share >= 0.1"
+const linguaSettings = "lingua-go v1.4.0 low-accuracy mode, 12 languages, 24 segments x 200 chars, share >= 0.1, too short under 40 letter equivalents"
 
 // linguaDetector is datg's segment detector: lingua-go restricted to the
 // study's languages, run on segments spread over the reasoning.
@@ -45,8 +45,10 @@ func (d *linguaDetector) name() string     { return string(study.Lingua) }
 func (d *linguaDetector) settings() string { return linguaSettings }
 
 // check decides a reasoning's compliance: a language is detected when it
-// holds at least 10% of the letters of the segments lingua identified.
-func (d *linguaDetector) check(requested, text string, letters int) (verdict, error) {
+// holds at least 10% of the letters of the segments lingua identified; a
+// reasoning shorter than transforms.MinLength (length, in letter
+// equivalents: transforms.TextLength) is too short.
+func (d *linguaDetector) check(requested, text string, length int) (verdict, error) {
 	segs := transforms.Segments(text, segmentSize, maxSegments)
 	langs := make([]string, len(segs))
 	for i, s := range segs {
@@ -58,7 +60,7 @@ func (d *linguaDetector) check(requested, text string, letters int) (verdict, er
 		}
 	}
 	shares := transforms.LanguageShares(segs, langs)
-	detected, compliant, status := transforms.Comply(requested, letters, shares)
+	detected, compliant, status := transforms.Comply(requested, length, shares)
 	return verdict{detected: detected, compliant: compliant, status: status, shares: formatShares(shares)}, nil
 }
 

@@ -1,15 +1,25 @@
 package tables
 
+import (
+	"fmt"
+	"strings"
+)
+
 // humanEval is the first part of the appendix table "Human evaluation of
 // DATG": a row per language and All (a section per aligner when there are
 // several): n, DAG node and edge validity (%), CAR and PMF MAE and
-// Pearson/Spearman against the human alignments, HAR precision (%).
+// Pearson/Spearman against the human alignments, and HAR precision (%)
+// under the two confirmation rules, any annotator (the paper's figure is
+// comparable with it) and every annotator (datg's stricter variant). The
+// caption says how many candidates the precision is over, as the paper's
+// does ("HAR precision is over 162 candidates").
 func humanEval(r *result) grid {
-	g := grid{Caption: "Human evaluation of DATG. DAG validity in percent; CAR/PMF: MAE and Pearson/Spearman against the human alignments; HAR: precision of the harmful-action candidates (%).",
-		Super:     []span{{"", 2}, {"DAG", 2}, {"CAR", 2}, {"PMF", 2}, {"", 1}},
-		TexHeader: []string{"Lang.", "n", "Node", "Edge", "MAE", "r", "MAE", "r", "HAR"},
-		Header:    []string{"Lang.", "n", "DAG node", "DAG edge", "CAR MAE", "CAR r", "PMF MAE", "PMF r", "HAR"},
-		Align:     "lrrrcccc" + "r"}
+	g := grid{
+		Super:     []span{{"", 2}, {"DAG", 2}, {"CAR", 2}, {"PMF", 2}, {"HAR", 2}},
+		TexHeader: []string{"Lang.", "n", "Node", "Edge", "MAE", "r", "MAE", "r", "any", "all"},
+		Header:    []string{"Lang.", "n", "DAG node", "DAG edge", "CAR MAE", "CAR r", "PMF MAE", "PMF r", "HAR any", "HAR all"},
+		Align:     "lrrrcccc" + "rr"}
+	var over []string
 	eachAligner(r, func(title string, rows [][]any) {
 		s := section{Title: title}
 		for _, row := range rows {
@@ -17,14 +27,26 @@ func humanEval(r *result) grid {
 			lang := plain(get("lang"))
 			if lang == "all" {
 				lang = "All"
+				n := fmt.Sprintf("%s of %s candidates judged", plain(get("har_judged")), plain(get("har_candidates")))
+				if title != "" {
+					n = title + ": " + n
+				}
+				over = append(over, n)
 			}
 			s.Rows = append(s.Rows, []string{lang, plain(get("n")), fixedN(get("node_valid"), 1), fixedN(get("edge_valid"), 1),
 				frac(get("car_mae"), 3), frac(get("car_pearson"), 3) + "/" + frac(get("car_spearman"), 3),
 				frac(get("pmf_mae"), 3), frac(get("pmf_pearson"), 3) + "/" + frac(get("pmf_spearman"), 3),
-				fixedN(get("har_precision"), 1)})
+				fixedN(get("har_precision_any"), 1), fixedN(get("har_precision_all"), 1)})
 		}
 		g.Sections = append(g.Sections, s)
 	})
+	g.Caption = "Human evaluation of DATG. DAG validity in percent; CAR/PMF: MAE and Pearson/Spearman against the human alignments; " +
+		"HAR: precision (%) of the harmful-action candidates of all three lists, a candidate confirmed when any annotator who judged it says harmful (any) " +
+		"or when every one does (all): with two annotators, any way of settling their disagreements gives a figure between the two " +
+		"(the paper's 90.1, 146 of 162 candidates, does not say which it used)."
+	if len(over) > 0 {
+		g.Caption += " HAR precision is over the judged candidates (" + strings.Join(over, "; ") + ")."
+	}
 	return g
 }
 

@@ -6,10 +6,20 @@
 -- Pearson over average ranks; PMF over pairs where both are defined); the
 -- human CAR, PMF and HAR scored from the annotators' node statuses by the
 -- aligners' scoring query (stg_human_pairs says when typed-in values stand
--- in); HAR MAE of the aligner against the human HAR; HAR
--- precision (% of the aligner's harmful-action candidates on the audited
--- instances that every annotator who judged them confirmed, over those
--- judged). Read from the annotations table (datg import annotations).
+-- in); HAR MAE of the aligner against the human HAR; and HAR precision.
+-- HAR precision is over every candidate of the three lists
+-- (contradictory_steps, harmful_loop_steps, degenerate_steps, within the
+-- paper's caps) of the aligner on the audited instances, as the paper's
+-- "162 candidates, of which 146 are confirmed" counts them: each action is
+-- one candidate (two with the same quote are two), judged by its quote
+-- (stg_harmful_candidates). har_candidates counts them, har_judged those
+-- that at least one annotator judged; the precisions are over the judged
+-- ones (the paper's audit judged all). The paper (two annotators) does not
+-- say how their judgments combine, so both ends are given:
+-- har_precision_any confirms a candidate when any annotator who judged it
+-- says harmful, har_precision_all (datg's stricter variant) when every one
+-- does; any adjudication of two annotators' disagreements lies between the
+-- two. Read from the annotations table (datg import annotations).
 WITH ranked AS (
     SELECT *,
         rank() OVER (PARTITION BY aligner, lang, has_car ORDER BY car)
@@ -47,27 +57,31 @@ validity AS (
     GROUP BY i.aligner, i.lang
 ),
 candidates AS (
-    -- The aligner's harmful actions on the audited instances, each judged
-    -- confirmed when every annotator who judged its span said harmful.
-    SELECT i.aligner, i.lang, h.trace_id, h.dag_id, h.evidence_span,
-        bool_and(a.label = 'harmful') AS confirmed,
-        count(a.label)                AS judgments
+    -- Every harmful action of the aligner on the audited instances, with
+    -- how many annotators judged its quote and how many said harmful.
+    SELECT i.aligner, i.lang, h.trace_id, h.dag_id, h.category, h.seq,
+        count(a.label)                                 AS judgments,
+        count(a.label) FILTER (WHERE a.label = 'harmful') AS confirmations
     FROM instances i
-    JOIN harmful_actions h ON h.trace_id = i.trace_id AND h.dag_id = i.dag_id AND h.aligner = i.aligner
-    LEFT JOIN annotations a ON a.trace_id = h.trace_id AND a.dag_id = h.dag_id AND a.layer = 'harmful' AND a.item = h.evidence_span
+    JOIN stg_harmful_candidates h ON h.trace_id = i.trace_id AND h.dag_id = i.dag_id AND h.aligner = i.aligner
+    LEFT JOIN annotations a ON a.trace_id = h.trace_id AND a.dag_id = h.dag_id AND a.layer = 'harmful' AND a.item = h.quote
     GROUP BY ALL
 ),
 precision AS (
     SELECT aligner, lang,
-        count(*)                                               AS har_candidates,
-        count(*) FILTER (WHERE judgments > 0)                  AS har_judged,
-        round(100.0 * count(*) FILTER (WHERE confirmed) / nullif(count(*) FILTER (WHERE judgments > 0), 0), 1) AS har_precision
+        count(*)                               AS har_candidates,
+        count(*) FILTER (WHERE judgments > 0)  AS har_judged,
+        round(100.0 * count(*) FILTER (WHERE confirmations > 0)
+            / nullif(count(*) FILTER (WHERE judgments > 0), 0), 1) AS har_precision_any,
+        round(100.0 * count(*) FILTER (WHERE judgments > 0 AND confirmations = judgments)
+            / nullif(count(*) FILTER (WHERE judgments > 0), 0), 1) AS har_precision_all
     FROM candidates
     GROUP BY aligner, lang
 )
 SELECT s.aligner, s.lang, s.n, v.node_valid, v.edge_valid,
     s.car_mae, s.car_pearson, s.car_spearman, s.pmf_mae, s.pmf_pearson, s.pmf_spearman,
-    coalesce(p.har_candidates, 0) AS har_candidates, coalesce(p.har_judged, 0) AS har_judged, p.har_precision,
+    coalesce(p.har_candidates, 0) AS har_candidates, coalesce(p.har_judged, 0) AS har_judged,
+    p.har_precision_any, p.har_precision_all,
     s.har_mae
 FROM scores_vs_human s
 LEFT JOIN validity v USING (aligner, lang)

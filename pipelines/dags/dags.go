@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/datg/datg/internal/bounds"
@@ -91,7 +92,15 @@ type reference struct {
 	level string
 }
 
+// derivation is what the DAG builder converts, as the reference was made
+// (derivations.derivation): the answer alone (what follows a </think>
+// when the reasoning came inline), or the reasoning, the answer being the
+// final response beside it (a row of an older datg, which has no
+// derivation, is such).
 func (r reference) derivation() string {
+	if r.row.Derivation == string(study.FromAnswer) {
+		return strings.TrimLeft(transforms.AnswerPart(r.row.Response), "\n")
+	}
 	if r.row.Reasoning != "" {
 		return r.row.Reasoning
 	}

@@ -107,6 +107,15 @@ func (r reference) derivation() string {
 	return r.row.Response
 }
 
+// final is the final response quoted beside the derivation: the answer
+// (the derivation itself, when it is the answer).
+func (r reference) final() string {
+	if r.row.Derivation == string(study.FromAnswer) {
+		return r.derivation()
+	}
+	return r.row.Response
+}
+
 // Run builds a DAG from every accepted reference derivation.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
@@ -146,7 +155,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	defer prog.Finish() // on every error path too; Finish is idempotent
 	if cfg.Symbolic {
 		for _, r := range refs {
-			raw := datg.SymbolicDAGJSON(r.derivation()+"\n"+r.row.Response, r.row.Extracted)
+			text := r.derivation() // the answer alone, or the reasoning then the answer
+			if r.row.Derivation != string(study.FromAnswer) {
+				text += "\n" + r.row.Response
+			}
+			raw := datg.SymbolicDAGJSON(text, r.row.Extracted)
 			row, nodes, edges, _ := Rows(r.row.ProblemID, int(r.row.RefIndex), raw, builder)
 			if err := add(row, nodes, edges); err != nil {
 				return sum, err
@@ -255,7 +268,7 @@ func (cfg Config) messages(r reference) []llm.Message {
 		tail = string(rs[len(rs)-tailChars:])
 	}
 	b := cfg.budget(r.level)
-	user := cfg.Prompts.DAGUser(prompts.DAGInput{Derivation: d, Tail: tail, Final: r.row.Response,
+	user := cfg.Prompts.DAGUser(prompts.DAGInput{Derivation: d, Tail: tail, Final: r.final(),
 		TargetMaxNodes: b.Nodes, TargetMaxDescChars: b.DescChars, TargetMaxParents: b.Parents})
 	return []llm.Message{{Role: "system", Content: cfg.Prompts.DAGSystem()}, {Role: "user", Content: user}}
 }

@@ -126,6 +126,8 @@ type Reference struct {
 	CompletionTokens int64  `parquet:"completion_tokens" doc:"completion tokens of the call"`
 	RequestKey       string `parquet:"request_key" doc:"content hash of the LLM request"`
 	PromptSet        string `parquet:"prompt_set" since:"v0.2.0" doc:"SHA-256 of the prompt set the request was rendered from (datg prompts export; --prompts DIR): the builtin set's hash unless --prompts was given; empty for rows written before v0.2.0"`
+	Derivation       string `parquet:"derivation" since:"v0.2.0" doc:"what of the reply is the derivation (--derivation): reasoning (the model's chain of thought, then its answer: the DAG builder reads the reasoning, with the answer as the final response) or answer (the answer alone); empty for rows written before v0.2.0, read as reasoning"`
+	Grader           string `parquet:"grader" since:"v0.2.0" doc:"the grader that decided accepted: math-verify (the paper's answer-verification protocol, on the reference trace's text); empty for rows written before v0.2.0, which datg's multilingual grader decided"`
 }
 
 // DAG is one reference DAG of a problem.

@@ -22,6 +22,8 @@ var (
 	ErrUnknownGrader = errors.New("unknown grader")
 	// ErrUnknownDetector means a string is none of the language detectors.
 	ErrUnknownDetector = errors.New("unknown detector")
+	// ErrUnknownDerivation means a string is none of the derivations.
+	ErrUnknownDerivation = errors.New("unknown derivation")
 	// ErrUnknownStatus means a string is none of the statuses of its kind.
 	ErrUnknownStatus = errors.New("unknown status")
 )

@@ -45,7 +45,7 @@ func TestReferencesBatchCommand(t *testing.T) {
 	c.Batch.StepPolls = 2
 	sim := pipelinetest.StartSim(t, data, c)
 	args := []string{"references", "--batch", "--batch-poll", "1ms", "--server", "openai", "--base-url", sim.URL,
-		"--model", "gpt-5.4", "--levels", "low", "--limit", "2", "--per-problem", "2", "--attempts", "4", "--data", data}
+		"--model", "gpt-5.4", "--derivation", "answer", "--levels", "low", "--limit", "2", "--per-problem", "2", "--attempts", "4", "--data", data}
 	for i := 0; i < 2; i++ {
 		if r := datg(t, nil, args...); r.code != 0 || !strings.Contains(r.stdout, "references: 2 problems, 2 with 2 references") {
 			t.Fatalf("run %d: exit %d\nstdout %s\nstderr %s", i+1, r.code, r.stdout, r.stderr)
@@ -70,7 +70,7 @@ func TestReferencesBatchDryRunWritesNothing(t *testing.T) {
 	sim := pipelinetest.StartSim(t, data, c)
 	before := runDirListing(t, data)
 	r := datg(t, nil, "references", "--batch", "--dry-run", "--price-input", "1", "--price-output", "8", "--server", "openai", "--base-url", sim.URL,
-		"--model", "gpt-5.4", "--levels", "low", "--limit", "2", "--per-problem", "2", "--data", data)
+		"--model", "gpt-5.4", "--derivation", "answer", "--levels", "low", "--limit", "2", "--per-problem", "2", "--data", data)
 	if r.code != 0 || !strings.Contains(r.stdout, "dry run (nothing sent, nothing written)") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}

@@ -59,7 +59,7 @@ var (
 	simReasoning = cmdSimulate.Flag.Bool("reasoning-field", false, "chat: return the reasoning apart, split as vLLM's Qwen3 reasoning parser splits it")
 	simReasonKey = cmdSimulate.Flag.String("reasoning-key", "reasoning", "name of that field: reasoning (vLLM today) or reasoning_content (before 0.10)")
 	simTrustTmpl = cmdSimulate.Flag.Bool("trust-request-chat-template", false, "accept a chat_template in requests (vLLM refuses them without this flag)")
-	simDialect   = cmdSimulate.Flag.String("dialect", "vllm", "API to speak: vllm, or openai (refuses what OpenAI's API refuses, hides reasoning models' reasoning)")
+	simDialect   = cmdSimulate.Flag.String("dialect", "vllm", "API to speak: vllm; openai (refuses what OpenAI's API refuses, hides reasoning models' reasoning); or modelstudio (Alibaba Cloud Model Studio's compatible mode under /compatible-mode/v1: thinking only streamed, reasoning in reasoning_content)")
 	simModelLen  = cmdSimulate.Flag.Int("max-model-len", 40960, "context length /v1/models reports; longer requests get vLLM's 400")
 	simSeed      = cmdSimulate.Flag.Uint64("seed", 1, "seed of fault injection")
 	simLog       = cmdSimulate.Flag.String("log", "", "append one JSON line per request to this file")

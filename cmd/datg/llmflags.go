@@ -58,7 +58,7 @@ func addLLMFlags(fs *flag.FlagSet, defaultAPI string, defaultSlots int, withMode
 		deadline: fs.Duration("deadline", 0, "time limit of one request over all its attempts (0: from its max_tokens, at least --timeout)"),
 		patience: fs.Duration("patience", d.Patience, "how long every endpoint may be down before the run fails"),
 		backoff:  fs.Duration("backoff", d.BackoffBase, "first pause before a retry (doubles per attempt)"),
-		server:   fs.String("server", "", "what the endpoints are: vllm or openai (default: openai for api.openai.com, else vllm); decides how requests are put on the wire"),
+		server:   fs.String("server", "", "what the endpoints are: vllm, openai, or modelstudio (Alibaba Cloud Model Studio: thinking on, streamed) (default: openai for api.openai.com, else vllm); decides how requests are put on the wire"),
 		effort:   fs.String("reasoning-effort", "", "reasoning_effort for OpenAI's reasoning models ("+strings.Join(llm.ReasoningEfforts, ", ")+"; default: the model's own)"),
 		dryRun:   fs.Bool("dry-run", false, "count the requests left to send and estimate their tokens (and cost, given prices); send and write nothing"),
 		priceIn:  fs.Float64("price-input", 0, "with --dry-run: price per million prompt tokens"),

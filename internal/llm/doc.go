@@ -38,6 +38,12 @@
 //     are not the completion tokens, or a prompt count beyond twice the
 //     prompt's bytes plus a template's worth (no count past 2^31).
 //
+// Alibaba Cloud Model Studio (ServerModelStudio) refuses thinking without
+// streaming, so its requests are streamed (modelstudio.go) and the events
+// put back together into the reply a non-streamed request would have had
+// before these checks; a stream cut before data: [DONE], or with an event
+// no server sends, is malformed likewise.
+//
 // A journaled record that fails the checks a response can still be put to
 // (written by an older datg) counts as absent: the request is sent again
 // and its answer journaled under a replacement key.

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -96,7 +97,7 @@ func (e *endpoint) call(ctx context.Context, req Request, o Options) (Response, 
 	var out Response
 	if err != nil {
 		err = e.cleanServerError(err)
-		if ex.body != nil && ex.status >= 200 && ex.status < 300 {
+		if ex.body != nil && ex.status >= 200 && ex.status < 300 && !errors.Is(err, ErrMalformed) {
 			// Answered in full, but the body could not be decoded (a count
 			// beyond int64, a string where a number belongs).
 			err = fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -138,6 +139,9 @@ func acceptReply(body []byte, req Request, out *Response) error {
 // send sends the request through go-openai, in the wire form it has.
 // What go-openai decodes is not used: readReply reads the raw body.
 func (e *endpoint) send(ctx context.Context, req Request, ex *exchange) error {
+	if req.Wire == WireThinkingStream {
+		return e.sendThinkingStream(ctx, req, ex)
+	}
 	var err error
 	switch req.API {
 	case APICompletions:

@@ -48,7 +48,8 @@ type Options struct {
 	MinResponseRate float64
 	// ConnectTimeout bounds establishing a connection.
 	ConnectTimeout time.Duration
-	// Server is what the endpoints are (ServerVLLM or ServerOpenAI; empty
+	// Server is what the endpoints are (ServerVLLM, ServerOpenAI or
+	// ServerModelStudio; empty
 	// resolves from the endpoints' host in NewPool): it decides how a
 	// request is put on the wire (Shape).
 	Server string
@@ -100,7 +101,7 @@ func (o Options) Validate() error {
 	check(o.RequestDeadline >= 0, "RequestDeadline", "request deadline must not be negative, not %v", o.RequestDeadline)
 	check(o.StallTimeout > 0, "StallTimeout", "stall timeout must be positive, not %v", o.StallTimeout)
 	check(o.MinResponseRate >= 0 && !math.IsInf(o.MinResponseRate, 0), "MinResponseRate", "minimum response rate must be a non-negative number of bytes a second, not %v", o.MinResponseRate)
-	check(o.Server == "" || o.Server == ServerVLLM || o.Server == ServerOpenAI, "Server", "server %q is neither %s nor %s", o.Server, ServerVLLM, ServerOpenAI)
+	check(o.Server == "" || o.Server == ServerVLLM || o.Server == ServerOpenAI || o.Server == ServerModelStudio, "Server", "server %q is none of %s, %s, %s", o.Server, ServerVLLM, ServerOpenAI, ServerModelStudio)
 	check(o.ReasoningEffort == "" || slices.Contains(ReasoningEfforts, o.ReasoningEffort), "ReasoningEffort", "reasoning effort %q is none of %s", o.ReasoningEffort, strings.Join(ReasoningEfforts, ", "))
 	check(headerSafe(o.APIKey), "APIKey", "the API key holds characters an HTTP header cannot carry (a line break?)")
 	return p.Err()

@@ -141,6 +141,11 @@ func checkReply(req Request, resp Response) error {
 	completionMax := req.MaxTokens
 	if completionMax <= 0 {
 		completionMax = min(2*text+64, maxTokenCount)
+	} else if req.Wire == WireThinkingStream {
+		// Model Studio's max_tokens bounds the answer; the reasoning has
+		// its own bound (the model's longest chain of thought), and its
+		// tokens are counted beside the answer's.
+		completionMax = min(completionMax+2*len(resp.Reasoning)+64, maxTokenCount)
 	}
 	// Every prompt token is at least a byte of the prompt, besides what a
 	// chat template or a hosted API's own system prompt adds.

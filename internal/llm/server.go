@@ -110,6 +110,9 @@ var openAIFields = map[string]bool{
 // shaped request is what is sent and keyed, so a trace records the values
 // that were really sent. Errors are ErrBadRequestConfig: nothing is sent.
 func (o Options) Shape(req Request) (Request, error) {
+	if o.Server == ServerModelStudio {
+		return o.shapeModelStudio(req)
+	}
 	if o.Server != ServerOpenAI {
 		if o.ReasoningEffort != "" {
 			return req, fmt.Errorf("%w: %s: %w", ErrBadRequestConfig, req.describe(),

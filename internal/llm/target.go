@@ -42,6 +42,10 @@ func (t Target) Validate() error {
 	switch server := ResolveServer(t.Pool.Server, t.Endpoints); {
 	case server == ServerOpenAI && t.Pool.ReasoningEffort != "" && refusesReasoningEffort(t.Model):
 		p.Add("Pool.ReasoningEffort", "%s", effortRefused(t.Model))
+	case server == ServerModelStudio && t.Pool.ReasoningEffort != "":
+		p.Add("Pool.ReasoningEffort", "is for OpenAI's reasoning models; Model Studio's thinking is enable_thinking, which datg always sends")
+	case server == ServerModelStudio && t.API != APIChat:
+		p.Add("API", "Model Studio serves %s on chat/completions only (its completions endpoint is for Qwen Coder models)", t.Model)
 	case server == ServerVLLM && t.Pool.ReasoningEffort != "":
 		p.Add("Pool.ReasoningEffort", "is for OpenAI's reasoning models, and these endpoints are vLLM (say the server is openai if they are OpenAI's)")
 	case server == ServerOpenAI && (IsReasoningModel(t.Model) || t.Pool.ReasoningEffort != "") && t.API != APIChat:

@@ -60,7 +60,10 @@ type Config struct {
 	// "openai": OpenAI's chat API, which refuses fields it does not know
 	// (vLLM's sampling fields among them) and, for its reasoning models
 	// (o-series, GPT-5), max_tokens and any temperature or top_p but the
-	// default, and hides the reasoning (counted in reasoning_tokens).
+	// default, and hides the reasoning (counted in reasoning_tokens); or
+	// "modelstudio": Alibaba Cloud Model Studio's compatible mode, which
+	// refuses thinking without streaming and returns the reasoning in
+	// reasoning_content (modelstudio.go).
 	Dialect string
 	// RequireKey, when set, is the only API key accepted; a wrong key gets a
 	// 401 that echoes it back (as careless servers do), to test redaction.
@@ -151,6 +154,9 @@ type ContentFaults struct {
 const (
 	DialectVLLM   = "vllm"
 	DialectOpenAI = "openai"
+	// DialectModelStudio is Alibaba Cloud Model Studio's OpenAI-compatible
+	// mode (modelstudio.go).
+	DialectModelStudio = "modelstudio"
 )
 
 // DefaultConfig is one healthy endpoint on a free loopback port.
@@ -217,8 +223,8 @@ func (c Config) Validate() error {
 	if c.ReasoningKey != "" && c.ReasoningKey != "reasoning_content" && c.ReasoningKey != "reasoning" {
 		p.Add("ReasoningKey", "%q is neither reasoning_content nor reasoning", c.ReasoningKey)
 	}
-	if c.Dialect != DialectVLLM && c.Dialect != DialectOpenAI {
-		p.Add("Dialect", "%q is neither %s nor %s", c.Dialect, DialectVLLM, DialectOpenAI)
+	if c.Dialect != DialectVLLM && c.Dialect != DialectOpenAI && c.Dialect != DialectModelStudio {
+		p.Add("Dialect", "%q is none of %s, %s, %s", c.Dialect, DialectVLLM, DialectOpenAI, DialectModelStudio)
 	}
 	if c.MaxModelLen < 1 {
 		p.Add("MaxModelLen", "must be at least 1, not %d", c.MaxModelLen)

@@ -68,7 +68,7 @@ func serve(addr string, srv *Server) (*Endpoint, error) {
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
-	return &Endpoint{URL: "http://" + ln.Addr().String() + "/v1", Server: srv, hs: hs}, nil
+	return &Endpoint{URL: "http://" + ln.Addr().String() + srv.cfg.basePath(), Server: srv, hs: hs}, nil
 }
 
 // Close stops the endpoint.

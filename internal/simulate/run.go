@@ -42,7 +42,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		c.Seed = cfg.Seed + uint64(i)
 		hs := &http.Server{Handler: newServer(c, m), ReadHeaderTimeout: 10 * time.Second}
 		servers = append(servers, hs)
-		urls = append(urls, "http://"+ln.Addr().String()+"/v1")
+		urls = append(urls, "http://"+ln.Addr().String()+cfg.basePath())
 		go func(ln net.Listener) { errc <- hs.Serve(ln) }(ln)
 	}
 	known := len(key)

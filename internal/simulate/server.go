@@ -189,12 +189,19 @@ type request struct {
 	Stop                 json.RawMessage `json:"stop"` // a string or a list of them
 	ReturnTokenIDs       bool            `json:"return_token_ids"`
 	ContinueFinalMessage bool            `json:"continue_final_message"`
+	// EnableThinking and ThinkingBudget are Model Studio's thinking
+	// switch and reasoning cap (the budget raw, to tell a bad value).
+	EnableThinking *bool           `json:"enable_thinking"`
+	ThinkingBudget json.RawMessage `json:"thinking_budget"`
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Faults.Dead {
 		hangUp(w)
 		return
+	}
+	if s.cfg.Dialect == DialectModelStudio {
+		r.URL.Path = strings.TrimPrefix(r.URL.Path, modelStudioPrefix)
 	}
 	switch {
 	case r.URL.Path == "/health":
@@ -261,6 +268,12 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 			req.MaxTokens = req.MaxCompletionTokens
 		}
 	}
+	if s.cfg.Dialect == DialectModelStudio && err == nil {
+		if no := modelStudioRefusal(req, chat); no != nil {
+			writeModelStudioError(w, no)
+			return
+		}
+	}
 	if err == nil && req.MaxTokens != nil && *req.MaxTokens < 1 {
 		err = fmt.Errorf("max_tokens must be at least 1, got %d", *req.MaxTokens)
 	}
@@ -318,6 +331,9 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		if s.cfg.Dialect == DialectOpenAI && isReasoningModel(req.Model) {
 			g = g.writtenOut() // a hosted reasoning model shows its derivation
 		}
+		if s.cfg.Dialect == DialectModelStudio {
+			g = g.thoughtThenWritten()
+		}
 	case prompts.DAGSystem:
 		g = s.model.dag(history, strings.Contains(history, "<<<DERIVATION") && len(req.Messages) > 2, samp, s.cfg.Content)
 	case prompts.AlignSystem:
@@ -370,9 +386,12 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	}
 	promptTokens := countTokens(system + user + assistant)
 	var ok bool
-	if req.Stream {
+	switch {
+	case req.Stream && s.cfg.Dialect == DialectModelStudio:
+		ok = s.modelStudioStream(w, r, req, g, promptTokens)
+	case req.Stream:
 		ok = s.stream(w, r, req, g, chat, promptTokens)
-	} else {
+	default:
 		ok = writeJSON(w, http.StatusOK, s.response(req, g, chat, promptTokens)) == nil
 	}
 	if ok {
@@ -430,6 +449,9 @@ func (s *Server) response(req request, g generation, chat bool, promptTokens int
 	}
 	if s.cfg.Dialect == DialectOpenAI {
 		return s.openAIResponse(req, g, usage, now)
+	}
+	if s.cfg.Dialect == DialectModelStudio {
+		return s.modelStudioResponse(req, g, promptTokens)
 	}
 	msg := map[string]any{"role": "assistant"}
 	if s.cfg.ReasoningField {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/datg/datg/internal/bounds"
@@ -91,9 +92,26 @@ type reference struct {
 	level string
 }
 
+// derivation is what the DAG builder converts, as the reference was made
+// (derivations.derivation): the answer alone (what follows a </think>
+// when the reasoning came inline), or the reasoning, the answer being the
+// final response beside it (a row of an older datg, which has no
+// derivation, is such).
 func (r reference) derivation() string {
+	if r.row.Derivation == string(study.FromAnswer) {
+		return strings.TrimLeft(transforms.AnswerPart(r.row.Response), "\n")
+	}
 	if r.row.Reasoning != "" {
 		return r.row.Reasoning
+	}
+	return r.row.Response
+}
+
+// final is the final response quoted beside the derivation: the answer
+// (the derivation itself, when it is the answer).
+func (r reference) final() string {
+	if r.row.Derivation == string(study.FromAnswer) {
+		return r.derivation()
 	}
 	return r.row.Response
 }
@@ -137,7 +155,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	defer prog.Finish() // on every error path too; Finish is idempotent
 	if cfg.Symbolic {
 		for _, r := range refs {
-			raw := datg.SymbolicDAGJSON(r.derivation()+"\n"+r.row.Response, r.row.Extracted)
+			text := r.derivation() // the answer alone, or the reasoning then the answer
+			if r.row.Derivation != string(study.FromAnswer) {
+				text += "\n" + r.row.Response
+			}
+			raw := datg.SymbolicDAGJSON(text, r.row.Extracted)
 			row, nodes, edges, _ := Rows(r.row.ProblemID, int(r.row.RefIndex), raw, builder)
 			if err := add(row, nodes, edges); err != nil {
 				return sum, err
@@ -246,7 +268,7 @@ func (cfg Config) messages(r reference) []llm.Message {
 		tail = string(rs[len(rs)-tailChars:])
 	}
 	b := cfg.budget(r.level)
-	user := cfg.Prompts.DAGUser(prompts.DAGInput{Derivation: d, Tail: tail, Final: r.row.Response,
+	user := cfg.Prompts.DAGUser(prompts.DAGInput{Derivation: d, Tail: tail, Final: r.final(),
 		TargetMaxNodes: b.Nodes, TargetMaxDescChars: b.DescChars, TargetMaxParents: b.Parents})
 	return []llm.Message{{Role: "system", Content: cfg.Prompts.DAGSystem()}, {Role: "user", Content: user}}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
-	"github.com/datg/datg/transforms/answer"
+	"github.com/datg/datg/transforms/mathverify"
 )
 
 // Config is one references run.
@@ -35,17 +36,41 @@ type Config struct {
 	Levels      []string
 	Limit       int          // first N problems of each level; 0 = all
 	Prompts     *prompts.Set // --prompts DIR; nil sends the builtin set
-	Stderr      io.Writer
+	// Derivation is what of a reply becomes the reference (its trace's
+	// text, and what the DAG builder reads): the model's reasoning, then
+	// its answer (study.FromReasoning, the paper's: its DAG prompt converts
+	// a chain of thought), or the answer alone (study.FromAnswer, for a
+	// model that hides its reasoning).
+	Derivation study.Derivation
+	Stderr     io.Writer
 }
 
-// MaxAttempts bounds --max-attempts (the paper: 12), and so an attempt's
-// number and a reference's index.
+// MaxAttempts bounds --attempts, and so an attempt's number and a
+// reference's index.
 const MaxAttempts = 1000
 
-// DefaultConfig asks for five references per problem in at most 12 attempts.
+// Grader is the grader that accepts a reference: the paper accepts those
+// whose final answer agrees with the gold one "under our
+// answer-verification protocol", Math-Verify.
+const Grader = study.MathVerify
+
+// Reasons of a rejection besides the grader's (mathverify.Reason*).
+const (
+	// ReasonNoReasoning: the derivation is the reasoning and the reply had
+	// none.
+	ReasonNoReasoning = "no-reasoning"
+	// ReasonLength: the budget cut the reply (finish_reason length), so it
+	// has no final answer of its own, whatever answer it last wrote.
+	ReasonLength = "length"
+)
+
+// DefaultConfig asks for five references per problem (the paper's five)
+// in at most 12 attempts (datg's choice: the paper does not say how many
+// it allowed), derived from the model's reasoning.
 func DefaultConfig() Config {
 	return Config{Data: store.DefaultDir, PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95, MaxTokens: 16384,
-		Seed: 1000, Levels: study.Strings(study.Low, study.Medium, study.High), Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
+		Seed: 1000, Levels: study.Strings(study.Low, study.Medium, study.High), Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()},
+		Derivation: study.FromReasoning}
 }
 
 // Validate checks the run.
@@ -70,6 +95,9 @@ func (c Config) Validate() error {
 	if c.Limit < 0 {
 		p.Add("Limit", "must not be negative")
 	}
+	if _, err := study.ParseDerivation(string(c.Derivation)); err != nil {
+		p.Check("Derivation", err)
+	}
 	return p.Err()
 }
 
@@ -82,7 +110,7 @@ type Summary struct {
 
 type problem struct {
 	schema.Problem
-	gold     answer.Gold
+	gold     mathverify.Gold
 	attempts int
 	accepted int
 }
@@ -156,7 +184,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				return nil
 			},
 			func(a attempt, req llm.Request, resp llm.Response, _ bool) error {
-				r := grade(a, req, resp)
+				r := grade(cfg.Derivation, a, req, resp)
 				r.row.PromptSet = cfg.Prompts.Hash()
 				mu.Lock()
 				defer mu.Unlock()
@@ -169,6 +197,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			llm.LogFailures(func(a attempt) string { return a.p.ProblemID }))
 		if err != nil {
 			return Summary{}, err
+		}
+		if round == 0 && cfg.Derivation == study.FromReasoning && len(results) > 0 && !slices.ContainsFunc(results, func(r result) bool { return r.reasoned }) {
+			return Summary{}, fmt.Errorf("%w in any of its %d replies, and --derivation reasoning makes the references of its reasoning: "+
+				"use a thinking model that returns it (Qwen3.6-Plus on Model Studio: --server modelstudio), or --derivation answer "+
+				"for the model's answers (the replies are kept: a rerun asks nothing again)", ErrNoReasoning, len(results))
 		}
 	}
 	prog.Finish()
@@ -198,7 +231,7 @@ func loadProblems(cfg Config) ([]*problem, error) {
 	var out []*problem
 	err := store.Scan(cfg.Data, schema.Problems, func(p *schema.Problem) error {
 		if p.Lang == study.English && want[p.Level] && (cfg.Limit == 0 || int(p.K) < cfg.Limit) {
-			out = append(out, &problem{Problem: *p, gold: answer.NewGold(p.Answer)})
+			out = append(out, &problem{Problem: *p, gold: mathverify.NewGold(p.Answer)})
 		}
 		return nil
 	})
@@ -237,29 +270,58 @@ func request(cfg Config, a attempt) llm.Request {
 
 // result is one graded attempt.
 type result struct {
-	row    schema.Reference
-	text   string           // the whole derivation as a trace text
-	sent   llm.SentSampling // the sampling the request sent
-	served string           // the model id the server answered with
+	row      schema.Reference
+	text     string           // the derivation as a trace text
+	reasoned bool             // the reply held reasoning
+	sent     llm.SentSampling // the sampling the request sent
+	served   string           // the model id the server answered with
 }
 
-func grade(a attempt, req llm.Request, resp llm.Response) result {
-	// The model opened its own <think> (the chat template does not), and a
-	// reasoning parser dropped that tag with the one that closed it.
-	text := resp.Continuation()
-	if resp.Split() {
-		text = transforms.ThinkOpen + text
+// grade makes the reply's derivation (its trace text) and grades it with
+// Math-Verify, as datg verify would grade the reference trace.
+func grade(derivation study.Derivation, a attempt, req llm.Request, resp llm.Response) result {
+	text, reasoned := derivationText(derivation, resp)
+	v := a.p.gold.Grade(text)
+	accepted, reason := v.Correct, v.Reason
+	switch {
+	case derivation == study.FromReasoning && !reasoned:
+		accepted, reason = false, ReasonNoReasoning
+	case resp.FinishReason == "length":
+		accepted, reason = false, ReasonLength
 	}
-	v := a.p.gold.Grade(text, resp.FinishReason == "length")
 	return result{
 		row: schema.Reference{
-			ProblemID: a.p.ProblemID, Attempt: int32(a.n), Accepted: v.Correct, RefIndex: -1, Model: req.Model,
-			Reasoning: resp.Reasoning, Response: resp.Text, Extracted: v.Extracted, Reason: v.Reason,
+			ProblemID: a.p.ProblemID, Attempt: int32(a.n), Accepted: accepted, RefIndex: -1, Model: req.Model,
+			Reasoning: resp.Reasoning, Response: resp.Text, Extracted: v.Extracted, Reason: reason,
 			FinishReason: resp.FinishReason, PromptTokens: int64(resp.PromptTokens), CompletionTokens: int64(resp.CompletionTokens),
-			RequestKey: req.Key().String(),
+			RequestKey: req.Key().String(), Derivation: string(derivation), Grader: string(Grader),
 		},
-		text: text, sent: req.Sent(), served: resp.Model,
+		text: text, reasoned: reasoned, sent: req.Sent(), served: resp.Model,
 	}
+}
+
+// derivationText is the reply's derivation as a trace text, and whether
+// the reply held reasoning. The reasoning, then the answer: the reply put
+// back together in the think tags (a server's reasoning parser returns the
+// two apart; a server without one, inline); or the answer alone: the
+// content, or what follows </think>.
+func derivationText(derivation study.Derivation, resp llm.Response) (text string, reasoned bool) {
+	if resp.Split() {
+		reasoned = strings.TrimSpace(resp.Reasoning) != ""
+		if derivation == study.FromAnswer {
+			return strings.TrimLeft(resp.Text, "\n"), reasoned
+		}
+		// The model opened its own <think> (the chat template does not),
+		// and a reasoning parser dropped that tag with the one that
+		// closed it.
+		return transforms.ThinkOpen + resp.Continuation(), reasoned
+	}
+	before, after, inline := strings.Cut(resp.Text, transforms.ThinkClose)
+	reasoned = inline && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(before), strings.TrimSpace(transforms.ThinkOpen))) != ""
+	if derivation == study.FromAnswer && inline {
+		return strings.TrimLeft(after, "\n"), reasoned
+	}
+	return resp.Text, reasoned
 }
 
 // output is the run's commit: derivations and their reference traces,
@@ -276,7 +338,7 @@ func openOutput(cfg Config) (*output, error) {
 		Model string
 		Cfg   Config
 	}{cfg.Target.Model, Config{PerProblem: cfg.PerProblem, MaxAttempts: cfg.MaxAttempts, Temperature: cfg.Temperature,
-		TopP: cfg.TopP, MaxTokens: cfg.MaxTokens, Seed: cfg.Seed}}), DryRun: cfg.Target.Pool.DryRun != nil}
+		TopP: cfg.TopP, MaxTokens: cfg.MaxTokens, Seed: cfg.Seed, Derivation: cfg.Derivation}}), DryRun: cfg.Target.Pool.DryRun != nil}
 	tx, err := store.Begin(cfg.Data, meta)
 	if err != nil {
 		return nil, err

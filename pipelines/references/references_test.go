@@ -539,10 +539,15 @@ func TestReferencesHoldTheTracesTable(t *testing.T) {
 	}
 }
 
-// The paper's reference model is one of OpenAI's reasoning models: against
-// a server that refuses what OpenAI refuses (max_tokens, temperature and
-// top_p for those models), every request is answered, and the traces
-// record what was sent (no temperature or top_p) and the snapshot served.
+// One of OpenAI's reasoning models hides its reasoning (GPT-5.4, which
+// the paper uses for DAGs and alignment, not references). With the
+// derivation its reasoning (the default), the run stops after its first
+// round and writes nothing; with --derivation answer, its answers are the
+// references, from the replies already journaled (nothing asked twice).
+// Against a server that refuses what OpenAI refuses (max_tokens,
+// temperature and top_p for those models) every request is answered, and
+// the traces record what was sent (no temperature or top_p) and the
+// snapshot served.
 func TestReferencesFromAnOpenAIReasoningModel(t *testing.T) {
 	data := pipelinetest.DemoRun(t)
 	c := pipelinetest.SimConfig(t)
@@ -552,17 +557,33 @@ func TestReferencesFromAnOpenAIReasoningModel(t *testing.T) {
 	target.Pool.Server, target.Pool.ReasoningEffort = llm.ServerOpenAI, "medium"
 	cfg := config(data, target)
 	cfg.PerProblem, cfg.MaxAttempts, cfg.Levels = 2, 4, []string{"low"}
+	if _, err := references.Run(context.Background(), cfg); !errors.Is(err, references.ErrNoReasoning) || !strings.Contains(err.Error(), "--derivation answer") {
+		t.Fatalf("got %v, want the run stopped for want of reasoning, naming --derivation answer", err)
+	}
+	if _, err := store.ReadAll(data, schema.References); !errors.Is(err, store.ErrNoTable) {
+		t.Fatalf("derivations after the stopped run: %v", err)
+	}
+	asked := sim.Server.Stats().Requests
+	if asked != 10 {
+		t.Fatalf("%d requests, want the first round's 10 (5 problems, 2 each)", asked)
+	}
+	cfg.Derivation = study.FromAnswer
 	sum, err := references.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := sim.Server.Stats(); st.Requests == 0 {
-		t.Fatal("no request reached the server")
-	} else if st.Errors != 0 || st.Requests != st.Served {
+	if st := sim.Server.Stats(); st.Errors != 0 || st.Requests != st.Served {
 		t.Fatalf("server stats: %d requests, %d served, %d errors; some requests were refused", st.Requests, st.Served, st.Errors)
 	}
-	if sum.Accepted == 0 {
-		t.Fatalf("no derivation accepted: %+v", sum)
+	if sum.Accepted == 0 || sum.Attempts-10 != int(sim.Server.Stats().Requests-asked) {
+		t.Fatalf("%+v after %d new requests: the first round's replies were asked again", sum, sim.Server.Stats().Requests-asked)
+	}
+	for _, rows := range readDerivations(t, data) {
+		for _, r := range rows {
+			if r.Derivation != string(study.FromAnswer) || r.Grader != string(study.MathVerify) {
+				t.Fatalf("%s attempt %d: derivation %q, grader %q", r.ProblemID, r.Attempt, r.Derivation, r.Grader)
+			}
+		}
 	}
 	for id, tr := range referenceTraces(t, data) {
 		type sampling struct {

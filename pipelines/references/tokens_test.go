@@ -7,15 +7,16 @@ import (
 
 	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/schema"
-	"github.com/datg/datg/transforms/answer"
+	"github.com/datg/datg/study"
+	"github.com/datg/datg/transforms/mathverify"
 )
 
 // Token counts past 2^31 are kept as they are, not wrapped around (an
 // int32 cast made 3e9 into -1,294,967,296).
 func TestGradeKeepsTokenCountsPastInt32(t *testing.T) {
 	const huge = 3_000_000_000
-	a := attempt{p: &problem{Problem: schema.Problem{ProblemID: "low-0", Answer: "18"}, gold: answer.NewGold("18")}}
-	res := grade(a, llm.Request{Model: "m"}, llm.Response{Text: `\boxed{18}`, FinishReason: "stop", PromptTokens: huge, CompletionTokens: huge + 1})
+	a := attempt{p: &problem{Problem: schema.Problem{ProblemID: "low-0", Answer: "18"}, gold: mathverify.NewGold("18")}}
+	res := grade(study.FromAnswer, a, llm.Request{Model: "m"}, llm.Response{Text: `\boxed{18}`, FinishReason: "stop", PromptTokens: huge, CompletionTokens: huge + 1})
 	type kept struct {
 		Accepted                       bool
 		PromptTokens, CompletionTokens int64

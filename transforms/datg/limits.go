@@ -5,10 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// The largest DAG datg reads, from a model or an import. The paper's DAGs
-// have 5 to 30 nodes, the builder is asked for at most 20 with 60-character
-// descriptions, and the symbolic builder makes at most 24; these caps sit
-// far above all of that. They keep a hostile DAG (an import of a million
+// The largest DAG datg reads, from a model or an import. The paper gives
+// no size for its DAGs; datg's DAG prompt aims for about 8 to 20 nodes
+// (by level) with 60-character descriptions, and the symbolic builder
+// makes at most 24: these caps are datg's choice, far above all of that. They keep a hostile DAG (an import of a million
 // edges) out of the tables and bound what an explain page draws for a DAG:
 // at most MaxNodes boxes and MaxEdges lines.
 const (

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/datg/datg/internal/atomicfile"
@@ -23,6 +24,10 @@ type Tx struct {
 	staging string // DIR/gen/.tx-<id>: the new tables, then the new generation
 	members []member
 	held    *os.File // the staging directory's lock: no commit collects it while held
+	// madeRun says Begin made the run directory: an aborted first
+	// transaction removes it again (with the lock files and gen/ it made),
+	// so a failed first import leaves no directory that looks like a run.
+	madeRun bool
 	locks   []*os.File
 	done    bool
 	// Generation is the generation Commit made (0 before).
@@ -49,6 +54,8 @@ func Begin(dir string, meta Meta) (*Tx, error) {
 	if meta.DryRun {
 		return &Tx{dir: dir, meta: meta, id: "dry-run"}, nil
 	}
+	_, statErr := os.Stat(dir)
+	madeRun := errors.Is(statErr, fs.ErrNotExist)
 	gens := filepath.Join(dir, genDir)
 	if err := os.MkdirAll(gens, 0o755); err != nil {
 		return nil, err
@@ -65,7 +72,7 @@ func Begin(dir string, meta Meta) (*Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tx{dir: dir, meta: meta, id: id, staging: staging, held: held}, nil
+	return &Tx{dir: dir, meta: meta, id: id, staging: staging, held: held, madeRun: madeRun}, nil
 }
 
 // makeStaging makes a staging directory and takes its lock, under the
@@ -196,6 +203,35 @@ func (tx *Tx) Abort() {
 		os.RemoveAll(tx.staging)
 	}
 	tx.release()
+	if tx.madeRun {
+		removeUnusedRun(tx.dir)
+	}
+}
+
+// removeUnusedRun removes a run directory an aborted first transaction
+// made, when it holds nothing but what datg made for it: an empty gen/ and
+// lock files.
+func removeUnusedRun(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case name == genDir && e.IsDir():
+			if left, _ := os.ReadDir(filepath.Join(dir, genDir)); len(left) > 0 {
+				return
+			}
+		case strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".lock") && e.Type().IsRegular():
+		default:
+			return
+		}
+	}
+	for _, e := range entries {
+		os.Remove(filepath.Join(dir, e.Name()))
+	}
+	os.Remove(dir)
 }
 
 func (tx *Tx) release() {

@@ -496,3 +496,27 @@ func TestRunFromBeforeManifests(t *testing.T) {
 		t.Fatalf("after a write: %v, want ErrTableChanged", err)
 	}
 }
+
+// A first transaction that fails (an import into a new directory that
+// finds no problems) leaves no directory behind that looks like a run.
+func TestAbortedFirstTransactionLeavesNoRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new-run")
+	w, err := Create(dir, schema.Traces, Meta{Stage: "import traces"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the aborted first transaction left %s: %v", dir, err)
+	}
+	// In a directory the user made, nothing of theirs is touched.
+	mine := t.TempDir()
+	os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("mine"), 0o644)
+	if w, err = Create(mine, schema.Traces, Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if _, err := os.Stat(filepath.Join(mine, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+}

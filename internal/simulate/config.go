@@ -62,6 +62,13 @@ type Config struct {
 	// (o-series, GPT-5), max_tokens and any temperature or top_p but the
 	// default, and hides the reasoning (counted in reasoning_tokens).
 	Dialect string
+	// HiddenReasoning is how many tokens an OpenAI reasoning model
+	// (Dialect openai, o-series or GPT-5 names) reasons, unseen, before
+	// each answer; its max_completion_tokens counts them with the answer,
+	// so a budget at or below it gets empty content with finish_reason
+	// length and the reasoning counted, as OpenAI answers when a model
+	// spends its budget reasoning. 0: a short plan only.
+	HiddenReasoning int
 	// RequireKey, when set, is the only API key accepted; a wrong key gets a
 	// 401 that echoes it back (as careless servers do), to test redaction.
 	RequireKey string
@@ -219,6 +226,9 @@ func (c Config) Validate() error {
 	}
 	if c.Dialect != DialectVLLM && c.Dialect != DialectOpenAI {
 		p.Add("Dialect", "%q is neither %s nor %s", c.Dialect, DialectVLLM, DialectOpenAI)
+	}
+	if c.HiddenReasoning < 0 {
+		p.Add("HiddenReasoning", "must not be negative, not %d", c.HiddenReasoning)
 	}
 	if c.MaxModelLen < 1 {
 		p.Add("MaxModelLen", "must be at least 1, not %d", c.MaxModelLen)

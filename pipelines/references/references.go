@@ -30,7 +30,7 @@ type Config struct {
 	MaxAttempts int // attempts allowed per problem
 	Temperature float64
 	TopP        float64
-	MaxTokens   int
+	MaxTokens   int   // 0: DefaultMaxTokens, or llm.ReasoningBudget where the budget counts the model's reasoning
 	Seed        int64 // attempt a is sampled with seed Seed + a
 	Levels      []string
 	Limit       int          // first N problems of each level; 0 = all
@@ -42,9 +42,13 @@ type Config struct {
 // number and a reference's index.
 const MaxAttempts = 1000
 
+// DefaultMaxTokens is the budget of a derivation where the budget does not
+// count hidden reasoning.
+const DefaultMaxTokens = 16384
+
 // DefaultConfig asks for five references per problem in at most 12 attempts.
 func DefaultConfig() Config {
-	return Config{Data: store.DefaultDir, PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95, MaxTokens: 16384,
+	return Config{Data: store.DefaultDir, PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95,
 		Seed: 1000, Levels: study.Strings(study.Low, study.Medium, study.High), Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
 }
 
@@ -58,7 +62,9 @@ func (c Config) Validate() error {
 	if c.MaxAttempts > MaxAttempts {
 		p.Add("MaxAttempts", "%d is more than %d", c.MaxAttempts, MaxAttempts)
 	}
-	p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+	if c.MaxTokens != 0 {
+		p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+	}
 	p.Check("Temperature", bounds.Temperature(c.Temperature))
 	p.Check("TopP", bounds.TopP(c.TopP))
 	p.Check("Seed", bounds.Seed(c.Seed))
@@ -78,6 +84,10 @@ type Summary struct {
 	Problems, Complete int
 	Attempts, Accepted int
 	Short              []string // problems with fewer accepted references than wanted
+	// Grown counts the attempts asked again with a larger budget because
+	// the first reply spent its budget reasoning; Spent those that spent
+	// it still (not accepted, the reason saying so).
+	Grown, Spent int
 }
 
 type problem struct {
@@ -127,6 +137,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	defer closeJournal()
+	budget := client.Pool.Budget(cfg.Target.Model, cfg.MaxTokens, DefaultMaxTokens)
+	var grown, spent int
 
 	var mu sync.Mutex
 	var results []result
@@ -149,7 +161,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		err := llm.Fanout(ctx, client, prog,
 			func(yield func(attempt, llm.Request) bool) error {
 				for _, a := range batch {
-					if !yield(a, request(cfg, a)) {
+					if !yield(a, request(cfg, a, budget)) {
 						break
 					}
 				}
@@ -160,6 +172,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				r.row.PromptSet = cfg.Prompts.Hash()
 				mu.Lock()
 				defer mu.Unlock()
+				if req.MaxTokens > budget {
+					grown++
+				}
+				if llm.SpentOnReasoning(req, resp) {
+					spent++
+				}
 				results = append(results, r)
 				if r.row.Accepted {
 					a.p.accepted++
@@ -172,7 +190,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 	}
 	prog.Finish()
-	sum := Summary{Problems: len(problems)}
+	sum := Summary{Problems: len(problems), Grown: grown, Spent: spent}
 	for _, p := range problems {
 		sum.Attempts += p.attempts
 		if p.accepted >= cfg.PerProblem {
@@ -217,10 +235,12 @@ func loadProblems(cfg Config) ([]*problem, error) {
 	return out, nil
 }
 
-func request(cfg Config, a attempt) llm.Request {
+// request is attempt a with the given budget. A reply that spends it
+// reasoning is kept, graded as it is (no answer) and counted.
+func request(cfg Config, a attempt, budget int) llm.Request {
 	seed := cfg.Seed + int64(a.n)
 	req := llm.Request{
-		API: cfg.Target.API, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens,
+		API: cfg.Target.API, Model: cfg.Target.Model, MaxTokens: budget, KeepSpent: true,
 		Temperature: cfg.Temperature, TopP: cfg.TopP, Seed: &seed, Sample: a.n,
 	}
 	user := cfg.Prompts.ReferenceUser(prompts.ReferenceInput{Question: a.p.Question})
@@ -251,6 +271,10 @@ func grade(a attempt, req llm.Request, resp llm.Response) result {
 		text = transforms.ThinkOpen + text
 	}
 	v := a.p.gold.Grade(text, resp.FinishReason == "length")
+	if llm.SpentOnReasoning(req, resp) {
+		v.Reason = fmt.Sprintf("the model spent its budget reasoning (%d of %d completion tokens, max_completion_tokens %d): %s",
+			resp.ReasoningTokens, resp.CompletionTokens, req.MaxTokens, v.Reason)
+	}
 	return result{
 		row: schema.Reference{
 			ProblemID: a.p.ProblemID, Attempt: int32(a.n), Accepted: v.Correct, RefIndex: -1, Model: req.Model,

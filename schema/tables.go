@@ -226,7 +226,7 @@ type AlignmentError struct {
 	DagID   string `parquet:"dag_id" doc:"the reference DAG"`
 	Aligner string `parquet:"aligner" doc:"who aligned"`
 	Seq     int32  `parquet:"seq" doc:"0-based order of the problem within the alignment (bounded by the reply)"`
-	Kind    string `parquet:"kind" doc:"unknown-node, bad-status, missing-status, too-many-actions (a harmful action past its list's cap: 2 contradictory, 2 harmful-loop, 1 degenerate), invalid-json, or locate-capped (an evidence span left unlocated because a cap of the span search stopped it: longer than 1,000 characters and not found exactly or normalized, or the alignment's locating budget spent; the detail says which)"`
+	Kind    string `parquet:"kind" doc:"unknown-node, bad-status, missing-status, too-many-actions (a harmful action past its list's cap: 2 contradictory, 2 harmful-loop, 1 degenerate), invalid-json, or locate-capped (an evidence span left unlocated because a cap of the span search stopped it: longer than 1,000 characters and not found exactly or normalized, or the alignment's locating budget spent; the detail says which), or budget-spent-reasoning (a reply without a usable alignment because the aligner spent its token budget reasoning, also when asked again with a larger one; the detail gives the tokens)"`
 	Detail  string `parquet:"detail" doc:"what was wrong"`
 }
 

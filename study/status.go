@@ -58,7 +58,12 @@ const (
 	// locator cut short (a span too long to search fuzzily, or the
 	// alignment's locating budget spent); the item is kept, not located.
 	LocateCapped AlignmentErrorKind = "locate-capped"
+	// BudgetSpentReasoning is a reply that held no usable alignment because
+	// the aligner spent its token budget reasoning (finish_reason length,
+	// its reasoning filling the budget), also when asked again with a
+	// larger one: the alignment is invalid-json, and this says why.
+	BudgetSpentReasoning AlignmentErrorKind = "budget-spent-reasoning"
 )
 
 // AlignmentErrorKinds lists the alignment error kinds.
-var AlignmentErrorKinds = []AlignmentErrorKind{UnknownNode, BadStatus, MissingStatus, TooManyActions, InvalidJSON, LocateCapped}
+var AlignmentErrorKinds = []AlignmentErrorKind{UnknownNode, BadStatus, MissingStatus, TooManyActions, InvalidJSON, LocateCapped, BudgetSpentReasoning}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/align"
 )
 
@@ -36,7 +37,7 @@ var (
 	alignMethods    listFlag
 	alignLimit      = cmdAlign.Flag.Int("limit", 0, "first N problems of each level (0: all)")
 	alignRefs       = cmdAlign.Flag.Bool("references", false, "align reference derivations to the other DAGs of their problem")
-	alignMaxTok     = cmdAlign.Flag.Int("max-tokens", align.DefaultConfig().MaxTokens, "token budget of a reply")
+	alignMaxTok     = cmdAlign.Flag.Int("max-tokens", 0, fmt.Sprintf("token budget of a reply (0: %d, or %d for a reasoning model whose budget counts its reasoning: o-series, gpt-5 on a server that is not vLLM)", align.DefaultMaxTokens, llm.ReasoningBudget))
 )
 
 func init() {
@@ -76,7 +77,7 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 	if sum.Capped > 0 {
 		capped = fmt.Sprintf(" (%d spans not searched in full: a cap of the locator, kind locate-capped)", sum.Capped)
 	}
-	fmt.Fprintf(stdout, "align: %d alignments (%d without a usable reply, %d spans not located, %d alignment errors%s) -> %s/alignments.parquet\n",
-		sum.Alignments, sum.Unusable, sum.Unlocated, sum.Problems, capped, cfg.Data)
+	fmt.Fprintf(stdout, "align: %d alignments (%d without a usable reply%s, %d spans not located, %d alignment errors%s) -> %s/alignments.parquet\n",
+		sum.Alignments, sum.Unusable, spentText(sum.Grown, sum.Spent, "budget-spent-reasoning"), sum.Unlocated, sum.Problems, capped, cfg.Data)
 	return nil
 }

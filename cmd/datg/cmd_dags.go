@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/dags"
 )
 
@@ -32,7 +33,7 @@ var (
 	dagsLLM      = addLLMFlags(&cmdDAGs.Flag, "chat", 8, true).withBatch(&cmdDAGs.Flag)
 	dagsBuilder  = cmdDAGs.Flag.String("builder", "llm", "llm (the --model) or symbolic (no LLM)")
 	dagsRefModel = cmdDAGs.Flag.String("reference-model", "", "use the references of this model (needed when several wrote some)")
-	dagsMaxTok   = cmdDAGs.Flag.Int("max-tokens", dags.DefaultConfig().MaxTokens, "token budget of a reply")
+	dagsMaxTok   = cmdDAGs.Flag.Int("max-tokens", 0, fmt.Sprintf("token budget of a reply (0: %d, or %d for a reasoning model whose budget counts its reasoning: o-series, gpt-5 on a server that is not vLLM)", dags.DefaultMaxTokens, llm.ReasoningBudget))
 	dagsBudget   = func() budgetFlag {
 		f := budgetFlag{}
 		cmdDAGs.Flag.Var(f, "budget", "DAG size guidance by level, LEVEL=NODES/CHARS/PARENTS,... (default "+budgetFlag(dags.DefaultConfig().Budgets).String()+"): written into the prompt as \"aim for about\", never checked")
@@ -70,6 +71,7 @@ func runDAGs(ctx context.Context, cmd *Command, args []string) error {
 	if sum.Changed > 0 {
 		changed = fmt.Sprintf("; %d replaced DAGs of other content, whose alignments are stale until aligned again", sum.Changed)
 	}
-	fmt.Fprintf(stdout, "dags: %d DAGs, %d valid, %d repaired%s -> %s/dags.parquet\n", sum.DAGs, sum.Valid, sum.Repaired, changed, cfg.Data)
+	fmt.Fprintf(stdout, "dags: %d DAGs, %d valid, %d repaired%s%s -> %s/dags.parquet\n", sum.DAGs, sum.Valid, sum.Repaired,
+		spentText(sum.Grown, sum.Spent, "invalid, the reason saying so"), changed, cfg.Data)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/pipelines/references"
 	"github.com/datg/datg/study"
 )
@@ -51,7 +52,7 @@ var (
 	refPer      = cmdReferences.Flag.Int("per-problem", refCfg.PerProblem, "accepted references wanted per problem")
 	refTries    = cmdReferences.Flag.Int("attempts", refCfg.MaxAttempts, "derivations asked for per problem at most")
 	refTemp     = cmdReferences.Flag.Float64("temperature", refCfg.Temperature, "sampling temperature")
-	refMaxTok   = cmdReferences.Flag.Int("max-tokens", refCfg.MaxTokens, "token budget of a derivation")
+	refMaxTok   = cmdReferences.Flag.Int("max-tokens", 0, fmt.Sprintf("token budget of a derivation (0: %d, or %d for a reasoning model whose budget counts its reasoning: o-series, gpt-5 on a server that is not vLLM)", references.DefaultMaxTokens, llm.ReasoningBudget))
 	refLimit    = cmdReferences.Flag.Int("limit", 0, "first N problems of each level (0: all)")
 	refBaseSeed = cmdReferences.Flag.Int64("seed", refCfg.Seed, "attempt a is sampled with seed + a")
 	refDeriv    = cmdReferences.Flag.String("derivation", string(refCfg.Derivation), "what of a reply is the reference: reasoning (the model's chain of thought, then its answer) or answer (the answer alone, for a model that hides its reasoning)")
@@ -82,8 +83,8 @@ func runReferences(ctx context.Context, cmd *Command, args []string) error {
 	if done, err := refLLM.finish("references", stdout, err); done {
 		return err
 	}
-	fmt.Fprintf(stdout, "references: %d problems, %d with %d references, %d accepted of %d attempts -> %s/derivations.parquet\n",
-		sum.Problems, sum.Complete, cfg.PerProblem, sum.Accepted, sum.Attempts, cfg.Data)
+	fmt.Fprintf(stdout, "references: %d problems, %d with %d references, %d accepted of %d attempts%s -> %s/derivations.parquet\n",
+		sum.Problems, sum.Complete, cfg.PerProblem, sum.Accepted, sum.Attempts, spentText(sum.Grown, sum.Spent, "not accepted"), cfg.Data)
 	if len(sum.Short) > 0 {
 		fmt.Fprintf(stderr, "references: %d problems are short of references: %s\n", len(sum.Short), strings.Join(sum.Short, ", "))
 	}

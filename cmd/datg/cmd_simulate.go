@@ -60,6 +60,7 @@ var (
 	simReasonKey = cmdSimulate.Flag.String("reasoning-key", "reasoning", "name of that field: reasoning (vLLM today) or reasoning_content (before 0.10)")
 	simTrustTmpl = cmdSimulate.Flag.Bool("trust-request-chat-template", false, "accept a chat_template in requests (vLLM refuses them without this flag)")
 	simDialect   = cmdSimulate.Flag.String("dialect", "vllm", "API to speak: vllm; openai (refuses what OpenAI's API refuses, hides reasoning models' reasoning); or modelstudio (Alibaba Cloud Model Studio's compatible mode under /compatible-mode/v1: thinking only streamed, reasoning in reasoning_content)")
+	simHidden    = cmdSimulate.Flag.Int("hidden-reasoning", 0, "with --dialect openai: tokens a reasoning model (o-series, gpt-5) reasons unseen before each answer, counted in its max_completion_tokens (a budget at or below it gets no content, finish_reason length)")
 	simModelLen  = cmdSimulate.Flag.Int("max-model-len", 40960, "context length /v1/models reports; longer requests get vLLM's 400")
 	simSeed      = cmdSimulate.Flag.Uint64("seed", 1, "seed of fault injection")
 	simLog       = cmdSimulate.Flag.String("log", "", "append one JSON line per request to this file")
@@ -96,6 +97,7 @@ func runSimulate(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg.ReasoningField, cfg.Seed, cfg.Solutions = *simReasoning, *simSeed, *simSolutions
 	cfg.ReasoningKey, cfg.TrustRequestChatTemplate, cfg.Dialect, cfg.MaxModelLen = *simReasonKey, *simTrustTmpl, *simDialect, *simModelLen
+	cfg.HiddenReasoning = *simHidden
 	cfg.Content = simulate.ContentFaults{Fenced: *simFenced, Malformed: *simCutJSON, Cycle: *simCycle,
 		UnknownNode: *simUnknown, AbsentSpan: *simAbsent, BadStatus: *simBadStatus, ScaffoldLeak: *simLeak}
 	if *simKeyEnv != "" {

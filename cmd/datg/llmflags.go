@@ -58,7 +58,7 @@ func addLLMFlags(fs *flag.FlagSet, defaultAPI string, defaultSlots int, withMode
 		deadline: fs.Duration("deadline", 0, "time limit of one request over all its attempts (0: from its max_tokens, at least --timeout)"),
 		patience: fs.Duration("patience", d.Patience, "how long every endpoint may be down before the run fails"),
 		backoff:  fs.Duration("backoff", d.BackoffBase, "first pause before a retry (doubles per attempt)"),
-		server:   fs.String("server", "", "what the endpoints are: vllm, openai, or modelstudio (Alibaba Cloud Model Studio: thinking on, streamed) (default: openai for api.openai.com, else vllm); decides how requests are put on the wire"),
+		server:   fs.String("server", "", "what the endpoints are: vllm, openai (an OpenAI-compatible API: OpenAI, Azure, a gateway), or modelstudio (Alibaba Cloud Model Studio: thinking on, streamed; never detected, say it); default: what they say, vllm when they answer vLLM's GET /version, else openai; decides how requests are put on the wire"),
 		effort:   fs.String("reasoning-effort", "", "reasoning_effort for OpenAI's reasoning models ("+strings.Join(llm.ReasoningEfforts, ", ")+"; default: the model's own)"),
 		dryRun:   fs.Bool("dry-run", false, "count the requests left to send and estimate their tokens (and cost, given prices); send and write nothing"),
 		priceIn:  fs.Float64("price-input", 0, "with --dry-run: price per million prompt tokens"),
@@ -133,6 +133,16 @@ func (f *llmFlags) targetOrSymbolic(cmd *Command, flag, v string, symbolic *bool
 		return usageError{cmd, fmt.Sprintf("--%s %q is neither llm nor symbolic", flag, v)}
 	}
 	return nil
+}
+
+// spentText says, for a stage's summary, how many replies spent their
+// budget reasoning: asked again with a larger budget, and without an
+// answer even so (recorded as kind says).
+func spentText(grown, spent int, kind string) string {
+	if grown == 0 && spent == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d asked again with a larger budget (the first reply spent its budget reasoning), %d without an answer even so (%s)", grown, spent, kind)
 }
 
 // finish ends a stage run: done says the command has nothing more to

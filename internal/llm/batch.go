@@ -80,7 +80,7 @@ type batcher struct {
 
 func newBatcher(pool *Pool, dir string, opts BatchOptions, label string, stderr io.Writer) (*batcher, error) {
 	if pool.Server() != ServerOpenAI {
-		return nil, inputerr.Invalid(inputerr.BadField("Batch.Enabled", "%w (these endpoints are %s)", ErrBatchUnsupported, pool.Server()))
+		return nil, inputerr.Invalid(inputerr.BadField("Batch.Enabled", "%w (these endpoints %s)", ErrBatchUnsupported, pool.kindSaid()))
 	}
 	if opts.Poll == 0 {
 		opts.Poll = defaultBatchPoll
@@ -665,8 +665,6 @@ func (b *batcher) readResult(c Journaled, s *submission, line []byte, st *batchR
 			if err := c.Journal.Put(c.freeKey(key), Record{Request: req, Response: out}); err != nil {
 				return fmt.Errorf("journaling response: %w", err)
 			}
-		case errors.Is(err, ErrBudgetSpentReasoning):
-			st.settled[r.CustomID] = fmt.Errorf("%w: %s in batch %s: %w", ErrRejected, req.describe(), s.BatchID, err)
 		default:
 			st.last[r.CustomID] = err.Error()
 		}

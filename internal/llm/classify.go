@@ -38,9 +38,6 @@ func classify(ctx context.Context, err error, ex *exchange) outcome {
 	if errors.Is(err, errAttemptTimeout) {
 		return timedOut
 	}
-	if errors.Is(err, ErrBudgetSpentReasoning) {
-		return rejected
-	}
 	status := 0
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError

@@ -25,7 +25,10 @@
 //     content null beside a reasoning is vLLM's reasoning parser saying
 //     nothing followed </think>, and is kept), or empty where the model did
 //     not stop at once (finish_reason stop after at most a few tokens: the
-//     end of sequence or a stop string);
+//     end of sequence or a stop string) and is not an OpenAI reasoning
+//     model that spent its budget reasoning (finish_reason length, the
+//     reasoning counted: kept, and asked again with a larger budget, see
+//     SpentOnReasoning);
 //   - it has no finish_reason, or one that ends no answer: anything but
 //     vLLM's stop, length, repetition and OpenAI's stop, length,
 //     content_filter, tool_calls, function_call (vLLM's abort and error
@@ -57,6 +60,16 @@
 // field JSON cannot encode, a model go-openai refuses on that API) fails at
 // once with ErrBadRequestConfig, an inputerr.ErrInvalidConfig: no server saw
 // it, so no endpoint is blamed and nothing is retried.
+//
+// What the endpoints are decides each request's form (Options.Shape):
+// --server says it, else the host api.openai.com, else the servers
+// themselves (Pool.DecideServer: vLLM answers GET /version, an
+// OpenAI-compatible API that is not vLLM does not). A 400 refusing the
+// form, which every request shares, stops the run (ErrWrongServer). An
+// OpenAI reasoning model's budget counts its hidden reasoning
+// (ReasoningBudget is the stages' default for it): a reply that spent the
+// budget reasoning is journaled and asked once more with twice the budget,
+// at most MaxReasoningBudget (Journaled.DoSent).
 //
 // Redirects are followed only within the endpoint's origin (scheme, host and
 // port). Go's client would keep the Authorization header on a redirect to

@@ -1,10 +1,14 @@
 package llm
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/datg/datg/internal/journal"
@@ -47,6 +51,15 @@ type planLine struct {
 	requests               int
 	prompt, completion     float64
 	fromJournal, fromLimit int // how the completion tokens were estimated
+	budgets                map[planBudget]int
+}
+
+// planBudget is a budget requests are sent with, and whether it counts
+// the model's reasoning (max_completion_tokens) or only the reply
+// (max_tokens).
+type planBudget struct {
+	tokens    int
+	reasoning bool
 }
 
 // journalSample bounds the records read to learn the means: enough for
@@ -102,6 +115,10 @@ func (d *DryRun) count(j *journal.Journal, req Request, journaled bool) {
 		d.toSend[req.Model] = line
 	}
 	line.requests++
+	if line.budgets == nil {
+		line.budgets = map[planBudget]int{}
+	}
+	line.budgets[planBudget{req.MaxTokens, req.Wire == WireReasoning}]++
 	if m := d.observed[fmt.Sprint(req.Model, "\x00", req.MaxTokens)]; m != nil {
 		line.completion += m.mean()
 		line.fromJournal++
@@ -114,6 +131,31 @@ func (d *DryRun) count(j *journal.Journal, req Request, journaled bool) {
 	} else {
 		line.prompt += float64(promptBytes(req)) / bytesPerTokenGuess
 	}
+}
+
+// budgetText says the budgets the requests go with: max_tokens, or, where
+// the budget counts the model's reasoning, max_completion_tokens and the
+// larger budget a reply that spends it reasoning is asked again with.
+func (l *planLine) budgetText() string {
+	budgets := slices.SortedFunc(maps.Keys(l.budgets), func(a, b planBudget) int {
+		return cmp.Or(cmp.Compare(a.tokens, b.tokens), cmp.Compare(fmt.Sprint(a.reasoning), fmt.Sprint(b.reasoning)))
+	})
+	var parts []string
+	for _, b := range budgets {
+		text := fmt.Sprintf("max_tokens %d", b.tokens)
+		if b.reasoning {
+			text = fmt.Sprintf("max_completion_tokens %d (it counts the hidden reasoning", b.tokens)
+			if grown, ok := grownBudget(Request{Wire: WireReasoning, MaxTokens: b.tokens}, Response{FinishReason: "length"}); ok {
+				text += fmt.Sprintf("; a reply that spends it reasoning is asked once more with %d", grown.MaxTokens)
+			}
+			text += ")"
+		}
+		if len(budgets) > 1 {
+			text += fmt.Sprintf(" for %d", l.budgets[b])
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Report writes what is left to send, per model, with the estimate's basis
@@ -132,6 +174,7 @@ func (d *DryRun) Report(w io.Writer, stage string) {
 		l := d.toSend[m]
 		basis := fmt.Sprintf("completion tokens: %d from journal means, %d at the budget", l.fromJournal, l.fromLimit)
 		fmt.Fprintf(w, "  %-28s %8d requests to send  ~%.0f prompt + ~%.0f completion tokens  (%s)\n", m, l.requests, l.prompt, l.completion, basis)
+		fmt.Fprintf(w, "    budget: %s\n", l.budgetText())
 		total += l.prompt/1e6*d.PriceInput + l.completion/1e6*d.PriceOutput
 	}
 	if len(models) == 0 {
@@ -141,5 +184,5 @@ func (d *DryRun) Report(w io.Writer, stage string) {
 		fmt.Fprintf(w, "  cost at %.4g/%.4g per million prompt/completion tokens: %.2f online, %.2f through OpenAI's Batch API (half price)\n",
 			d.PriceInput, d.PriceOutput, total, total/2)
 	}
-	fmt.Fprintln(w, "  (a first pass only: requests that depend on replies, such as DAG repairs, alignment retries, further reference rounds and Loop-Retry's later trials, are not counted)")
+	fmt.Fprintln(w, "  (a first pass only: requests that depend on replies, such as DAG repairs, alignment retries, replies asked again with a larger budget, further reference rounds and Loop-Retry's later trials, are not counted)")
 }

@@ -75,7 +75,8 @@ func TestDryRunCountsAndEstimatesWithoutSending(t *testing.T) {
 	dry.Report(&out, "stage")
 	report := out.String()
 	wantCompletion := fmt.Sprintf("~%.0f completion", 4*sum/4+3000)
-	for _, want := range []string{"4 request(s) already journaled", "5 requests to send", wantCompletion, "4 from journal means, 1 at the budget", "Batch API"} {
+	for _, want := range []string{"4 request(s) already journaled", "5 requests to send", wantCompletion, "4 from journal means, 1 at the budget", "Batch API",
+		"budget: max_tokens 512 for 4, max_tokens 3000 for 1"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}

@@ -87,7 +87,7 @@ func (e *endpoint) call(ctx context.Context, req Request, o Options) (Response, 
 	ctx = context.WithValue(ctx, exchangeKey{}, ex)
 	start := time.Now()
 	err := e.send(ctx, req, ex)
-	if err != nil && !ex.sent && o.Server == ServerVLLM && refusedByClient(err) {
+	if err != nil && !ex.sent && o.formFor(req.Model) == ServerVLLM && refusedByClient(err) {
 		// go-openai's own checks refused a model name or field that vLLM
 		// takes (a served model named like an OpenAI one): send the same
 		// request as a raw body.
@@ -128,11 +128,9 @@ func acceptReply(body []byte, req Request, out *Response) error {
 		// an answer to keep.
 		return fmt.Errorf("generation ended with finish_reason %q: %w", out.FinishReason, ErrMalformed)
 	}
-	if req.Wire == WireReasoning && out.Text == "" && out.FinishReason == "length" {
-		// A reasoning model spent the whole budget reasoning: an answer,
-		// not a fault, and the same request would spend it again.
-		return fmt.Errorf("%w: %d of the %d completion tokens went to reasoning and none to the answer (finish_reason length)", ErrBudgetSpentReasoning, out.ReasoningTokens, req.MaxTokens)
-	}
+	// A reasoning model that spent the whole budget reasoning answers with
+	// no text (spentReply): an answer, paid for and kept, not a fault to
+	// retry elsewhere; Journaled asks again with a larger budget.
 	return checkReply(req, *out)
 }
 

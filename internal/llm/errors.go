@@ -67,9 +67,11 @@ var ErrNoTokenIDs = errors.New("the server returned no token ids (vLLM returns t
 var ErrQuota = errors.New("the API account has no quota left (insufficient_quota): add credit or use another key, then run again (finished calls are kept)")
 
 // ErrBudgetSpentReasoning means an OpenAI reasoning model spent the whole
-// max_completion_tokens on reasoning and returned no answer. The request
-// is not retried (it would spend the budget again); raise the budget or
-// lower the reasoning effort.
+// max_completion_tokens on reasoning and returned no answer, also when
+// asked once more with a larger budget (up to MaxReasoningBudget). It
+// fails the request (it wraps into ErrRejected) unless the request keeps
+// such replies (Request.KeepSpent); raise the budget or lower the
+// reasoning effort.
 var ErrBudgetSpentReasoning = errors.New("the reasoning model spent its whole budget reasoning (raise the token budget or lower the reasoning effort)")
 
 // errAttemptTimeout ends one attempt that found no answer within its time

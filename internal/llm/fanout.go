@@ -45,7 +45,7 @@ func Fanout[J any](ctx context.Context, c Journaled, prog *progress.Progress,
 ) error {
 	// Twice the pool's capacity: while some goroutines journal responses,
 	// others already wait for the slots they freed.
-	f := newFanout(ctx, prog, 2*c.Pool.Capacity(), opts)
+	f := newFanout(ctx, c, prog, 2*c.Pool.Capacity(), opts)
 	if c.batch != nil && c.dry == nil { // a dry run counts, never submits
 		return f.end(fanoutBatched(ctx, f, c, each, done))
 	}
@@ -64,7 +64,7 @@ func FanoutJobs[J any](ctx context.Context, c Journaled, prog *progress.Progress
 	work func(ctx context.Context, job J) error,
 	opts ...FanoutOption[J],
 ) error {
-	f := newFanout(ctx, prog, c.Pool.Capacity(), opts)
+	f := newFanout(ctx, c, prog, c.Pool.Capacity(), opts)
 	eachErr := each(func(job J) bool {
 		if f.group.Stopped() {
 			return false
@@ -90,10 +90,15 @@ type fanout[J any] struct {
 	failures failureLog
 }
 
-func newFanout[J any](ctx context.Context, prog *progress.Progress, limit int, opts []FanoutOption[J]) *fanout[J] {
+func newFanout[J any](ctx context.Context, c Journaled, prog *progress.Progress, limit int, opts []FanoutOption[J]) *fanout[J] {
 	f := &fanout[J]{prog: prog, group: parallel.New(ctx, limit)}
 	if f.prog == nil {
 		f.prog = progress.Start(nil, "", 0)
+	}
+	if c.dry != nil {
+		// A dry run prints its plan (DryRun.Report) and nothing else: no
+		// "0 done".
+		f.prog.Quiet()
 	}
 	for _, o := range opts {
 		o(&f.opts)
@@ -151,37 +156,39 @@ func (f *fanout[J]) requests(c Journaled,
 			f.group.Fail(err)
 			return false
 		}
-		key := req.Key()
-		if resp, ok, err := c.lookup(key); err != nil || ok {
+		if sent, resp, ok, err := c.journaled(req); err != nil || ok {
 			if err == nil {
-				err = done(job, req, resp, true)
+				if err = spentError(sent, resp); err != nil {
+					f.fail(job, err)
+					return true
+				}
+				err = done(job, sent, resp, true)
 			}
 			if err != nil {
 				f.group.Fail(err)
 				return false
 			}
 			if c.dry != nil {
-				c.dry.count(c.Journal, req, true)
+				c.dry.count(c.Journal, sent, true)
 			}
 			f.prog.Skip(1)
 			return true
-		}
-		if c.dry != nil {
-			c.dry.count(c.Journal, req, false)
+		} else if c.dry != nil {
+			c.dry.count(c.Journal, sent, false)
 			return true
 		}
 		f.group.Go(func(ctx context.Context) error {
-			resp, shared, err := c.send(ctx, req, key)
+			sent, resp, cached, err := c.DoSent(ctx, req)
 			if err != nil {
 				return f.settle(job, err)
 			}
-			if shared {
+			if cached {
 				// An identical request in flight paid for it.
 				f.prog.Skip(1)
 			} else {
 				f.prog.Done(resp.CompletionTokens)
 			}
-			return done(job, req, resp, false)
+			return done(job, sent, resp, false)
 		})
 		return true
 	})

@@ -75,14 +75,42 @@ func (c Journaled) freeKey(key journal.Key) journal.Key {
 	return key
 }
 
-// Do answers the request from the journal or, failing that, from the pool.
-// cached reports that this call sent nothing: the journal answered, or an
-// identical request in flight did.
+// Do answers the request from the journal or, failing that, from the pool
+// (DoSent). cached reports that this call sent nothing: the journal
+// answered, or an identical request in flight did.
 func (c Journaled) Do(ctx context.Context, req Request) (resp Response, cached bool, err error) {
-	req, err = c.Pool.Shape(req)
+	_, resp, cached, err = c.DoSent(ctx, req)
+	return resp, cached, err
+}
+
+// DoSent is Do, also returning the request that got the answer, as it was
+// sent and keyed: the request shaped, or, when its reply spent the budget
+// reasoning (SpentOnReasoning), the same asked once more with a larger
+// budget (grownBudget), from the journal or the pool in turn. A final
+// reply that still spent it and shows nothing fails with
+// ErrBudgetSpentReasoning unless the request keeps it (KeepSpent).
+func (c Journaled) DoSent(ctx context.Context, req Request) (Request, Response, bool, error) {
+	req, err := c.Pool.Shape(req)
 	if err != nil {
-		return Response{}, false, err
+		return req, Response{}, false, err
 	}
+	resp, cached, err := c.answer(ctx, req)
+	if err != nil {
+		return req, Response{}, cached, err
+	}
+	if grown, ok := grownBudget(req, resp); ok {
+		again, againCached, err := c.answer(ctx, grown)
+		if err != nil {
+			return grown, Response{}, cached && againCached, err
+		}
+		req, resp, cached = grown, again, cached && againCached
+	}
+	return req, resp, cached, spentError(req, resp)
+}
+
+// answer is one shaped request's reply: journaled, counted (a dry run), or
+// sent and journaled.
+func (c Journaled) answer(ctx context.Context, req Request) (Response, bool, error) {
 	key := req.Key()
 	if resp, ok, err := c.lookup(key); ok || err != nil {
 		return resp, ok, err
@@ -92,6 +120,22 @@ func (c Journaled) Do(ctx context.Context, req Request) (resp Response, cached b
 		return Response{}, false, ErrDryRun
 	}
 	return c.send(ctx, req, key)
+}
+
+// journaled is what the journal alone answers of a shaped request: its
+// reply, or, when that reply spent the budget reasoning, its grown
+// request's. ok is false when something is left to send: sent is then the
+// request to send (req, or the grown request).
+func (c Journaled) journaled(req Request) (sent Request, resp Response, ok bool, err error) {
+	resp, ok, err = c.lookup(req.Key())
+	if !ok || err != nil {
+		return req, resp, ok, err
+	}
+	if grown, g := grownBudget(req, resp); g {
+		resp, ok, err = c.lookup(grown.Key())
+		return grown, resp, ok, err
+	}
+	return req, resp, true, nil
 }
 
 // Shape is the request as it will be sent and keyed (Pool.Shape: shaped

@@ -26,6 +26,7 @@ type Pool struct {
 	next int           // round-robin start among equally free endpoints
 
 	retries atomic.Int64
+	kind    serverKind
 }
 
 // NewPool makes a pool over the given base URLs.
@@ -36,8 +37,15 @@ func NewPool(urls []string, opts Options) (*Pool, error) {
 	if len(urls) == 0 {
 		return nil, errors.New("no endpoints given")
 	}
+	said := opts.Server
 	opts.Server = ResolveServer(opts.Server, urls)
 	p := &Pool{opts: opts, wake: make(chan struct{})}
+	switch {
+	case said != "":
+		p.kind.why = "were said with --server " + said
+	case opts.Server != "":
+		p.kind.why = "are OpenAI's own host"
+	}
 	seen := map[string]bool{}
 	for _, raw := range urls {
 		base, err := NormalizeURL(raw)
@@ -54,18 +62,19 @@ func NewPool(urls []string, opts Options) (*Pool, error) {
 }
 
 // Shape is the request as the pool sends (and the journal keys) it: put in
-// its server's form (Options.Shape) and checked (Request.Validate). Every
-// path that sends a request goes through it; shaping twice changes nothing.
+// its server's form (Options.Shape; the kind decided first, DecideServer)
+// and checked (Request.Validate). Every path that sends a request goes
+// through it; shaping twice changes nothing.
 func (p *Pool) Shape(req Request) (Request, error) {
+	if err := p.DecideServer(context.Background()); err != nil {
+		return req, err
+	}
 	req, err := p.opts.Shape(req)
 	if err != nil {
 		return req, err
 	}
 	return req, req.Validate()
 }
-
-// Server is the kind of server the pool's endpoints are.
-func (p *Pool) Server() string { return p.opts.Server }
 
 // Capacity is the number of requests the pool can have in flight.
 func (p *Pool) Capacity() int { return len(p.eps) * p.opts.SlotsPerEndpoint }
@@ -181,6 +190,10 @@ func (p *Pool) DoKeeping(ctx context.Context, req Request, keep func(Response) e
 			if strings.Contains(err.Error(), "--trust-request-chat-template") {
 				// Every chat request carries the template: none would pass.
 				return Response{}, p.redact(fmt.Errorf("%s: %w: %w: %v", e.url, ErrFatal, ErrUntrustedTemplate, err))
+			}
+			if refusesForm(err) {
+				// Every request of the run has this form: none would pass.
+				return Response{}, p.redact(p.wrongServer(e.url, req, err))
 			}
 			return Response{}, p.redact(fmt.Errorf("%s: %w: %w", e.url, ErrRejected, err))
 		}

@@ -72,7 +72,7 @@ func swahiliRequest(i int) llm.Request {
 	}
 }
 
-// recorder wraps a handler and keeps the request bodies it saw.
+// recorder wraps a handler and keeps the request bodies it saw (the POSTs).
 type recorder struct {
 	mu     sync.Mutex
 	bodies []map[string]any
@@ -81,11 +81,13 @@ type recorder struct {
 
 func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	b, _ := io.ReadAll(req.Body)
-	var m map[string]any
-	json.Unmarshal(b, &m)
-	r.mu.Lock()
-	r.bodies = append(r.bodies, m)
-	r.mu.Unlock()
+	if len(b) > 0 { // not a GET (/version, /v1/models)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		r.mu.Lock()
+		r.bodies = append(r.bodies, m)
+		r.mu.Unlock()
+	}
 	req.Body = io.NopCloser(strings.NewReader(string(b)))
 	r.next.ServeHTTP(w, req)
 }
@@ -293,7 +295,8 @@ func TestBadEndpointURLs(t *testing.T) {
 }
 
 // switchable answers 503 while broken is set and passes requests on otherwise,
-// recording when each request arrived.
+// recording when each request (POST: not the GET /version that asks what
+// the server is) arrived.
 type switchable struct {
 	next   http.Handler
 	broken atomic.Bool
@@ -303,9 +306,11 @@ type switchable struct {
 }
 
 func (s *switchable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.times = append(s.times, time.Now())
-	s.mu.Unlock()
+	if r.Method == http.MethodPost {
+		s.mu.Lock()
+		s.times = append(s.times, time.Now())
+		s.mu.Unlock()
+	}
 	if s.broken.Load() {
 		if s.status == http.StatusTooManyRequests {
 			w.Header().Set("Retry-After", "1")

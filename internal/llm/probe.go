@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -61,7 +62,7 @@ func (p *Pool) Probe(ctx context.Context) []ServerInfo {
 		switch {
 		case info.ModelsProblem != "":
 			p.opts.Logf("%s: the context length (max_model_len) is not checked before sending: %s", info.Endpoint, info.ModelsProblem)
-		case p.opts.Server == ServerVLLM && len(info.Models) > 0 && !slices.ContainsFunc(slices.Collect(maps.Values(info.Models)), func(n int) bool { return n > 0 }):
+		case p.Server() == ServerVLLM && len(info.Models) > 0 && !slices.ContainsFunc(slices.Collect(maps.Values(info.Models)), func(n int) bool { return n > 0 }):
 			p.opts.Logf("%s: the context length is not checked before sending: /v1/models gives no max_model_len (vLLM's does)", info.Endpoint)
 		}
 	}
@@ -99,11 +100,28 @@ func (e *endpoint) readModels(ctx context.Context) (map[string]int, string) {
 
 // getJSON decodes a small JSON reply to a GET with the pool's key.
 func (e *endpoint) getJSON(ctx context.Context, url string, v any) error {
+	status, body, err := e.get(ctx, url)
+	if err != nil {
+		return err
+	}
+	if status != http.StatusOK {
+		return fmt.Errorf("GET %s answered status %d", pathOf(url), status)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("GET %s answered a body that is not the JSON expected: %v", pathOf(url), err)
+	}
+	return nil
+}
+
+// get reads the whole reply to a GET with the pool's key, bounded in time
+// (probeTimeout) and size: its status and body, or an error when no whole
+// answer came.
+func (e *endpoint) get(ctx context.Context, url string) (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	if e.key != "" {
 		req.Header.Set("Authorization", "Bearer "+e.key)
@@ -111,23 +129,25 @@ func (e *endpoint) getJSON(ctx context.Context, url string, v any) error {
 	path := req.URL.Path
 	resp, err := e.doer.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", path, err)
+		return 0, nil, fmt.Errorf("GET %s: %w", path, err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s answered status %d", path, resp.StatusCode)
-	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxModelListBytes+1))
 	switch {
 	case err != nil:
-		return fmt.Errorf("GET %s: reading the answer: %w", path, err)
+		return 0, nil, fmt.Errorf("GET %s: reading the answer: %w", path, err)
 	case len(body) > maxModelListBytes:
-		return fmt.Errorf("GET %s answered more than %d bytes", path, maxModelListBytes)
+		return 0, nil, fmt.Errorf("GET %s answered more than %d bytes", path, maxModelListBytes)
 	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("GET %s answered a body that is not the JSON expected: %v", path, err)
+	return resp.StatusCode, body, nil
+}
+
+// pathOf is the path of a URL, as errors name what was asked.
+func pathOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Path
 	}
-	return nil
+	return raw
 }
 
 // ErrModelsUnreadable means a vLLM server (it answers /version) did not

@@ -102,6 +102,7 @@ func TestSameOriginRedirectIsFollowed(t *testing.T) {
 	t.Cleanup(ts.Close)
 	o := fastOptions()
 	o.APIKey = key
+	o.Server = llm.ServerVLLM // only /v1/ is served, not /version
 	pool, err := llm.NewPool([]string{ts.URL + "/old/v1"}, o)
 	if err != nil {
 		t.Fatal(err)

@@ -126,11 +126,13 @@ func checkReply(req Request, resp Response) error {
 		return fmt.Errorf("reply split by a reasoning parser, journaled without how: %w", ErrMalformed)
 	}
 	text := len(resp.Text) + len(resp.Reasoning)
-	if text == 0 && (resp.FinishReason != "stop" || resp.CompletionTokens < 1 || resp.CompletionTokens > maxStopTokens) {
+	if text == 0 && !spentReply(req, resp) && (resp.FinishReason != "stop" || resp.CompletionTokens < 1 || resp.CompletionTokens > maxStopTokens) {
 		// A model that stopped at once (its first token the end of the
 		// sequence, or a stop string) answers "" with finish_reason stop and
-		// the few tokens it decoded; anything else without text is a server
-		// fault, and kept it would be replayed forever.
+		// the few tokens it decoded, and an OpenAI reasoning model that
+		// spent its budget reasoning "" with finish_reason length and the
+		// reasoning counted; anything else without text is a server fault,
+		// and kept it would be replayed forever.
 		return fmt.Errorf("reply without text (finish_reason %s, %d completion tokens): %w", quoted(resp.FinishReason), resp.CompletionTokens, ErrMalformed)
 	}
 	// A server decodes at most max_tokens (OpenAI's reasoning models:

@@ -51,6 +51,11 @@ type Request struct {
 	// room: a continuation of a partial generation goes where its prefix is
 	// in the prefix cache. A routing hint, not part of the request's key.
 	Prefer string `json:"-"`
+	// KeepSpent hands the caller a reply that spent its whole budget
+	// reasoning and shows nothing (SpentOnReasoning), once asked again
+	// with a larger budget, as an answer to count; without it such a reply
+	// fails the request (ErrBudgetSpentReasoning). Not part of the key.
+	KeepSpent bool `json:"-"`
 }
 
 // Key is the request's content hash: model, prompt or messages, every

@@ -11,16 +11,20 @@ import (
 )
 
 // Server kinds: what the endpoints are, which decides how a request is put
-// on the wire (Pool.Shape).
+// on the wire (Pool.Shape). --server says it; else it is what the servers
+// are (Pool.DecideServer): vLLM answers GET /version, OpenAI-compatible
+// APIs do not.
 const (
 	// ServerVLLM is vLLM's OpenAI-compatible server (or any server that
 	// takes vLLM's sampling fields): every field datg means is sent as it
 	// is, through go-openai, or as a raw JSON body where go-openai's own
 	// checks refuse a model name or field that vLLM accepts.
 	ServerVLLM = "vllm"
-	// ServerOpenAI is OpenAI's API: no vLLM fields, and its reasoning
-	// models (o-series, GPT-5 and later) get max_completion_tokens and
-	// reasoning_effort and no temperature or top_p.
+	// ServerOpenAI is OpenAI's API, or any OpenAI-compatible API that is
+	// not vLLM (Azure, a gateway, a proxy): no vLLM fields, and the
+	// reasoning models (o-series, GPT-5 and later) get
+	// max_completion_tokens and reasoning_effort and no temperature or
+	// top_p.
 	ServerOpenAI = "openai"
 )
 
@@ -40,25 +44,37 @@ const (
 var ReasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
 
 // openAIHosts are the hosts whose endpoints are OpenAI's API unless
-// --server says otherwise.
+// --server says otherwise: no need to ask them what they are.
 var openAIHosts = []string{"api.openai.com"}
 
-// ResolveServer is the server kind of the endpoints: kind when it is set,
-// else openai when every endpoint is OpenAI's host, else vllm.
+// ResolveServer is the server kind known before any server is asked: kind
+// when it is set, openai when every endpoint is OpenAI's host, else ""
+// (the servers decide: Pool.DecideServer).
 func ResolveServer(kind string, endpoints []string) string {
-	if kind != "" {
+	if kind != "" || len(endpoints) == 0 {
 		return kind
 	}
 	for _, e := range endpoints {
 		u, err := url.Parse(strings.TrimSpace(e))
 		if err != nil || !slices.Contains(openAIHosts, u.Hostname()) {
-			return ServerVLLM
+			return ""
 		}
 	}
-	if len(endpoints) == 0 {
-		return ServerVLLM
-	}
 	return ServerOpenAI
+}
+
+// formFor is the server kind whose form a request for model takes: the
+// pool's, or, when no server could say what it is, OpenAI's for its
+// reasoning models (and for any model given a reasoning effort) and vLLM's
+// for the rest.
+func (o Options) formFor(model string) string {
+	if o.Server != "" {
+		return o.Server
+	}
+	if IsReasoningModel(model) || o.ReasoningEffort != "" {
+		return ServerOpenAI
+	}
+	return ServerVLLM
 }
 
 // IsReasoningModel reports whether OpenAI serves the model as a reasoning
@@ -104,8 +120,8 @@ var openAIFields = map[string]bool{
 	"service_tier": true, "store": true, "metadata": true, "verbosity": true,
 }
 
-// Shape puts a request into the form its target takes: unchanged for vLLM;
-// for OpenAI, the reasoning form for a reasoning model (or any model given
+// Shape puts a request into the form its target takes (formFor): unchanged
+// for vLLM; for OpenAI, the reasoning form for a reasoning model (or any model given
 // a reasoning effort), and a refusal of fields OpenAI does not take. The
 // shaped request is what is sent and keyed, so a trace records the values
 // that were really sent. Errors are ErrBadRequestConfig: nothing is sent.
@@ -113,7 +129,7 @@ func (o Options) Shape(req Request) (Request, error) {
 	if o.Server == ServerModelStudio {
 		return o.shapeModelStudio(req)
 	}
-	if o.Server != ServerOpenAI {
+	if o.formFor(req.Model) != ServerOpenAI {
 		if o.ReasoningEffort != "" {
 			return req, fmt.Errorf("%w: %s: %w", ErrBadRequestConfig, req.describe(),
 				inputerr.BadField("Pool.ReasoningEffort", "is for OpenAI's reasoning models; these endpoints are %s", o.Server))
@@ -129,12 +145,12 @@ func (o Options) Shape(req Request) (Request, error) {
 	}
 	sort.Strings(extra)
 	if len(extra) > 0 {
-		problems = append(problems, fmt.Sprintf("OpenAI's API refuses vLLM's field(s) %s", strings.Join(extra, ", ")))
+		problems = append(problems, fmt.Sprintf("an OpenAI-compatible API refuses vLLM's field(s) %s (if the endpoints are vLLM, say --server vllm)", strings.Join(extra, ", ")))
 	}
 	if o.ReasoningEffort != "" && refusesReasoningEffort(req.Model) {
 		problems = append(problems, effortRefused(req.Model))
 	}
-	if IsReasoningModel(req.Model) || o.ReasoningEffort != "" {
+	if o.countsReasoning(req.Model) {
 		if req.API != APIChat {
 			problems = append(problems, "OpenAI serves its reasoning models on chat/completions only (the chat API)")
 		}

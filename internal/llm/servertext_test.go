@@ -59,6 +59,7 @@ func TestServerTextIsSafeToPrint(t *testing.T) {
 			var logged []string
 			o := fastOptions()
 			o.APIKey, o.MaxAttempts, o.FailThreshold = key, 2, 1
+			o.Server = llm.ServerVLLM // a vLLM server answering this to every request
 			o.Logf = func(format string, args ...any) {
 				mu.Lock()
 				logged = append(logged, fmt.Sprintf(format, args...))

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +37,14 @@ func (t Target) Validate() error {
 	}
 	p.NestedIn("Pool", t.Pool.Validate())
 	p.NestedIn("Batch", t.Batch.Validate())
-	if server := ResolveServer(t.Pool.Server, t.Endpoints); t.Batch.Enabled && server != ServerOpenAI {
+	// What the endpoints are is known here only when --server said it or
+	// they are OpenAI's host; else the servers tell when the pool opens,
+	// and Options.Shape makes the checks below there. A batch is paid for
+	// and waited on before any answer, so it needs the kind said.
+	switch server := ResolveServer(t.Pool.Server, t.Endpoints); {
+	case t.Batch.Enabled && server == "":
+		p.Check("Batch.Enabled", fmt.Errorf("%w (say --server openai for an OpenAI-compatible API that has it)", ErrBatchUnsupported))
+	case t.Batch.Enabled && server != ServerOpenAI:
 		p.Check("Batch.Enabled", fmt.Errorf("%w (these endpoints are %s)", ErrBatchUnsupported, server))
 	}
 	switch server := ResolveServer(t.Pool.Server, t.Endpoints); {
@@ -66,6 +74,11 @@ func (t Target) Open(data string, stage string, stderr io.Writer) (Journaled, fu
 	}
 	pool, err := NewPool(t.Endpoints, opts)
 	if err != nil {
+		return Journaled{}, nil, err
+	}
+	// What the servers are decides every request's form, and so its
+	// journal key: asked before the first is shaped.
+	if err := pool.DecideServer(context.Background()); err != nil {
 		return Journaled{}, nil, err
 	}
 	if opts.DryRun != nil {

@@ -38,11 +38,13 @@ func serveReply(t *testing.T, file string, status int) *replay {
 	r := &replay{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		b, _ := io.ReadAll(req.Body)
-		var m map[string]any
-		json.Unmarshal(b, &m)
-		r.mu.Lock()
-		r.bodies = append(r.bodies, m)
-		r.mu.Unlock()
+		if len(b) > 0 { // not a GET (/version)
+			var m map[string]any
+			json.Unmarshal(b, &m)
+			r.mu.Lock()
+			r.bodies = append(r.bodies, m)
+			r.mu.Unlock()
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		w.Write(body)
@@ -167,7 +169,9 @@ func TestVLLMGetsWhatGoOpenAIWouldRefuse(t *testing.T) {
 			file = "vllm-chat-reasoning.json"
 		}
 		srv := serveReply(t, file, http.StatusOK)
-		pool, _ := llm.NewPool([]string{srv.URL}, fastOptions())
+		o := fastOptions()
+		o.Server = llm.ServerVLLM // the replay answers /version with this reply, not a version
+		pool, _ := llm.NewPool([]string{srv.URL}, o)
 		seed := int64(7)
 		req := llm.Request{API: c.api, Model: c.model, MaxTokens: 512, Temperature: 0, TopP: 0.95, Seed: &seed,
 			Extra: map[string]any{"top_k": 20, "repetition_penalty": 1.08}}
@@ -223,7 +227,8 @@ func TestWhatATargetRefusesIsAConfigError(t *testing.T) {
 
 // insufficient_quota stops the run at the first reply (no retries: waiting
 // does not add credit); a budget a reasoning model spent on reasoning is
-// an answer to this request, not a fault to retry elsewhere.
+// an answer to this request (paid for, journaled), not a fault to retry
+// elsewhere.
 func TestQuotaAndSpentBudgetAreNotRetried(t *testing.T) {
 	for _, c := range []struct {
 		file   string
@@ -231,14 +236,14 @@ func TestQuotaAndSpentBudgetAreNotRetried(t *testing.T) {
 		want   error
 	}{
 		{"openai-insufficient-quota.json", http.StatusTooManyRequests, llm.ErrQuota},
-		{"openai-reasoning-budget-spent.json", http.StatusOK, llm.ErrBudgetSpentReasoning},
+		{"openai-reasoning-budget-spent.json", http.StatusOK, nil},
 	} {
 		srv := serveReply(t, c.file, c.status)
 		o := fastOptions()
 		o.Server = llm.ServerOpenAI
 		pool, _ := llm.NewPool([]string{srv.URL}, o)
 		req := llm.Request{API: llm.APIChat, Model: "gpt-5.4", MaxTokens: 4096, Messages: []llm.Message{{Role: "user", Content: "u"}}}
-		_, err := pool.Do(context.Background(), req)
+		resp, err := pool.Do(context.Background(), req)
 		if !errors.Is(err, c.want) {
 			t.Fatalf("%s: got %v, want %v", c.file, err, c.want)
 		}
@@ -247,6 +252,13 @@ func TestQuotaAndSpentBudgetAreNotRetried(t *testing.T) {
 		}
 		if st := pool.Status()[0]; st.Faults != 0 {
 			t.Fatalf("%s: held against the endpoint: %+v", c.file, st)
+		}
+		if c.want != nil {
+			continue
+		}
+		shaped, _ := pool.Shape(req)
+		if resp.Text != "" || resp.ReasoningTokens != 4096 || !llm.SpentOnReasoning(shaped, resp) {
+			t.Fatalf("%s: read as %+v, want a reply that spent its budget reasoning", c.file, resp)
 		}
 	}
 }

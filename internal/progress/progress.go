@@ -26,6 +26,7 @@ type Progress struct {
 	skipped atomic.Int64  // answered without a request: journaled, or shared with an identical one
 	failed  atomic.Int64
 	tokens  atomic.Int64
+	quiet   atomic.Bool // Quiet: nothing more is written
 
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -73,7 +74,9 @@ func (p *Progress) loop() {
 		case <-p.stop:
 			return
 		case <-t.C:
-			fmt.Fprintf(p.w, "\r\033[K%s", p.line())
+			if !p.quiet.Load() {
+				fmt.Fprintf(p.w, "\r\033[K%s", p.line())
+			}
 		}
 	}
 }
@@ -109,6 +112,10 @@ func (p *Progress) line() string {
 	return s
 }
 
+// Quiet makes the progress write nothing more, its summary line included:
+// a dry run sends nothing, and its plan is all it prints.
+func (p *Progress) Quiet() { p.quiet.Store(true) }
+
 // Finish stops redrawing and writes the summary line.
 func (p *Progress) Finish() {
 	p.once.Do(func() {
@@ -116,6 +123,9 @@ func (p *Progress) Finish() {
 		p.wg.Wait()
 		if p.tty {
 			fmt.Fprint(p.w, "\r\033[K")
+		}
+		if p.quiet.Load() {
+			return
 		}
 		done, skipped, failed := p.Counts()
 		s := fmt.Sprintf("%s: %d done", p.label, done)

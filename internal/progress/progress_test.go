@@ -31,3 +31,14 @@ func TestLineAndSummary(t *testing.T) {
 		t.Fatalf("summary %q", got)
 	}
 }
+
+// A quiet progress (a dry run's) writes no summary: not even "0 done".
+func TestQuietWritesNothing(t *testing.T) {
+	var buf bytes.Buffer
+	p := Start(&buf, "align", 10)
+	p.Quiet()
+	p.Finish()
+	if buf.Len() != 0 {
+		t.Fatalf("a quiet progress wrote %q", buf.String())
+	}
+}

@@ -65,6 +65,13 @@ type Config struct {
 	// refuses thinking without streaming and returns the reasoning in
 	// reasoning_content (modelstudio.go).
 	Dialect string
+	// HiddenReasoning is how many tokens an OpenAI reasoning model
+	// (Dialect openai, o-series or GPT-5 names) reasons, unseen, before
+	// each answer; its max_completion_tokens counts them with the answer,
+	// so a budget at or below it gets empty content with finish_reason
+	// length and the reasoning counted, as OpenAI answers when a model
+	// spends its budget reasoning. 0: a short plan only.
+	HiddenReasoning int
 	// RequireKey, when set, is the only API key accepted; a wrong key gets a
 	// 401 that echoes it back (as careless servers do), to test redaction.
 	RequireKey string
@@ -225,6 +232,9 @@ func (c Config) Validate() error {
 	}
 	if c.Dialect != DialectVLLM && c.Dialect != DialectOpenAI && c.Dialect != DialectModelStudio {
 		p.Add("Dialect", "%q is none of %s, %s, %s", c.Dialect, DialectVLLM, DialectOpenAI, DialectModelStudio)
+	}
+	if c.HiddenReasoning < 0 {
+		p.Add("HiddenReasoning", "must not be negative, not %d", c.HiddenReasoning)
 	}
 	if c.MaxModelLen < 1 {
 		p.Add("MaxModelLen", "must be at least 1, not %d", c.MaxModelLen)

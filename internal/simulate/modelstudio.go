@@ -69,7 +69,9 @@ func modelStudioThinks(req request) bool {
 
 // modelStudioRefusal is what Model Studio refuses of a request.
 func modelStudioRefusal(req request, chat bool) *refusal {
-	bad := func(msg string) *refusal { return &refusal{http.StatusBadRequest, "invalid_parameter_error", msg} }
+	bad := func(msg string) *refusal {
+		return &refusal{status: http.StatusBadRequest, typ: "invalid_parameter_error", message: msg}
+	}
 	if !chat && !strings.Contains(strings.ToLower(req.Model), "coder") {
 		// The documentation lists the models the endpoint serves, not the
 		// words of its refusal: these are the simulator's.

@@ -9,11 +9,30 @@ import (
 )
 
 // A refusal is a 4xx answer a real server gives to a request it will not
-// serve, with its status, error type and message.
+// serve, with its status, error type and message, and for OpenAI the
+// parameter at fault and the error code (empty: null).
 type refusal struct {
 	status  int
 	typ     string
 	message string
+	param   string
+	code    string
+}
+
+// write answers the refusal: OpenAI's error object ({"message", "type",
+// "param", "code"}, null where it names none), or vLLM's.
+func (no *refusal) write(w http.ResponseWriter, openAI bool) {
+	if !openAI {
+		writeError(w, no.status, no.typ, no.message)
+		return
+	}
+	orNull := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	writeJSON(w, no.status, map[string]any{"error": map[string]any{"message": no.message, "type": no.typ, "param": orNull(no.param), "code": orNull(no.code)}})
 }
 
 // vllmRefusal is what vLLM's OpenAI server refuses of a request: a chat
@@ -21,14 +40,13 @@ type refusal struct {
 // neither -1 nor at least 1, and a prompt and budget beyond max_model_len.
 func (s *Server) vllmRefusal(req request, chat bool, promptTokens int) *refusal {
 	if chat && req.ChatTemplate != nil && !s.cfg.TrustRequestChatTemplate {
-		return &refusal{http.StatusBadRequest, "BadRequestError",
-			"Chat template is passed with request, but --trust-request-chat-template is not set. Refused request with untrusted chat template."}
+		return &refusal{status: http.StatusBadRequest, typ: "BadRequestError", message: "Chat template is passed with request, but --trust-request-chat-template is not set. Refused request with untrusted chat template."}
 	}
 	if req.TopK != nil && (*req.TopK == 0 || *req.TopK < -1) {
-		return &refusal{http.StatusBadRequest, "BadRequestError", fmt.Sprintf("top_k must be -1 (disable), or at least 1, got %d.", *req.TopK)}
+		return &refusal{status: http.StatusBadRequest, typ: "BadRequestError", message: fmt.Sprintf("top_k must be -1 (disable), or at least 1, got %d.", *req.TopK)}
 	}
 	if req.MaxTokens != nil && promptTokens+*req.MaxTokens > s.cfg.MaxModelLen {
-		return &refusal{http.StatusBadRequest, "BadRequestError", fmt.Sprintf(
+		return &refusal{status: http.StatusBadRequest, typ: "BadRequestError", message: fmt.Sprintf(
 			"This model's maximum context length is %d tokens. However, you requested %d tokens (%d in the messages, %d in the completion). Please reduce the length of the messages or completion.",
 			s.cfg.MaxModelLen, promptTokens+*req.MaxTokens, promptTokens, *req.MaxTokens)}
 	}
@@ -49,9 +67,14 @@ var openAIChatFields = map[string]bool{
 // its chat models, fields it does not know, and, for a reasoning model,
 // max_tokens and sampling values other than the default.
 func openAIRefusal(body []byte, req request, chat bool) *refusal {
-	bad := func(msg string) *refusal { return &refusal{http.StatusBadRequest, "invalid_request_error", msg} }
+	bad := func(msg string) *refusal {
+		return &refusal{status: http.StatusBadRequest, typ: "invalid_request_error", message: msg}
+	}
+	unsupported := func(param, code, msg string) *refusal {
+		return &refusal{status: http.StatusBadRequest, typ: "invalid_request_error", message: msg, param: param, code: code}
+	}
 	if !chat {
-		return &refusal{http.StatusNotFound, "invalid_request_error", "This is a chat model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?"}
+		return &refusal{status: http.StatusNotFound, typ: "invalid_request_error", message: "This is a chat model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?"}
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
@@ -74,14 +97,15 @@ func openAIRefusal(body []byte, req request, chat bool) *refusal {
 		return nil
 	}
 	if _, ok := fields["max_tokens"]; ok {
-		return bad("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.")
+		return unsupported("max_tokens", "unsupported_parameter", "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.")
 	}
 	if _, ok := fields["stop"]; ok {
-		return bad("Unsupported parameter: 'stop' is not supported with this model.")
+		return unsupported("stop", "unsupported_parameter", "Unsupported parameter: 'stop' is not supported with this model.")
 	}
-	for name, v := range map[string]*float64{"temperature": req.Temperature, "top_p": req.TopP} {
+	for _, name := range []string{"temperature", "top_p"} {
+		v := map[string]*float64{"temperature": req.Temperature, "top_p": req.TopP}[name]
 		if v != nil && *v != 1 {
-			return bad(fmt.Sprintf("Unsupported value: '%s' does not support %v with this model. Only the default (1) value is supported.", name, *v))
+			return unsupported(name, "unsupported_value", fmt.Sprintf("Unsupported value: '%s' does not support %v with this model. Only the default (1) value is supported.", name, *v))
 		}
 	}
 	return nil

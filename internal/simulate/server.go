@@ -261,7 +261,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	}
 	if s.cfg.Dialect == DialectOpenAI {
 		if no := openAIRefusal(body, req, chat); no != nil {
-			writeError(w, no.status, no.typ, no.message)
+			no.write(w, true)
 			return
 		}
 		if req.MaxCompletionTokens != nil {
@@ -283,7 +283,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	}
 	if s.cfg.Dialect == DialectVLLM {
 		if no := s.vllmRefusal(req, chat, countTokens(system+user+assistant)); no != nil {
-			writeError(w, no.status, no.typ, no.message)
+			no.write(w, false)
 			return
 		}
 	}
@@ -344,6 +344,9 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		} else {
 			g = s.model.generate(system, user, assistant, samp)
 		}
+	}
+	if s.cfg.Dialect == DialectOpenAI && isReasoningModel(req.Model) && s.cfg.HiddenReasoning > 0 {
+		g = g.reasonedFirst(s.cfg.HiddenReasoning, samp.MaxTokens)
 	}
 	g = g.stopAt(req.stops())
 	if !req.Stream {

@@ -133,6 +133,31 @@ func (g generation) writtenOut() generation {
 	return reply("Plan the derivation.", body+"\n\n"+strings.TrimPrefix(g.Answer, "\n\n"))
 }
 
+// reasonedFirst is g as a hosted reasoning model writes it after n tokens
+// of reasoning it does not show, cut where its budget (which counts the
+// reasoning) runs out: inside the reasoning, the reply has no content.
+func (g generation) reasonedFirst(n, budget int) generation {
+	plan := strings.TrimSuffix(strings.TrimPrefix(g.Reasoning, "<think>\n"), "\n</think>")
+	answer := g.Answer
+	if g.Reasoning == "" {
+		answer = "\n\n" + answer
+	}
+	r := reply(strings.Repeat(" step", n)+"\n"+plan, strings.TrimPrefix(answer, "\n\n"))
+	out := g
+	out.Reasoning, out.Answer, out.Tokens = r.Reasoning, r.Answer, r.Tokens
+	if len(out.Tokens) > budget {
+		out.Tokens = out.Tokens[:budget]
+		out.FinishReason = "length"
+		cut := strings.Join(out.Tokens, "")
+		if len(cut) <= len(out.Reasoning) {
+			out.Reasoning, out.Answer = cut, ""
+		} else {
+			out.Answer = cut[len(out.Reasoning):]
+		}
+	}
+	return out
+}
+
 // jsonReply is a generation that is only a JSON object (or, under faults,
 // the object fenced, or cut off).
 func jsonReply(obj string, rng *rand.Rand, f ContentFaults) generation {

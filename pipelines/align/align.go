@@ -27,8 +27,11 @@ import (
 type Config struct {
 	Data string
 	// Symbolic aligns without an LLM; otherwise Target's model aligns.
-	Symbolic  bool
-	Target    llm.Target
+	Symbolic bool
+	Target   llm.Target
+	// MaxTokens is the token budget of a reply; 0 takes DefaultMaxTokens,
+	// or llm.ReasoningBudget for a model whose budget also pays for its
+	// reasoning (an OpenAI reasoning model on a server that is not vLLM).
 	MaxTokens int
 	// Which traces: by default base traces of en-en and en-x (the paper's
 	// diagnosis). Empty filters keep everything.
@@ -46,9 +49,14 @@ type Config struct {
 	Stderr  io.Writer
 }
 
-// DefaultConfig aligns base en-en and en-x traces with an LLM.
+// DefaultMaxTokens is the budget of an alignment reply that is only the
+// reply (vLLM, and chat models that do not reason).
+const DefaultMaxTokens = 4096
+
+// DefaultConfig aligns base en-en and en-x traces with an LLM, each reply
+// with the budget its model needs (MaxTokens 0).
 func DefaultConfig() Config {
-	return Config{Data: store.DefaultDir, MaxTokens: 4096, Directions: study.Strings(study.EnEn, study.EnX),
+	return Config{Data: store.DefaultDir, Directions: study.Strings(study.EnEn, study.EnX),
 		Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()}}
 }
 
@@ -66,7 +74,9 @@ func (c Config) Validate() error {
 	if c.Limit < 0 {
 		p.Add("Limit", "must not be negative")
 	}
-	p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+	if c.MaxTokens != 0 {
+		p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+	}
 	return p.Err()
 }
 
@@ -74,6 +84,11 @@ func (c Config) Validate() error {
 type Summary struct {
 	Alignments, Unusable, Unlocated, Problems int
 	Capped                                    int // spans a cap of the locator stopped (alignment_errors kind locate-capped)
+	// Grown counts the replies asked again with a larger budget because
+	// the first spent its budget reasoning; Spent those still without an
+	// alignment for that reason (kind budget-spent-reasoning, among
+	// Unusable).
+	Grown, Spent int
 }
 
 // job is one (trace, DAG) pair.
@@ -128,6 +143,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		sum.Unlocated += int(r.Alignment.Unlocated)
 		sum.Problems += len(r.Errors)
 		sum.Capped += r.Capped
+		if r.grown {
+			sum.Grown++
+		}
+		if r.spent {
+			sum.Spent++
+		}
 		return w.Add(r)
 	}
 	prog := progress.Start(cfg.Stderr, "align", total)
@@ -259,15 +280,16 @@ func runSymbolic(ctx context.Context, each func(func(job) bool) error, add func(
 	return g.Wait(err)
 }
 
-// request asks the aligner about one (trace, DAG) pair; dagText is the
-// DAG as the prompt shows it.
-func (cfg Config) request(j job, dagText string) llm.Request {
+// request asks the aligner about one (trace, DAG) pair with the given
+// budget; dagText is the DAG as the prompt shows it. A reply that spends
+// the budget reasoning is kept, to be counted (budget-spent-reasoning).
+func (cfg Config) request(j job, dagText string, budget int) llm.Request {
 	lang := j.trace.ReasoningLang
 	if l, err := cfg.Prompts.Language(lang); err == nil {
 		lang = l.Name
 	}
 	user := cfg.Prompts.AlignUser(prompts.AlignInput{Language: lang, DAG: dagText, Trace: j.trace.Text})
-	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens, TopP: 1,
+	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, MaxTokens: budget, TopP: 1, KeepSpent: true,
 		Messages: []llm.Message{{Role: "system", Content: cfg.Prompts.AlignSystem()}, {Role: "user", Content: user}}}
 }
 
@@ -297,6 +319,7 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, b
 		return err
 	}
 	defer closeJournal()
+	budget := client.Pool.Budget(cfg.Target.Model, cfg.MaxTokens, DefaultMaxTokens)
 	// Each DAG is encoded for the prompt once, not once per trace (dags.Load
 	// gives every node a non-nil parents list, so it encodes as []).
 	dagText := map[string]string{}
@@ -307,22 +330,32 @@ func (cfg Config) runLLM(ctx context.Context, each func(func(job) bool) error, b
 	}
 	return llm.Fanout(ctx, client, prog,
 		func(yield func(job, llm.Request) bool) error {
-			return each(func(j job) bool { return yield(j, cfg.request(j, dagText[j.dag.Row.DagID])) })
+			return each(func(j job) bool { return yield(j, cfg.request(j, dagText[j.dag.Row.DagID], budget)) })
 		},
 		func(j job, req llm.Request, resp llm.Response, _ bool) error {
 			r := Rows(j.trace, j.dag, cfg.Target.Model, transforms.AnswerPart(resp.Text))
 			addUsage(&r.Alignment, resp)
 			r.Alignment.RequestKey = req.Key().String()
 			r.Alignment.PromptSet = cfg.Prompts.Hash()
+			r.grown = req.MaxTokens > budget
+			if r.Alignment.Status != string(study.AlignmentOK) && llm.SpentOnReasoning(req, resp) {
+				// Asked again at the same budget it would spend it again.
+				r.spentReasoning(req, resp, budget)
+				return add(r)
+			}
 			if r.Alignment.Status != string(study.AlignmentOK) {
 				retry := retryOf(req)
-				again, _, err := client.Do(ctx, retry)
+				retry, again, _, err := client.DoSent(ctx, retry)
 				if err == nil {
 					r2 := Rows(j.trace, j.dag, cfg.Target.Model, again.Text)
+					r2.grown = r.grown || retry.MaxTokens > budget
 					r2.Alignment.PromptTokens, r2.Alignment.CompletionTokens = r.Alignment.PromptTokens, r.Alignment.CompletionTokens
 					addUsage(&r2.Alignment, again)
 					r2.Alignment.RequestKey = retry.Key().String()
 					r2.Alignment.PromptSet = r.Alignment.PromptSet
+					if r2.Alignment.Status != string(study.AlignmentOK) && llm.SpentOnReasoning(retry, again) {
+						r2.spentReasoning(retry, again, budget)
+					}
 					r = r2
 				} else if !llm.RequestFailed(err) {
 					return err

@@ -737,7 +737,7 @@ func TestAlignValidate(t *testing.T) {
 	for name, edit := range map[string]func(*align.Config){
 		"direction": func(c *align.Config) { c.Directions = []string{"en-y"} },
 		"limit":     func(c *align.Config) { c.Limit = -1 },
-		"tokens":    func(c *align.Config) { c.MaxTokens = 0 },
+		"tokens":    func(c *align.Config) { c.MaxTokens = -1 },
 		"budget":    func(c *align.Config) { c.MaxTokens = 3_000_000_000 },
 	} {
 		c := cfg

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/datg/datg/internal/llm"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/dags"
 	"github.com/datg/datg/schema"
@@ -26,6 +27,26 @@ type Result struct {
 	// Capped counts the spans a cap of the locator stopped (each an error
 	// row of kind locate-capped).
 	Capped int
+	// grown says the reply came with a larger budget than the stage's,
+	// the first having spent it reasoning; spent that the reply still
+	// spent it (spentReasoning).
+	grown, spent bool
+}
+
+// spentReasoning records why a reply held no usable alignment: the
+// aligner spent its token budget reasoning (llm.SpentOnReasoning), also
+// when asked again with a larger one. Its error row is of kind
+// budget-spent-reasoning instead of invalid-json.
+func (r *Result) spentReasoning(req llm.Request, resp llm.Response, budget int) {
+	detail := fmt.Sprintf("the aligner spent its budget reasoning: %d of %d completion tokens were reasoning (finish_reason length, max_completion_tokens %d)",
+		resp.ReasoningTokens, resp.CompletionTokens, req.MaxTokens)
+	if req.MaxTokens > budget {
+		detail += fmt.Sprintf(", asked again after the first reply spent %d", budget)
+	}
+	r.Errors = []schema.AlignmentError{{TraceID: r.Alignment.TraceID, DagID: r.Alignment.DagID, Aligner: r.Alignment.Aligner,
+		Kind: string(study.BudgetSpentReasoning), Detail: detail}}
+	r.Alignment.Status, r.Alignment.Problems = string(study.AlignmentInvalidJSON), 1
+	r.spent = true
 }
 
 // Rows reads an alignment reply about a trace and a DAG into rows: events of

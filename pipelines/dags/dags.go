@@ -37,8 +37,11 @@ type Budget struct {
 type Config struct {
 	Data string
 	// Symbolic builds DAGs without an LLM; otherwise Target's model builds them.
-	Symbolic       bool
-	Target         llm.Target
+	Symbolic bool
+	Target   llm.Target
+	// MaxTokens is the token budget of a reply; 0 takes DefaultMaxTokens,
+	// or llm.ReasoningBudget for a model whose budget also pays for its
+	// reasoning (an OpenAI reasoning model on a server that is not vLLM).
 	MaxTokens      int
 	Budgets        map[string]Budget // by level
 	ReferenceModel string            // whose references to use, when several models wrote some
@@ -46,10 +49,15 @@ type Config struct {
 	Stderr         io.Writer
 }
 
-// DefaultConfig builds DAGs with an LLM, with budgets growing with the level.
+// DefaultMaxTokens is the budget of a DAG reply that is only the reply
+// (vLLM, and chat models that do not reason).
+const DefaultMaxTokens = 8192
+
+// DefaultConfig builds DAGs with an LLM, with budgets growing with the
+// level, each reply with the token budget its model needs (MaxTokens 0).
 func DefaultConfig() Config {
 	return Config{
-		Data: store.DefaultDir, MaxTokens: 8192,
+		Data:   store.DefaultDir,
 		Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()},
 		Budgets: map[string]Budget{
 			string(study.Low): {8, 60, 3}, string(study.Medium): {12, 60, 3}, string(study.High): {16, 60, 4}, string(study.Top): {20, 60, 4},
@@ -72,7 +80,9 @@ func (c Config) Validate() error {
 	}
 	if !c.Symbolic {
 		p.Nested(c.Target.Validate())
-		p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+		if c.MaxTokens != 0 {
+			p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+		}
 	}
 	return p.Err()
 }
@@ -83,6 +93,10 @@ type Summary struct {
 	// Changed counts the DAGs that replaced one of different content: the
 	// alignments made against those are stale until aligned again.
 	Changed int
+	// Grown counts the replies asked again with a larger budget because
+	// the first spent its budget reasoning; Spent those still without a
+	// DAG for that reason (invalid, the reason saying so).
+	Grown, Spent int
 }
 
 // reference is one accepted derivation to build a DAG from, with its
@@ -151,6 +165,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		return w.Add(row, nodes, edges)
 	}
+	var budget int // the requests' (after the pool decides what the servers are)
 	prog := progress.Start(cfg.Stderr, "dags", len(refs))
 	defer prog.Finish() // on every error path too; Finish is idempotent
 	if cfg.Symbolic {
@@ -172,10 +187,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return sum, err
 		}
 		defer closeJournal()
+		budget = client.Pool.Budget(cfg.Target.Model, cfg.MaxTokens, DefaultMaxTokens)
 		err = llm.Fanout(ctx, client, prog,
 			func(yield func(reference, llm.Request) bool) error {
 				for _, r := range refs {
-					if !yield(r, cfg.request(r)) {
+					if !yield(r, cfg.request(r, budget)) {
 						break
 					}
 				}
@@ -186,6 +202,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				if err != nil {
 					return err
 				}
+				mu.Lock()
+				if req.MaxTokens > budget {
+					sum.Grown++
+				}
+				if llm.SpentOnReasoning(req, resp) && !row.Valid {
+					sum.Spent++
+				}
+				mu.Unlock()
 				return add(row, nodes, edges)
 			},
 			llm.LogFailures(func(r reference) string { return ID(r.row.ProblemID, int(r.row.RefIndex)) }))
@@ -273,8 +297,10 @@ func (cfg Config) messages(r reference) []llm.Message {
 	return []llm.Message{{Role: "system", Content: cfg.Prompts.DAGSystem()}, {Role: "user", Content: user}}
 }
 
-func (cfg Config) request(r reference) llm.Request {
-	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, Messages: cfg.messages(r), MaxTokens: cfg.MaxTokens, TopP: 1}
+// request asks for the DAG of a reference with the given budget. A reply
+// that spends the budget reasoning is kept, to be counted (Summary.Spent).
+func (cfg Config) request(r reference, budget int) llm.Request {
+	return llm.Request{API: llm.APIChat, Model: cfg.Target.Model, Messages: cfg.messages(r), MaxTokens: budget, TopP: 1, KeepSpent: true}
 }
 
 // build validates the reply to req and, when the DAG is invalid, asks once
@@ -285,6 +311,12 @@ func (cfg Config) build(ctx context.Context, client llm.Journaled, r reference, 
 	row.PromptTokens, row.CompletionTokens = int64(resp.PromptTokens), int64(resp.CompletionTokens)
 	row.PromptSet = cfg.Prompts.Hash()
 	if verr == nil {
+		return row, nodes, edges, nil
+	}
+	if llm.SpentOnReasoning(req, resp) {
+		// No DAG to repair, and a repair would spend the budget again.
+		row.Reason = fmt.Sprintf("the builder spent its budget reasoning: %d of %d completion tokens were reasoning (finish_reason length, max_completion_tokens %d): %s",
+			resp.ReasoningTokens, resp.CompletionTokens, req.MaxTokens, row.Reason)
 		return row, nodes, edges, nil
 	}
 	repair := req

@@ -543,9 +543,9 @@ func TestDAGsValidate(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	cfg.MaxTokens = 0
+	cfg.MaxTokens = -1
 	if err := cfg.Validate(); !errors.Is(err, inputerr.ErrInvalidConfig) || !slices.Equal(inputerr.FieldNames(err), []string{"MaxTokens"}) {
-		t.Fatalf("no tokens: %v, want a configuration error naming MaxTokens", err)
+		t.Fatalf("negative tokens: %v, want a configuration error naming MaxTokens", err)
 	}
 	if _, err := dags.Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {
 		t.Fatalf("Run: %v", err)

@@ -31,7 +31,7 @@ type Config struct {
 	MaxAttempts int // attempts allowed per problem
 	Temperature float64
 	TopP        float64
-	MaxTokens   int
+	MaxTokens   int   // 0: DefaultMaxTokens, or llm.ReasoningBudget where the budget counts the model's reasoning
 	Seed        int64 // attempt a is sampled with seed Seed + a
 	Levels      []string
 	Limit       int          // first N problems of each level; 0 = all
@@ -64,11 +64,16 @@ const (
 	ReasonLength = "length"
 )
 
+// DefaultMaxTokens is the budget of a derivation where the budget does not
+// count hidden reasoning (MaxTokens 0 picks it, or llm.ReasoningBudget
+// where it does).
+const DefaultMaxTokens = 16384
+
 // DefaultConfig asks for five references per problem (the paper's five)
 // in at most 12 attempts (datg's choice: the paper does not say how many
 // it allowed), derived from the model's reasoning.
 func DefaultConfig() Config {
-	return Config{Data: store.DefaultDir, PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95, MaxTokens: 16384,
+	return Config{Data: store.DefaultDir, PerProblem: 5, MaxAttempts: 12, Temperature: 0.7, TopP: 0.95,
 		Seed: 1000, Levels: study.Strings(study.Low, study.Medium, study.High), Target: llm.Target{API: llm.APIChat, Pool: llm.DefaultOptions()},
 		Derivation: study.FromReasoning}
 }
@@ -83,7 +88,9 @@ func (c Config) Validate() error {
 	if c.MaxAttempts > MaxAttempts {
 		p.Add("MaxAttempts", "%d is more than %d", c.MaxAttempts, MaxAttempts)
 	}
-	p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+	if c.MaxTokens != 0 {
+		p.Check("MaxTokens", bounds.Budget(c.MaxTokens))
+	}
 	p.Check("Temperature", bounds.Temperature(c.Temperature))
 	p.Check("TopP", bounds.TopP(c.TopP))
 	p.Check("Seed", bounds.Seed(c.Seed))
@@ -106,6 +113,10 @@ type Summary struct {
 	Problems, Complete int
 	Attempts, Accepted int
 	Short              []string // problems with fewer accepted references than wanted
+	// Grown counts the attempts asked again with a larger budget because
+	// the first reply spent its budget reasoning; Spent those that spent
+	// it still (not accepted, the reason saying so).
+	Grown, Spent int
 }
 
 type problem struct {
@@ -155,6 +166,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	defer closeJournal()
+	budget := client.Pool.Budget(cfg.Target.Model, cfg.MaxTokens, DefaultMaxTokens)
+	var grown, spent int
 
 	var mu sync.Mutex
 	var results []result
@@ -177,7 +190,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		err := llm.Fanout(ctx, client, prog,
 			func(yield func(attempt, llm.Request) bool) error {
 				for _, a := range batch {
-					if !yield(a, request(cfg, a)) {
+					if !yield(a, request(cfg, a, budget)) {
 						break
 					}
 				}
@@ -188,6 +201,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				r.row.PromptSet = cfg.Prompts.Hash()
 				mu.Lock()
 				defer mu.Unlock()
+				if req.MaxTokens > budget {
+					grown++
+				}
+				if llm.SpentOnReasoning(req, resp) {
+					spent++
+				}
 				results = append(results, r)
 				if r.row.Accepted {
 					a.p.accepted++
@@ -205,7 +224,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 	}
 	prog.Finish()
-	sum := Summary{Problems: len(problems)}
+	sum := Summary{Problems: len(problems), Grown: grown, Spent: spent}
 	for _, p := range problems {
 		sum.Attempts += p.attempts
 		if p.accepted >= cfg.PerProblem {
@@ -250,10 +269,12 @@ func loadProblems(cfg Config) ([]*problem, error) {
 	return out, nil
 }
 
-func request(cfg Config, a attempt) llm.Request {
+// request is attempt a with the given budget. A reply that spends it
+// reasoning is kept, graded as it is (no answer) and counted.
+func request(cfg Config, a attempt, budget int) llm.Request {
 	seed := cfg.Seed + int64(a.n)
 	req := llm.Request{
-		API: cfg.Target.API, Model: cfg.Target.Model, MaxTokens: cfg.MaxTokens,
+		API: cfg.Target.API, Model: cfg.Target.Model, MaxTokens: budget, KeepSpent: true,
 		Temperature: cfg.Temperature, TopP: cfg.TopP, Seed: &seed, Sample: a.n,
 	}
 	user := cfg.Prompts.ReferenceUser(prompts.ReferenceInput{Question: a.p.Question})
@@ -288,6 +309,10 @@ func grade(derivation study.Derivation, a attempt, req llm.Request, resp llm.Res
 		accepted, reason = false, ReasonNoReasoning
 	case resp.FinishReason == "length":
 		accepted, reason = false, ReasonLength
+	}
+	if llm.SpentOnReasoning(req, resp) {
+		reason = fmt.Sprintf("the model spent its budget reasoning (%d of %d completion tokens, max_completion_tokens %d): %s",
+			resp.ReasoningTokens, resp.CompletionTokens, req.MaxTokens, reason)
 	}
 	return result{
 		row: schema.Reference{

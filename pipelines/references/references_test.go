@@ -450,7 +450,7 @@ func TestReferencesValidate(t *testing.T) {
 		"bad api":           {func(c *references.Config) { c.Target.API = "grpc" }, "API", "grpc"},
 		"no references":     {func(c *references.Config) { c.PerProblem = 0 }, "PerProblem", "1 <= 0 <= MaxAttempts (12)"},
 		"too few attempts":  {func(c *references.Config) { c.PerProblem, c.MaxAttempts = 5, 4 }, "PerProblem", "MaxAttempts (4)"},
-		"no tokens":         {func(c *references.Config) { c.MaxTokens = 0 }, "MaxTokens", "out of range"},
+		"negative tokens":   {func(c *references.Config) { c.MaxTokens = -1 }, "MaxTokens", "out of range"},
 		"cold":              {func(c *references.Config) { c.Temperature = -0.1 }, "Temperature", "out of range"},
 		"top_p zero":        {func(c *references.Config) { c.TopP = 0 }, "TopP", "out of range"},
 		"top_p above one":   {func(c *references.Config) { c.TopP = 1.5 }, "TopP", "out of range"},
@@ -590,7 +590,7 @@ func TestReferencesFromAnOpenAIReasoningModel(t *testing.T) {
 			Temperature, TopP, RepetitionPenalty *float64
 			TopK, MaxTokens                      *int64
 		}
-		budget := int64(cfg.MaxTokens)
+		budget := int64(llm.ReasoningBudget) // its budget counts its reasoning
 		if diff := cmp.Diff(sampling{MaxTokens: &budget}, sampling{tr.Temperature, tr.TopP, tr.RepetitionPenalty, tr.TopK, tr.MaxTokens}); diff != "" {
 			t.Fatalf("%s records sampling other than what was sent (-sent +recorded):\n%s", id, diff)
 		}

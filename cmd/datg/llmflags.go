@@ -92,7 +92,7 @@ func (f *llmFlags) options() llm.Options {
 	o.Server, o.ReasoningEffort = *f.server, *f.effort
 	if *f.dryRun {
 		if f.dry == nil {
-			f.dry = &llm.DryRun{PriceInput: *f.priceIn, PriceOutput: *f.priceOut}
+			f.dry = &llm.DryRun{PriceInput: *f.priceIn, PriceOutput: *f.priceOut, NoBatchAPI: *f.server == llm.ServerModelStudio}
 		}
 		o.DryRun = f.dry
 	}

@@ -29,6 +29,9 @@ type DryRun struct {
 	// PriceInput and PriceOutput are prices per million prompt and
 	// completion tokens (0: no cost shown).
 	PriceInput, PriceOutput float64
+	// NoBatchAPI leaves out the Batch API's price: the server has none
+	// (Model Studio's compatible mode, whose thinking requests stream).
+	NoBatchAPI bool
 
 	mu        sync.Mutex
 	loaded    bool
@@ -180,7 +183,10 @@ func (d *DryRun) Report(w io.Writer, stage string) {
 	if len(models) == 0 {
 		fmt.Fprintln(w, "  nothing left to send")
 	}
-	if d.PriceInput > 0 || d.PriceOutput > 0 {
+	switch {
+	case (d.PriceInput > 0 || d.PriceOutput > 0) && d.NoBatchAPI:
+		fmt.Fprintf(w, "  cost at %.4g/%.4g per million prompt/completion tokens: %.2f\n", d.PriceInput, d.PriceOutput, total)
+	case d.PriceInput > 0 || d.PriceOutput > 0:
 		fmt.Fprintf(w, "  cost at %.4g/%.4g per million prompt/completion tokens: %.2f online, %.2f through OpenAI's Batch API (half price)\n",
 			d.PriceInput, d.PriceOutput, total, total/2)
 	}

@@ -81,4 +81,11 @@ func TestDryRunCountsAndEstimatesWithoutSending(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
 	}
+	// A server with no Batch API (Model Studio) gets no price of one.
+	dry.NoBatchAPI = true
+	out.Reset()
+	dry.Report(&out, "stage")
+	if strings.Contains(out.String(), "Batch API") || !strings.Contains(out.String(), "cost at 1/2 per million") {
+		t.Errorf("report without a Batch API:\n%s", out.String())
+	}
 }

@@ -18,11 +18,12 @@ type input struct {
 	checks   []staleCheck
 }
 
-// staleCheck counts an input's stale rows among the traces of a scope:
-// query(s) is the count, format says what it means ("%d %s ...", the count
-// and the scope's name).
+// staleCheck finds an input's stale rows: rows selects the trace_id of
+// each (a trace may come more than once, each row counting), and format
+// says what their count means ("%d %s ...": the count and the scope's
+// name). One query counts them for every scope at once.
 type staleCheck struct {
-	query  func(s traceScope) string
+	rows   string
 	format string
 }
 
@@ -40,27 +41,18 @@ var (
 	controlTraces = traceScope{"control traces", "t.method IN ('control-base', 'loop-retry', 'formula-retry')"}
 	// referenceTraces are the accepted reference derivations.
 	referenceTraces = traceScope{"reference traces", "t.method = 'reference'"}
-	// allTraces are every trace of the run.
+	// allTraces are every trace of the run (and a row whose trace is no
+	// longer in it).
 	allTraces = traceScope{"traces", "true"}
+	scopes    = []traceScope{probeTraces, controlTraces, referenceTraces, allTraces}
 )
-
-// holds is a predicate saying that the trace id in col is one of the
-// scope's traces (true for every trace, even one no longer in traces).
-func (s traceScope) holds(col string) string {
-	if s == allTraces {
-		return "true"
-	}
-	return fmt.Sprintf("%s IN (SELECT t.trace_id FROM traces t WHERE %s)", col, s.where)
-}
 
 // perTrace is the check of a table with a row per trace: every trace has one
 // for its current text (text_hash).
 func perTrace(table string) []staleCheck {
 	return []staleCheck{{
-		func(s traceScope) string {
-			return fmt.Sprintf(`SELECT count(*) FROM traces t LEFT JOIN %s x USING (trace_id)
-				WHERE (x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash) AND %s`, table, s.where)
-		},
+		fmt.Sprintf(`SELECT t.trace_id FROM traces t LEFT JOIN %s x USING (trace_id)
+			WHERE x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash`, table),
 		"%d %s have no " + table + " row for their current text"}}
 }
 
@@ -70,21 +62,17 @@ var inputs = map[string]input{
 	// Every controlled trace (Base included: one attempt each) has its
 	// attempts: its cost is their tokens.
 	"trials": {"datg control", ErrStale, []staleCheck{{
-		func(s traceScope) string {
-			return fmt.Sprintf(`SELECT count(*) FROM traces t WHERE t.method IN ('control-base', 'loop-retry', 'formula-retry')
-				AND NOT EXISTS (SELECT 1 FROM trials x WHERE x.trace_id = t.trace_id) AND %s`, s.where)
-		},
+		`SELECT t.trace_id FROM traces t WHERE t.method IN ('control-base', 'loop-retry', 'formula-retry')
+			AND NOT EXISTS (SELECT 1 FROM trials x WHERE x.trace_id = t.trace_id)`,
 		"%d %s have no trials rows"}}},
 	"answers":    {"datg verify", ErrNotGraded, perTrace("answers")},
 	"compliance": {"datg langcheck", ErrStale, perTrace("compliance")},
 	// Every trace has every grader's verdict on its current text.
 	"verdicts": {"datg verify", ErrNotGraded, []staleCheck{{
-		func(s traceScope) string {
-			return fmt.Sprintf(`SELECT count(*) FROM traces t LEFT JOIN (
-					SELECT trace_id, text_hash, count(DISTINCT grader) AS graders FROM verdicts GROUP BY ALL) v
-				ON v.trace_id = t.trace_id AND v.text_hash = t.text_hash
-				WHERE coalesce(v.graders, 0) < (SELECT count(DISTINCT grader) FROM verdicts) AND %s`, s.where)
-		},
+		`SELECT t.trace_id FROM traces t LEFT JOIN (
+				SELECT trace_id, text_hash, count(DISTINCT grader) AS graders FROM verdicts GROUP BY ALL) v
+			ON v.trace_id = t.trace_id AND v.text_hash = t.text_hash
+			WHERE coalesce(v.graders, 0) < (SELECT count(DISTINCT grader) FROM verdicts)`,
 		"%d %s lack a grader's verdict for their current text"}}},
 	"detections": {"datg langcheck", ErrStale, detectionChecks},
 	// Scores cover the aligned traces, not all: they must come from
@@ -93,25 +81,30 @@ var inputs = map[string]input{
 	// hashes a score records; NULL in scores from before they were
 	// recorded), and cover every scorable alignment.
 	"scores": {"datg align and datg score", ErrStale, []staleCheck{
-		{func(s traceScope) string {
-			return `SELECT count(*) FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
-				WHERE NOT l.current_text AND ` + s.holds("l.trace_id")
-		}, "%d scores of %s come from alignments of an older trace text"},
-		{func(s traceScope) string {
-			return `SELECT count(*) FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
-				WHERE l.current_text AND NOT l.current_dag AND ` + s.holds("l.trace_id")
-		}, "%d scores of %s come from alignments of a DAG that has changed since"},
-		{func(s traceScope) string {
-			return `SELECT count(*) FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
-				WHERE (s.alignment_hash IS DISTINCT FROM l.alignment_hash AND s.alignment_hash IS NOT NULL
-				   OR s.text_hash IS DISTINCT FROM l.text_hash AND s.text_hash IS NOT NULL
-				   OR s.dag_hash IS DISTINCT FROM l.dag_hash AND s.dag_hash IS NOT NULL) AND ` + s.holds("l.trace_id")
-		}, "%d scores of %s were computed from alignments made again since"},
-		{func(s traceScope) string {
-			return `SELECT count(*) FROM stg_alignment_lineage l LEFT JOIN scores s USING (trace_id, dag_id, aligner)
-				WHERE l.scorable AND s.trace_id IS NULL AND ` + s.holds("l.trace_id")
-		}, "%d alignments of %s have no scores row"},
+		{`SELECT l.trace_id FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
+			WHERE NOT l.current_text`,
+			"%d scores of %s come from alignments of an older trace text"},
+		{`SELECT l.trace_id FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
+			WHERE l.current_text AND NOT l.current_dag`,
+			"%d scores of %s come from alignments of a DAG that has changed since"},
+		{`SELECT l.trace_id FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
+			WHERE s.alignment_hash IS DISTINCT FROM l.alignment_hash AND s.alignment_hash IS NOT NULL
+			   OR s.text_hash IS DISTINCT FROM l.text_hash AND s.text_hash IS NOT NULL
+			   OR s.dag_hash IS DISTINCT FROM l.dag_hash AND s.dag_hash IS NOT NULL`,
+			"%d scores of %s were computed from alignments made again since"},
+		{`SELECT l.trace_id FROM stg_alignment_lineage l LEFT JOIN scores s USING (trace_id, dag_id, aligner)
+			WHERE l.scorable AND s.trace_id IS NULL`,
+			"%d alignments of %s have no scores row"},
 	}},
+}
+
+// countQuery counts a check's stale rows in every scope, in scopes' order.
+func countQuery(check staleCheck) string {
+	counts := make([]string, len(scopes))
+	for i, s := range scopes {
+		counts[i] = fmt.Sprintf("count(*) FILTER (WHERE %s)", s.where)
+	}
+	return fmt.Sprintf("SELECT %s FROM (%s) stale LEFT JOIN traces t USING (trace_id)", strings.Join(counts, ", "), check.rows)
 }
 
 // producers are the commands that write the tables, each named once, in
@@ -133,15 +126,15 @@ type staleInput struct {
 	what  string
 }
 
-// inputCheck checks outputs' inputs, each input once per scope however many
-// outputs read it.
+// inputCheck checks outputs' inputs, each input once per run however many
+// outputs read it, in every scope at once.
 type inputCheck struct {
 	db    *duck.DB
-	found map[string]string // input and scope -> what is stale in it ("" when nothing)
+	found map[string]map[traceScope]string // input -> scope -> what is stale in it ("" when nothing)
 }
 
 func newInputCheck(db *duck.DB) *inputCheck {
-	return &inputCheck{db: db, found: map[string]string{}}
+	return &inputCheck{db: db, found: map[string]map[traceScope]string{}}
 }
 
 // ready checks an output's inputs over the traces it reads: it returns the
@@ -153,15 +146,14 @@ func (c *inputCheck) ready(ctx context.Context, output outputTable) (missing []s
 		return missing, nil, nil
 	}
 	for _, t := range output.Needs {
-		key := t + "/" + output.Reads.name
-		what, ok := c.found[key]
+		found, ok := c.found[t]
 		if !ok {
-			if what, err = c.staleRows(ctx, inputs[t], output.Reads); err != nil {
+			if found, err = c.staleRows(ctx, inputs[t]); err != nil {
 				return nil, nil, fmt.Errorf("%s: checking %s: %w", output.Name, t, err)
 			}
-			c.found[key] = what
+			c.found[t] = found
 		}
-		if what != "" {
+		if what := found[output.Reads]; what != "" {
 			stale = append(stale, staleInput{t, what})
 		}
 	}
@@ -179,17 +171,24 @@ func (c *inputCheck) absent(output outputTable) []string {
 	return out
 }
 
-// staleRows describes the first check an input fails over the scope's
-// traces ("" when none).
-func (c *inputCheck) staleRows(ctx context.Context, in input, s traceScope) (string, error) {
+// staleRows describes, for each scope, the first check an input fails over
+// the scope's traces ("" when none).
+func (c *inputCheck) staleRows(ctx context.Context, in input) (map[traceScope]string, error) {
+	found := map[traceScope]string{}
 	for _, check := range in.checks {
-		var n int64
-		if err := c.db.QueryRowContext(ctx, check.query(s)).Scan(&n); err != nil {
-			return "", err
+		n := make([]int64, len(scopes))
+		dest := make([]any, len(scopes))
+		for i := range n {
+			dest[i] = &n[i]
 		}
-		if n > 0 {
-			return fmt.Sprintf(check.format, n, s.name), nil
+		if err := c.db.QueryRowContext(ctx, countQuery(check)).Scan(dest...); err != nil {
+			return nil, err
+		}
+		for i, s := range scopes {
+			if _, done := found[s]; !done && n[i] > 0 {
+				found[s] = fmt.Sprintf(check.format, n[i], s.name)
+			}
 		}
 	}
-	return "", nil
+	return found, nil
 }

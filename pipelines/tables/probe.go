@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/datg/datg/internal/duck"
@@ -22,7 +23,13 @@ func probeNote(r *result, seed int64) string {
 	}
 	var ns []int64
 	for _, row := range r.Rows {
-		ns = append(ns, count(row[i]))
+		// A count is BIGINT, a sum of counts HUGEINT: read either as text.
+		if n, err := strconv.ParseInt(plain(row[i]), 10, 64); err == nil {
+			ns = append(ns, n)
+		}
+	}
+	if len(ns) == 0 {
+		return note + "."
 	}
 	lo, hi := slices.Min(ns), slices.Max(ns)
 	if lo == hi {

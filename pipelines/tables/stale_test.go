@@ -138,6 +138,11 @@ func TestBaseTracesOutsideTheProbe(t *testing.T) {
 	wantContains(t, "direction_accuracy.csv", readOutput(t, dir, "direction_accuracy.csv"),
 		"org/my_model&v2,org/my_model&v2,low,en-x,sw,1,0,0,0,79.35,1,1,0,1,0\n")
 	wantContains(t, "direction_accuracy.md", readOutput(t, dir, "direction_accuracy.md"), "seed 42", "n = 1 per cell")
+	// accuracy_groups' n is a sum (DuckDB's HUGEINT).
+	if _, err := Run(context.Background(), Config{Data: dir, Only: []string{"accuracy_groups"}}); err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, "accuracy_groups.md", readOutput(t, dir, "accuracy_groups.md"), "Direction probe only: one trace per problem and cell, seed 42; n = 1 per cell.")
 
 	seed := int64(215)
 	stderr.Reset()

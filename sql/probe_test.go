@@ -218,3 +218,17 @@ func clone(m map[string]any) map[string]any {
 	}
 	return c
 }
+
+// A base trace at the probe's seed is the probe's wherever it came from: an
+// imported one (datg import traces, method base, seed 42) of a cell the
+// probe lacks adds that cell.
+func TestImportedBaseTracesAtTheProbeSeedAreTheProbes(t *testing.T) {
+	extra := map[string][]string{
+		"traces": {`{"trace_id": "imp1", "model": "Qwen/Qwen3-4B", "input_lang": "en", "reasoning_lang": "sw", "direction": "en-x", "level": "high", "problem_id": "high-3", "seed": 42, "method": "base", "source": "import:probe.jsonl", "text": "<think>\nimported\n</think> \\boxed{2}", "completion_tokens": 7, "finish_reason": "stop", "truncated": false}`},
+		"answers": {`{"trace_id": "imp1", "extracted": "2", "has_answer": true, "correct": true, "gold": "2", "reason": "match", "grader": "fixture"}`},
+	}
+	got := string(tableOutputs(t, fixtureRunWith(t, extra))["direction_accuracy"])
+	if want := "\nQwen/Qwen3-4B,4B,high,en-x,sw,1,1,100,20.65,100,,,,,0\n"; !strings.Contains(got, want) {
+		t.Fatalf("direction_accuracy lacks the imported probe trace's cell %q:\n%s", want, got)
+	}
+}

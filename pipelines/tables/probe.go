@@ -64,11 +64,15 @@ func warnOutsideProbe(ctx context.Context, db *duck.DB, seed int64, w io.Writer)
 	if err := rows.Err(); err != nil || n == 0 {
 		return err
 	}
+	label := "seed"
+	if len(seeds) > 1 {
+		label = "seeds"
+	}
 	const shown = 10
 	if len(seeds) > shown {
 		seeds = append(seeds[:shown], fmt.Sprintf("and %d more", len(seeds)-shown))
 	}
-	fmt.Fprintf(w, "datg tables: warning: %d base traces (seed %s) are not the direction probe's (seed %d) and no probe table reads them; --probe-seed reads the probe of another seed\n",
-		n, strings.Join(seeds, ", "), seed)
+	fmt.Fprintf(w, "datg tables: warning: %d base traces (%s %s) are not the direction probe's (seed %d) and no probe table reads them; --probe-seed reads the probe of another seed\n",
+		n, label, strings.Join(seeds, ", "), seed)
 	return nil
 }

@@ -32,7 +32,7 @@ type Trace struct {
 	Level             string    `parquet:"level" doc:"problem level"`
 	ProblemID         string    `parquet:"problem_id" doc:"problem id, {level}-{k}"`
 	Seed              int64     `parquet:"seed" doc:"sampling seed of the run"`
-	Method            string    `parquet:"method" doc:"base (the direction probe), control-base (datg control --method base: Table 3's Base), loop-retry, formula-retry or reference"`
+	Method            string    `parquet:"method" doc:"base (datg generate: the direction probe at its seed, 42; base traces of other seeds are samples beyond it, in no probe table), control-base (datg control --method base: Table 3's Base), loop-retry, formula-retry or reference"`
 	Text              string    `parquet:"text,zstd" blob:"true" doc:"the whole assistant turn: <think>, the direct-first prefix, the reasoning, </think> and the answer"`
 	TextHash          string    `parquet:"text_hash" doc:"SHA-256 prefix of text; verdicts and alignments record it to tell when a trace changed"`
 	Prefix            string    `parquet:"prefix" doc:"the assistant-side prefix the model continued (empty for imported traces)"`

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Test-time controls against Base on datg's SIMULATED model: the paper's
-# scope (Qwen3-4B, en-x, Swahili and Telugu, low/medium/high, seeds 42 215
-# 316) over a PolyMath copy, through the real CLI and real HTTP. Prints
+# Test-time controls against Base (datg control --method base) on datg's
+# SIMULATED model: the paper's scope (Qwen3-4B, en-x, Swahili and Telugu,
+# low/medium/high, seeds 42 215 316) over a PolyMath copy, through the real
+# CLI and real HTTP. Prints
 # Table 3 (control.md) and the decoded-token totals. Run through
 # `make control-eval` (SRC=DIR for the PolyMath copy, default ../shared/polymath).
 set -euo pipefail
@@ -22,7 +23,6 @@ for _ in $(seq 100); do [ -s "$urls" ] && break; sleep 0.1; done
 endpoints=$(paste -sd, "$urls")
 scope=(--models Qwen/Qwen3-4B --directions en-x --langs sw,te --seeds 42,215,316)
 
-"$DATG" generate --data "$DATA" --endpoints "$endpoints" "${scope[@]}"
 "$DATG" control --data "$DATA" --method base --endpoints "$endpoints" "${scope[@]}"
 "$DATG" control --data "$DATA" --method loop-retry --endpoints "$endpoints" "${scope[@]}"
 "$DATG" control --data "$DATA" --method formula-retry --endpoints "$endpoints" "${scope[@]}"

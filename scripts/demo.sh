@@ -44,9 +44,8 @@ limit_flag=()
 endpoints=$(paste -sd, "$urls")
 "$DATG" generate --data "$DATA" --endpoints "$endpoints" --backoff 20ms "${limit_flag[@]}"
 
-echo "== control: Base, Loop-Retry and Formula-Retry on the paper's scope (Qwen3-4B, en-x, sw and te, seeds 42 215 316)"
+echo "== control: Table 3's Base, Loop-Retry and Formula-Retry on the paper's scope (Qwen3-4B, en-x, sw and te, seeds 42 215 316)"
 scope=(--models Qwen/Qwen3-4B --directions en-x --langs sw,te --seeds 42,215,316)
-"$DATG" generate --data "$DATA" --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
 "$DATG" control --data "$DATA" --method base --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
 "$DATG" control --data "$DATA" --method loop-retry --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"
 "$DATG" control --data "$DATA" --method formula-retry --endpoints "$endpoints" --backoff 20ms "${scope[@]}" "${limit_flag[@]}"

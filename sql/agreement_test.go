@@ -19,7 +19,7 @@ import (
 func TestAlignerAgreementMatchesAnIndependentComputation(t *testing.T) {
 	base := map[string]bool{}
 	for _, tr := range fixtureRows[fixtureTrace](t, "traces") {
-		base[tr.TraceID] = tr.Method == "base"
+		base[tr.TraceID] = tr.probe()
 	}
 	byAligner := map[string]map[[2]string]fixtureScore{}
 	for _, s := range fixtureRows[fixtureScore](t, "scores") {

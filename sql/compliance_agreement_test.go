@@ -33,7 +33,7 @@ func TestComplianceAgreementMatchesAnIndependentComputation(t *testing.T) {
 	want := map[string]*cell{}
 	for id, tr := range traces {
 		ds, ok := decisions[id]
-		if tr.Method != "base" || tr.Direction != "en-x" || !ok {
+		if !tr.probe() || tr.Direction != "en-x" || !ok {
 			continue
 		}
 		k := fmt.Sprintf("%s|%s|%s", tr.Model, tr.Level, tr.ReasoningLang)

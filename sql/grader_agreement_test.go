@@ -32,7 +32,7 @@ func TestGraderAgreementMatchesAnIndependentComputation(t *testing.T) {
 		tr, ok := traces[id]
 		mv, hasMV := vs["math-verify"]
 		ml, hasML := vs["multilingual"]
-		if !ok || tr.Method != "base" || !hasMV || !hasML {
+		if !ok || !tr.probe() || !hasMV || !hasML {
 			continue
 		}
 		k := fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.ReasoningLang)

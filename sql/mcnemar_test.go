@@ -50,14 +50,14 @@ func TestDirectionAccuracyMcNemar(t *testing.T) {
 	correct := fixtureCorrect(t)
 	enen := map[string]string{} // model|level|problem|seed -> en-en trace
 	for _, tr := range traces {
-		if tr.Method == "base" && tr.Direction == "en-en" {
+		if tr.probe() && tr.Direction == "en-en" {
 			enen[fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.ProblemID, "|", tr.Seed)] = tr.TraceID
 		}
 	}
 	type counts struct{ pairs, b, c int64 }
 	want := map[string]*counts{}
 	for _, tr := range traces {
-		if tr.Method != "base" || tr.Direction == "en-en" {
+		if !tr.probe() || tr.Direction == "en-en" {
 			continue
 		}
 		e, ok := enen[fmt.Sprint(tr.Model, "|", tr.Level, "|", tr.ProblemID, "|", tr.Seed)]

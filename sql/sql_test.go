@@ -24,14 +24,44 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // Parquet tables with the schema's column types.
 func fixtureRun(t *testing.T) string {
 	t.Helper()
+	return fixtureRunWith(t, nil)
+}
+
+// fixtureRunWith is fixtureRun with more rows: extra[table] are JSON lines
+// added to the fixture's rows of that table.
+func fixtureRunWith(t *testing.T, extra map[string][]string) string {
+	t.Helper()
 	dir := t.TempDir()
+	src := t.TempDir()
+	files, _ := filepath.Glob(filepath.Join("testdata", "fixture", "*.jsonl"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n')
+		}
+		for _, line := range extra[name] {
+			b = append(b, line+"\n"...)
+		}
+		if err := os.WriteFile(filepath.Join(src, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name := range extra {
+		if _, err := os.Stat(filepath.Join(src, name+".jsonl")); err != nil {
+			t.Fatalf("extra rows for %s, which the fixture does not have", name)
+		}
+	}
 	// A plain DuckDB: datg's (duck.Open) reads the run and nothing else.
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	files, _ := filepath.Glob(filepath.Join("testdata", "fixture", "*.jsonl"))
+	files, _ = filepath.Glob(filepath.Join(src, "*.jsonl"))
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		tbl, ok := schema.Lookup(name)

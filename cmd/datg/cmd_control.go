@@ -22,8 +22,8 @@ base: each example sampled once, as loop-retry's first trial (repetition
 penalty 1.08, the example's seed, the budget) but with no checkpoint: Table
 3's Base row. Its traces have method control-base, so they never replace
 the direction probe's base traces of the same seed (generate samples those
-at the study's penalty); the probe's traces of the same examples stay in
-Table 3 as the variant "Base (probe)".
+at the study's penalty), and no probe table reads them; Table 3 reads no
+probe trace either.
 
 loop-retry: each trial generates to the checkpoint C = B/4, asking the
 server for the generated token ids, and the loop detector reads the last

@@ -4,15 +4,24 @@ import (
 	"context"
 
 	"github.com/datg/datg/pipelines/tables"
+	"github.com/datg/datg/study"
 )
 
 var cmdTables = &Command{
-	UsageLine: "tables [--out DIR] [--only NAME,..]",
+	UsageLine: "tables [--out DIR] [--only NAME,..] [--probe-seed N]",
 	Short:     "regenerate the paper's tables from the run (DuckDB SQL in sql/tables)",
 	Long: `Tables runs every query in sql/tables over the run and writes, per table,
 <name>.csv (tidy: one row per cell), <name>.md and <name>.tex (booktabs,
 laid out as the paper lays the table out) into --out (default DIR/tables).
-It refuses to run while traces are ungraded (run datg verify).
+
+The probe tables (all but control, reference_diversity and the human
+audit's) read the direction probe alone: base traces at the probe's seed
+(--probe-seed, default 42), one per problem and cell. Base traces of other
+seeds and the controls' traces never enter them (a warning counts the
+former). A table whose inputs are stale over the traces it reads (not
+graded: run datg verify; not language-checked: run datg langcheck; ...) is
+not written: every other table is, and the command then exits 1 naming
+each table left out, why, and what to run.
 
 The outputs replace the previous ones as one set: a failed or killed run
 leaves the previous outputs, or the new ones for the next run to finish.
@@ -28,6 +37,7 @@ var (
 	tablesCfg  = tables.DefaultConfig()
 	tablesData = dataFlag(&cmdTables.Flag)
 	tablesOnly = listFlag(tablesCfg.Only)
+	tablesSeed = cmdTables.Flag.Int64("probe-seed", study.ProbeSeed, "the seed of the direction probe, whose base traces the probe tables read")
 )
 
 func init() {
@@ -43,6 +53,7 @@ func runTables(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg := tablesCfg
 	cfg.Data, cfg.Only, cfg.Stdout, cfg.Stderr = *tablesData, tablesOnly, stdout, stderr
+	cfg.ProbeSeed = tablesSeed
 	if err := needRun(cfg, cfg.Data); err != nil {
 		return err
 	}

@@ -1,8 +1,9 @@
 // Package duck opens an embedded DuckDB over a run directory: every table of
 // the run is a view by its name (an empty, typed view when the run has not
 // written it yet), the study's reference tables (datg_languages,
-// datg_levels, datg_directions) are loaded, and the project's macros and
-// staging views from sql/ are created.
+// datg_levels, datg_directions, and datg_probe: the direction probe's seed)
+// are loaded, and the project's macros and staging views from sql/ are
+// created.
 //
 // The views read one pinned generation of the run (store.Pin), so a query
 // sees the tables of one commit however long it runs. Every file is checked
@@ -166,7 +167,7 @@ func (db *DB) setup(ctx context.Context) error {
 }
 
 // referenceTables loads the study's languages (with resource groups),
-// levels and directions with their display order.
+// levels and directions with their display order, and the probe's seed.
 func (db *DB) referenceTables(ctx context.Context) error {
 	var langs []string
 	for i, l := range study.Languages() {
@@ -186,11 +187,24 @@ func (db *DB) referenceTables(ctx context.Context) error {
 		"INSERT INTO datg_levels VALUES " + strings.Join(levels, ", "),
 		"CREATE TABLE datg_directions (direction VARCHAR, ord INTEGER)",
 		"INSERT INTO datg_directions VALUES " + strings.Join(dirs, ", "),
+		// One row: the seed whose base traces are the direction probe's
+		// (the probe_trace macro, stg_graded_traces.probe).
+		"CREATE TABLE datg_probe (seed BIGINT NOT NULL)",
+		fmt.Sprintf("INSERT INTO datg_probe VALUES (%d)", study.ProbeSeed),
 	}
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("reference tables: %w", err)
 		}
+	}
+	return nil
+}
+
+// SetProbeSeed makes seed the direction probe's (datg_probe), in place of
+// study.ProbeSeed: the probe tables then read the base traces of that seed.
+func (db *DB) SetProbeSeed(ctx context.Context, seed int64) error {
+	if _, err := db.ExecContext(ctx, "UPDATE datg_probe SET seed = ?", seed); err != nil {
+		return fmt.Errorf("setting the probe seed: %w", err)
 	}
 	return nil
 }

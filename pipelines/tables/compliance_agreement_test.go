@@ -49,7 +49,7 @@ func TestComplianceAgreementLayoutAndInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Run(context.Background(), Config{Data: dir})
-	wantRefusal(t, err, ErrStale, "1 traces lack a detections row")
+	wantRefusal(t, err, ErrStale, "1 probe traces lack a detections row")
 
 }
 

@@ -30,7 +30,7 @@ func controlTable(r *result) grid {
 		cell[key{plain(row[iMethod]), plain(row[iModel]), plain(row[iLevel]), plain(row[iLang])}] = row
 	}
 	g := grid{Caption: "Test-time controls: accuracy (%) per language and their average (Avg); Tok. (M) is every decoded token (aborted attempts and scaffolds included) per sampling seed in millions, Retry% the share of examples that retried, Trials the mean attempts per example. " +
-		"Base samples each example once as Loop-Retry's first trial does, without a checkpoint; Base (probe) is the direction probe's traces of the same examples. " +
+		"Base (datg control --method base) samples each example once as Loop-Retry's first trial does, without a checkpoint. " +
 		poolNote(seeds),
 		Super: []span{{"", 1}}, TexHeader: []string{"Method"}, Header: []string{"Method"}, Align: "l"}
 	for _, l := range levels {
@@ -49,7 +49,7 @@ func controlTable(r *result) grid {
 			g.Align += "c"
 		}
 	}
-	g.Caption += uneven(r)
+	g.Caption += uneven(r) + noBase(r)
 	models := uniqueIn(r.Rows, iModel)
 	for _, model := range models {
 		s := section{}
@@ -133,14 +133,34 @@ func methodLabel(m string) string {
 	switch study.Method(m) {
 	case study.ControlBase:
 		return "Base"
-	case study.Base:
-		return "Base (probe)"
 	case study.LoopRetry:
 		return "Loop-Retry"
 	case study.FormulaRetry:
 		return "Formula-Retry"
 	}
 	return m
+}
+
+// noBase says, for the caption, which models have controls but no Base
+// row: Table 3's Base is datg control --method base alone, never the
+// direction probe's traces.
+func noBase(r *result) string {
+	iMethod, iModel := r.col("method"), r.col("model")
+	labels := modelLabels(r)
+	var lacking []string
+	for _, model := range uniqueIn(r.Rows, iModel) {
+		has := false
+		for _, row := range r.Rows {
+			has = has || plain(row[iModel]) == model && study.Method(plain(row[iMethod])) == study.ControlBase
+		}
+		if !has {
+			lacking = append(lacking, labels[model])
+		}
+	}
+	if len(lacking) == 0 {
+		return ""
+	}
+	return " No Base for " + strings.Join(lacking, ", ") + ": run datg control --method base on the controls' scope."
 }
 
 // uneven warns, for the caption, when the methods of a model and level ran

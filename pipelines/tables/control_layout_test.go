@@ -124,7 +124,7 @@ func TestControlInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Run(context.Background(), Config{Data: dir})
-	wantRefusal(t, err, ErrStale, "1 controlled traces have no trials rows")
+	wantRefusal(t, err, ErrStale, "1 control traces have no trials rows")
 	if _, err := os.Stat(filepath.Join(dir, "tables", "control.md")); err == nil {
 		t.Error("control written with a controlled trace without trials")
 	}
@@ -138,11 +138,16 @@ func TestControlInputs(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
 		t.Fatal(err)
 	}
-	wantContains(t, "control.md", readOutput(t, dir, "control.md"),
+	md := readOutput(t, dir, "control.md")
+	wantContains(t, "control.md", md,
 		"| Method | Low sw | Low Avg | Low Tok. (M) | Low Retry% | Low Trials |\n",
-		"| Base (probe) | 0.0 | 0.0 | 0.000 | 0.0 | 1.00 |\n",
 		"| Loop-Retry | 100.0 | 100.0 | 0.003 | 100.0 | 2.00 |\n",
-		"| Formula-Retry | 0.0 | 0.0 | 0.002 | 0.0 | 1.00 |\n")
+		"| Formula-Retry | 0.0 | 0.0 | 0.002 | 0.0 | 1.00 |\n",
+		"No Base for org/my\\_model&amp;v2: run datg control --method base")
+	// The probe's trace b of the same example is no Base row.
+	if strings.Contains(md, "| Base") {
+		t.Errorf("Table 3 has a Base row without datg control --method base:\n%s", md)
+	}
 }
 
 // Methods that ran different examples are flagged in the caption.
@@ -151,12 +156,12 @@ func TestControlCaptionFlagsUnevenExamples(t *testing.T) {
 	add := func(method string, n int64) {
 		r.Rows = append(r.Rows, []any{method, "Qwen/Qwen3-4B", "4B", "low", "all", n, 50.0, 0.1, 10.0, 1.2, 0.0})
 	}
-	add("base", 30)
+	add("control-base", 30)
 	add("loop-retry", 30)
 	if c := controlTable(r).Caption; strings.Contains(c, "Caution") {
 		t.Fatalf("even examples flagged: %s", c)
 	}
 	add("formula-retry", 20)
-	wantContains(t, "the caption", controlTable(r).Caption, "Caution", "4B Low: Base (probe) 30, Loop-Retry 30, Formula-Retry 20")
+	wantContains(t, "the caption", controlTable(r).Caption, "Caution", "4B Low: Base 30, Loop-Retry 30, Formula-Retry 20")
 
 }

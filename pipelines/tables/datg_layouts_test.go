@@ -132,10 +132,10 @@ func TestRefusesStaleScores(t *testing.T) {
 		{"older trace text", alignments(func(a []schema.Alignment) []schema.Alignment {
 			a[0].TextHash = "older"
 			return a
-		}), "1 scores come from alignments of an older trace text"},
+		}), "1 scores of probe traces come from alignments of an older trace text"},
 		{"alignment without scores", alignments(func(a []schema.Alignment) []schema.Alignment {
 			return append(a, schema.Alignment{TraceID: "b", DagID: "low-0/r1", Aligner: "symbolic", Status: "ok"})
-		}), "1 alignments have no scores row (run datg align and datg score)"},
+		}), "1 alignments of probe traces have no scores row); run datg align and datg score"},
 		// A DAG rebuilt or re-imported differently since.
 		{"changed DAG", func(t *testing.T, dir string) {
 			rewrite(t, dir, schema.DAGs, func(d []schema.DAG) []schema.DAG {
@@ -146,7 +146,7 @@ func TestRefusesStaleScores(t *testing.T) {
 		{"alignment made again", alignments(func(a []schema.Alignment) []schema.Alignment {
 			a[0].Raw = "{made again}"
 			return a
-		}), "1 scores were computed from alignments made again since"},
+		}), "1 scores of probe traces were computed from alignments made again since"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -30,7 +30,7 @@ func compliance(r *result) grid {
 // accuracy and the multilingual grader's.
 func graderAgreement(r *result) grid {
 	iMV, iML := r.col("acc_math_verify"), r.col("acc_multilingual")
-	return langByModelLevel(r, "Final-answer accuracy (%) of base traces by reasoning language under Math-Verify's rules / datg's multilingual grader (the csv counts the verdicts that differ each way).",
+	return langByModelLevel(r, "Final-answer accuracy (%) by reasoning language under Math-Verify's rules / datg's multilingual grader (the csv counts the verdicts that differ each way).",
 		"Language", func(lang string) string { return lang },
 		func(row []any) string {
 			return strconv.FormatFloat(row[iMV].(float64), 'f', 1, 64) + "/" + strconv.FormatFloat(row[iML].(float64), 'f', 1, 64)

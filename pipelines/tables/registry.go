@@ -12,6 +12,12 @@ type outputTable struct {
 	// so a forgotten entry is a test failure, not a silently skipped check.
 	// A table that needs scores gets the note on problems short of DAGs.
 	Needs []string
+	// Reads is the traces the query reads: its inputs are checked over
+	// those traces only, so a table of one design is never held back by
+	// another's traces (controls not yet graded leave the probe tables
+	// as they are). The probe's tables also say the design and n in their
+	// captions.
+	Reads traceScope
 	// Layout arranges the result as the paper does; long shows its rows as
 	// they come.
 	Layout layout
@@ -28,22 +34,22 @@ type figure func(*result) (svg, png []byte, err error)
 // sql/tables once, and nothing else.
 var registry = []outputTable{
 	// Main text: Figure 2, Tables 1, 2 and 3.
-	{Name: "accuracy_groups", Needs: []string{"answers"}, Layout: long, Figure: accuracyFigure},
-	{Name: "datg_main", Needs: []string{"answers", "scores"}, Layout: datgMain},
-	{Name: "datg_correctness_main", Needs: []string{"answers", "scores"}, Layout: datgCorrectnessMain},
-	{Name: "control", Needs: []string{"answers", "trials"}, Layout: controlTable},
+	{Name: "accuracy_groups", Needs: []string{"answers"}, Reads: probeTraces, Layout: long, Figure: accuracyFigure},
+	{Name: "datg_main", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgMain},
+	{Name: "datg_correctness_main", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgCorrectnessMain},
+	{Name: "control", Needs: []string{"answers", "trials"}, Reads: controlTraces, Layout: controlTable},
 	// Appendix.
-	{Name: "compliance", Needs: []string{"compliance"}, Layout: compliance},
-	{Name: "reference_diversity", Needs: []string{"answers", "scores"}, Layout: referenceDiversity},
-	{Name: "human_eval", Needs: []string{"annotations", "scores"}, Layout: humanEval},
-	{Name: "human_agreement", Needs: []string{"annotations"}, Layout: humanAgreement},
-	{Name: "direction_accuracy", Needs: []string{"answers"}, Layout: directionAccuracy},
-	{Name: "datg_full", Needs: []string{"answers", "scores"}, Layout: datgFull},
-	{Name: "datg_correctness", Needs: []string{"answers", "scores"}, Layout: datgCorrectness},
+	{Name: "compliance", Needs: []string{"compliance"}, Reads: probeTraces, Layout: compliance},
+	{Name: "reference_diversity", Needs: []string{"answers", "scores"}, Reads: referenceTraces, Layout: referenceDiversity},
+	{Name: "human_eval", Needs: []string{"annotations", "scores"}, Reads: allTraces, Layout: humanEval},
+	{Name: "human_agreement", Needs: []string{"annotations"}, Reads: allTraces, Layout: humanAgreement},
+	{Name: "direction_accuracy", Needs: []string{"answers"}, Reads: probeTraces, Layout: directionAccuracy},
+	{Name: "datg_full", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgFull},
+	{Name: "datg_correctness", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgCorrectness},
 	// datg's checks of its own tools.
-	{Name: "grader_agreement", Needs: []string{"verdicts"}, Layout: graderAgreement},
-	{Name: "compliance_agreement", Needs: []string{"compliance", "detections"}, Layout: complianceAgreement},
-	{Name: "aligner_agreement", Needs: []string{"scores"}, Layout: long},
+	{Name: "grader_agreement", Needs: []string{"verdicts"}, Reads: probeTraces, Layout: graderAgreement},
+	{Name: "compliance_agreement", Needs: []string{"compliance", "detections"}, Reads: probeTraces, Layout: complianceAgreement},
+	{Name: "aligner_agreement", Needs: []string{"scores"}, Reads: probeTraces, Layout: long},
 }
 
 // registered is the registry's entry for a query, if it has one.

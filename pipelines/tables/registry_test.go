@@ -3,6 +3,7 @@ package tables
 import (
 	"context"
 	"errors"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -34,7 +35,8 @@ func TestRegistryMatchesQueries(t *testing.T) {
 }
 
 // Every entry says what it needs, even when that is nothing, and needs only
-// inputs that have a producer and stale checks; every entry has a layout.
+// inputs that have a producer and stale checks; every entry has a layout and
+// says which traces it reads.
 func TestRegistryDeclaresNeedsAndLayout(t *testing.T) {
 	for _, e := range registry {
 		if e.Needs == nil {
@@ -47,6 +49,9 @@ func TestRegistryDeclaresNeedsAndLayout(t *testing.T) {
 		}
 		if e.Layout == nil {
 			t.Errorf("%s: no Layout (long shows the rows as they come)", e.Name)
+		}
+		if e.Reads.where == "" {
+			t.Errorf("%s: Reads is not declared (allTraces for a table over every trace)", e.Name)
 		}
 	}
 }
@@ -73,5 +78,20 @@ func TestValidateNamesConfigFields(t *testing.T) {
 	}
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Errorf("DefaultConfig().Validate() = %v", err)
+	}
+}
+
+// A table the registry says reads the probe selects the probe's traces in
+// its query (the probe column, probe_trace, or stg_compliance_traces, which
+// keeps the probe's en-x traces), and the others do not: the
+// registry's scope is what its input checks and captions rest on.
+func TestProbeTablesSelectTheProbe(t *testing.T) {
+	probe := regexp.MustCompile(`\b(probe|probe_trace|stg_compliance_traces)\b`)
+	comment := regexp.MustCompile(`--[^\n]*`)
+	for _, e := range registry {
+		f, _ := datgsql.Table(e.Name)
+		if reads := probe.MatchString(comment.ReplaceAllString(f.Text, "")); reads != (e.Reads == probeTraces) {
+			t.Errorf("%s: registry reads %s, query selects the probe: %v", e.Name, e.Reads.name, reads)
+		}
 	}
 }

@@ -22,9 +22,14 @@ type Config struct {
 	Data string
 	Out  string // default DIR/tables
 	// Only, when set, limits the run to these tables (registry.go names them).
-	Only   []string
-	Stdout io.Writer // told where each output went
-	Stderr io.Writer // warned of cells whose DATG scores cover under 95% of their graded traces
+	Only []string
+	// ProbeSeed is the seed of the direction probe, whose base traces the
+	// probe tables read; nil is the study's, study.ProbeSeed (42).
+	ProbeSeed *int64
+	Stdout    io.Writer // told where each output went
+	// Stderr is warned of cells whose DATG scores cover under 95% of their
+	// graded traces, and of base traces outside the probe.
+	Stderr io.Writer
 }
 
 // DefaultConfig writes every table of the run in data/run.
@@ -47,12 +52,16 @@ type Summary struct {
 	Written []string // every file, sorted
 }
 
-// Run writes every table. It refuses to run on traces that are not graded,
-// since their accuracy would silently count as wrong. Every output is made
-// in memory first, then all of them replace their previous versions in the
-// output directory as one set (internal/outdir): a failed or killed run
-// leaves the previous set, or the new one for the next run to finish. The
-// directory itself and every file datg did not write stay as they are.
+// Run writes every table. A table whose inputs are stale over the traces it
+// reads (traces not graded, since their accuracy would silently count as
+// wrong; not language-checked; scores of older alignments) is not written,
+// and Run then returns a *StaleError naming each such table, why, and what
+// to run, after writing every other table. Every output is made in memory
+// first, then all of them replace their previous versions in the output
+// directory as one set (internal/outdir): a failed or killed run leaves the
+// previous set, or the new one for the next run to finish. The directory
+// itself and every file datg did not write stay as they are; so do the
+// previous outputs of a table not written.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
@@ -69,8 +78,19 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if !db.Present["traces"] {
 		return Summary{}, fmt.Errorf("%w in %s (run datg generate or datg import traces)", ErrNoTraces, cfg.Data)
 	}
+	probeSeed := study.ProbeSeed
+	if cfg.ProbeSeed != nil {
+		probeSeed = *cfg.ProbeSeed
+		if err := db.SetProbeSeed(ctx, probeSeed); err != nil {
+			return Summary{}, err
+		}
+	}
+	if err := warnOutsideProbe(ctx, db, probeSeed, cfg.Stderr); err != nil {
+		return Summary{}, err
+	}
 	files := map[string][]byte{}
 	var report, written []string // written: the tables this run writes
+	var refused []refusal        // tables not written: their inputs are stale
 	check := newInputCheck(db)
 	var shortfall string // the DATG tables' note on problems short of DAGs
 	if db.Present["dags"] {
@@ -87,7 +107,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		if !ok {
 			return Summary{}, fmt.Errorf("sql/tables/%s.sql: %w (add it to pipelines/tables/registry.go)", f.Name, ErrUnknownTable)
 		}
-		missing, err := check.ready(ctx, t)
+		missing, stale, err := check.ready(ctx, t)
 		if err != nil {
 			return Summary{}, err
 		}
@@ -95,6 +115,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			if cfg.Stdout != nil {
 				fmt.Fprintf(cfg.Stdout, "%s: skipped, no %s yet (run %s)\n", t.Name, strings.Join(missing, ", "), producers(missing))
 			}
+			continue
+		}
+		if len(stale) > 0 {
+			refused = append(refused, refusal{t.Name, stale})
 			continue
 		}
 		res, err := query(ctx, db.DB, f.Text)
@@ -106,6 +130,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				t.Name, len(c.low), strings.Join(c.low[:min(3, len(c.low))], "; "))
 		}
 		g := t.Layout(res)
+		if t.Reads == probeTraces {
+			g.Caption = strings.TrimSpace(g.Caption + probeNote(res, probeSeed))
+		}
 		if slices.Contains(t.Needs, "scores") {
 			g.Caption += shortfall
 		}
@@ -123,6 +150,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		report = append(report, fmt.Sprintf("%s: %d rows -> %s.{%s}", t.Name, len(res.Rows), filepath.Join(out, t.Name), exts))
 	}
 	if len(files) == 0 {
+		if len(refused) > 0 {
+			return Summary{}, staleError(refused, 0)
+		}
 		return Summary{}, fmt.Errorf("%w: no table has its inputs (run datg verify)", ErrNotGraded)
 	}
 	if err := ctx.Err(); err != nil {
@@ -147,7 +177,40 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		sum.Written = append(sum.Written, filepath.Join(out, name))
 	}
 	slices.Sort(sum.Written)
+	if len(refused) > 0 {
+		return sum, staleError(refused, len(written))
+	}
 	return sum, nil
+}
+
+// refusal is a table not written for its stale inputs.
+type refusal struct {
+	table string
+	stale []staleInput
+}
+
+// staleError describes the refused tables in one error: each stale input
+// once with what is stale in it, and each command to run once.
+func staleError(refused []refusal, written int) *StaleError {
+	e := &StaleError{Written: written}
+	var reasons, needed []string
+	for _, r := range refused {
+		e.Tables = append(e.Tables, r.table)
+		for _, s := range r.stale {
+			reason := s.input + ": " + s.what
+			if !slices.Contains(reasons, reason) {
+				reasons = append(reasons, reason)
+			}
+			if !slices.Contains(needed, s.input) {
+				needed = append(needed, s.input)
+			}
+			if err := inputs[s.input].stale; !slices.Contains(e.errs, err) {
+				e.errs = append(e.errs, err)
+			}
+		}
+	}
+	e.Reasons, e.Producers = reasons, producers(needed)
+	return e
 }
 
 // staleOutput says which outputs datg wrote before are no longer written:

@@ -93,7 +93,7 @@ func TestRefusesVerdictsOfAnOlderText(t *testing.T) {
 		return traces
 	})
 	_, err := Run(context.Background(), Config{Data: dir})
-	wantRefusal(t, err, ErrNotGraded, "1 traces")
+	wantRefusal(t, err, ErrNotGraded, "1 probe traces")
 }
 
 func TestComplianceLayoutAndSkips(t *testing.T) {

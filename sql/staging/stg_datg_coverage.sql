@@ -1,6 +1,7 @@
 -- stg_datg_coverage: how much of each cell the DATG tables rest on. Per
 -- aligner (every aligner with scores) and (model, level, direction, lang,
--- method) cell of graded traces: n_graded, the cell's graded traces, and
+-- method, probe) cell of graded traces (probe: the direction probe's, which
+-- the DATG tables read): n_graded, the cell's graded traces, and
 -- n_scored, those with a best DAG scored for the aligner. A trace without a
 -- score (its alignment failed, its problem has no valid DAG, it was not
 -- selected for alignment) is left out of the DATG means, which are over
@@ -8,7 +9,7 @@
 -- carry both counts and datg tables warns when a cell's coverage is below
 -- 95%.
 CREATE OR REPLACE VIEW stg_datg_coverage AS
-SELECT al.aligner, g.model, g.level, g.direction, g.lang, g.method,
+SELECT al.aligner, g.model, g.level, g.direction, g.lang, g.method, g.probe,
     count(*)          AS n_graded,
     count(s.trace_id) AS n_scored
 FROM stg_graded_traces g

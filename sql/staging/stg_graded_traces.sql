@@ -2,7 +2,9 @@
 -- keys of the paper's tables (level, language and direction order, resource
 -- group). Traces datg verify has not graded yet have correct = NULL;
 -- answer_reason is the grader's reason (gold-unparsed: the grader could not
--- read the gold answer, and the trace counts as wrong).
+-- read the gold answer, and the trace counts as wrong). probe: the trace is
+-- one of the direction probe's (probe_trace: a base trace at the probe's
+-- seed), the only traces the probe tables read.
 CREATE OR REPLACE VIEW stg_graded_traces AS
 SELECT
     t.trace_id,
@@ -20,6 +22,7 @@ SELECT
     t.problem_id,
     t.seed,
     t.method,
+    probe_trace(t.method, t.seed)                                 AS probe,
     t.completion_tokens,
     t.truncated,
     a.has_answer,

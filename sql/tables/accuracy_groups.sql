@@ -2,14 +2,16 @@
 -- and resource group (HRL, MRL, LRL as the paper groups the target
 -- languages), the mean of the per-language accuracies and the 95% Wilson
 -- interval of the pooled counts. en-en is its own group ('en'), the pale
--- reference bar, and is not part of any group mean. Percentages.
+-- reference bar, and is not part of any group mean. Percentages. Over the
+-- direction probe's traces only (probe: one per problem and cell at the
+-- probe's seed), so n is problems x languages of the group.
 WITH cells AS (
     SELECT model, model_label, level, level_ord, direction, direction_ord, lang,
            CASE WHEN direction = 'en-en' THEN 'en' ELSE resource END AS resource_group,
            count(*) AS n,
            count(*) FILTER (WHERE correct) AS correct
     FROM stg_graded_traces
-    WHERE method = 'base'
+    WHERE probe
     GROUP BY ALL
 )
 SELECT

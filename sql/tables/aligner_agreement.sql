@@ -2,7 +2,8 @@
 -- as the paper checks its aligner against human alignments: CAR and PMF
 -- mean absolute error, Pearson and Spearman correlation (Pearson over
 -- average ranks, so ties count as the paper's scipy does), and HAR MAE, per
--- pair of aligners (aligner_a before aligner_b by name) over base traces.
+-- pair of aligners (aligner_a before aligner_b by name) over the direction
+-- probe's traces.
 -- PMF statistics use the pairs where both aligners' PMF is defined.
 WITH pairs AS (
     SELECT a.aligner AS aligner_a, b.aligner AS aligner_b,
@@ -11,7 +12,7 @@ WITH pairs AS (
     FROM scores a
     JOIN scores b ON a.trace_id = b.trace_id AND a.dag_id = b.dag_id AND a.aligner < b.aligner
     JOIN traces t ON t.trace_id = a.trace_id
-    WHERE t.method = 'base'
+    WHERE probe_trace(t.method, t.seed)
 ),
 ranked AS (
     SELECT *,

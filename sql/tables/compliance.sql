@@ -1,7 +1,8 @@
 -- compliance: reasoning-language compliance under en-x (appendix table
 -- "Reasoning language compliance"): per model, level and target language,
--- the percentage of base traces whose reasoning is in the requested
--- language alone (datg langcheck), with the count and a 95% Wilson interval.
+-- the percentage of the direction probe's traces whose reasoning is in the
+-- requested language alone (datg langcheck), with the count and a 95%
+-- Wilson interval.
 SELECT
     t.model,
     t.model_label,

@@ -1,5 +1,6 @@
 -- compliance_agreement: the two language detectors of datg langcheck side
--- by side, on the traces of the compliance table (base traces under en-x):
+-- by side, on the traces of the compliance table (the direction probe's
+-- traces under en-x):
 -- per model, level and target language, the percentage each calls
 -- compliant (langdetect: the paper's rule; lingua: datg's segment
 -- detector), the traces they decide differently (disagree), and each way:

@@ -1,7 +1,6 @@
 -- control: Table 3 of the paper. For every method present (Base:
--- control-base, from datg control --method base; Base (probe): the
--- direction probe's base traces of the same examples; Loop-Retry;
--- Formula-Retry), model and level: accuracy (%) per language and its
+-- control-base, from datg control --method base; Loop-Retry;
+-- Formula-Retry; never the direction probe's traces), model and level: accuracy (%) per language and its
 -- average over the languages (lang 'all'), decoded tokens in millions
 -- (tokens_m: every attempt of the cell's examples, per sampling seed, i.e.
 -- the sum over examples divided by the number of seeds, and summed over the
@@ -51,5 +50,5 @@ SELECT method, model, model_label, level, lang, seed, n,
     round(trials / n, 2)                    AS trials,
     round(100.0 * forced / n, 1)            AS forced_pct
 FROM cells
-ORDER BY CASE method WHEN 'control-base' THEN 0 WHEN 'base' THEN 1 WHEN 'loop-retry' THEN 2 WHEN 'formula-retry' THEN 3 ELSE 4 END,
+ORDER BY CASE method WHEN 'control-base' THEN 0 WHEN 'loop-retry' THEN 1 WHEN 'formula-retry' THEN 2 ELSE 3 END,
     method, model, level_ord, lang_ord, pooled, seed;

@@ -1,5 +1,6 @@
 -- datg_correctness: the appendix's correctness-stratified DATG table. For
--- every (aligner, model, level, language) of en-x traces, with en-en as
+-- every (aligner, model, level, language) of the direction probe's en-x
+-- traces, with en-en as
 -- language en: accuracy (a fraction, as the paper's table prints it) and
 -- mean CAR, PMF and HAR of the best DAG over correct (_c) and incorrect
 -- (_i) traces, by the answer grader. acc is over every graded trace of the
@@ -11,7 +12,7 @@ WITH graded AS (
         count(*)                        AS n_graded,
         count(*) FILTER (WHERE correct) AS n_correct
     FROM stg_graded_traces
-    WHERE method = 'base' AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
+    WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
     GROUP BY ALL
 ),
 scored AS (
@@ -24,7 +25,7 @@ scored AS (
         avg(har) FILTER (WHERE correct)            AS har_c,
         avg(har) FILTER (WHERE NOT correct)        AS har_i
     FROM stg_best_scores
-    WHERE method = 'base' AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
+    WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
     GROUP BY ALL
 )
 SELECT

@@ -1,17 +1,18 @@
 -- datg_correctness_main: Table 2 of the paper. Mean CAR, PMF and HAR of the
--- best DAG over correct (_c) and incorrect (_i) en-x traces, pooled over
+-- best DAG over correct (_c) and incorrect (_i) en-x traces of the
+-- direction probe, pooled over
 -- languages and models, per level and over all levels (level 'all'). The
 -- means are over the scored traces (n_scored) out of the graded ones
 -- (n_graded; stg_datg_coverage).
 WITH scored AS (
     SELECT aligner, level, level_ord, correct, car, pmf, har
     FROM stg_best_scores
-    WHERE method = 'base' AND direction = 'en-x' AND correct IS NOT NULL
+    WHERE probe AND direction = 'en-x' AND correct IS NOT NULL
 ),
 graded AS (
     SELECT aligner, level, sum(n_graded)::BIGINT AS n_graded
     FROM stg_datg_coverage
-    WHERE method = 'base' AND direction = 'en-x'
+    WHERE probe AND direction = 'en-x'
     GROUP BY ALL
 ),
 cells AS (

@@ -1,5 +1,6 @@
 -- datg_full: mean CAR, PMF and HAR of the best DAG per trace, for every
--- (aligner, model, level, language) of the diagnosis: en-x traces, with
+-- (aligner, model, level, language) of the diagnosis: the direction
+-- probe's en-x traces, with
 -- en-en as language en (appendix "Full DATG results"). PMF means leave out
 -- DAGs without edges. Means are over the cell's scored traces (n, also
 -- n_scored) out of its graded ones (n_graded; stg_datg_coverage). Beyond the paper, each mean has a 95% percentile
@@ -11,7 +12,7 @@ WITH best AS (
     SELECT aligner, model, model_label, level, level_ord, lang, lang_ord, resource, trace_id, car, pmf, har,
         key_hash('20261122/' || trace_id) AS h
     FROM stg_best_scores
-    WHERE method = 'base' AND direction IN ('en-en', 'en-x')
+    WHERE probe AND direction IN ('en-en', 'en-x')
 ),
 weighted AS (
     SELECT aligner, model, level, lang, b, car, pmf, har, poisson1(bootstrap_draw(h, b)) AS w
@@ -28,7 +29,7 @@ replicates AS (
 coverage AS (
     SELECT aligner, model, level, lang, sum(n_graded)::BIGINT AS n_graded, sum(n_scored)::BIGINT AS n_scored
     FROM stg_datg_coverage
-    WHERE method = 'base' AND direction IN ('en-en', 'en-x')
+    WHERE probe AND direction IN ('en-en', 'en-x')
     GROUP BY ALL
 ),
 intervals AS (

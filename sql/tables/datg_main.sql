@@ -1,6 +1,6 @@
 -- datg_main: Table 1 of the paper. Mean CAR, PMF and HAR of the best DAG
--- per trace, per (aligner, resource group, language, level, model), for en-x
--- traces and the en-en reference row (language en). The layout puts the
+-- per trace, per (aligner, resource group, language, level, model), for the
+-- direction probe's en-x traces and the en-en reference row (language en). The layout puts the
 -- models of a cell side by side (.94/.98/.96). Means are over the scored
 -- traces (n = n_scored) out of n_graded (stg_datg_coverage).
 SELECT
@@ -14,7 +14,7 @@ SELECT
     any_value(c.n_graded)   AS n_graded,
     any_value(c.n_scored)   AS n_scored
 FROM stg_best_scores b
-JOIN stg_datg_coverage c USING (aligner, model, level, direction, lang, method)
-WHERE b.method = 'base' AND b.direction IN ('en-en', 'en-x')
+JOIN stg_datg_coverage c USING (aligner, model, level, direction, lang, method, probe)
+WHERE b.probe AND b.direction IN ('en-en', 'en-x')
 GROUP BY b.aligner, b.direction, b.resource, b.lang, b.lang_ord, b.level, b.level_ord, b.model, b.model_label
 ORDER BY b.aligner, b.lang_ord, b.level_ord, b.model;

@@ -1,12 +1,14 @@
 -- direction_accuracy: final-answer accuracy for every (model, level,
 -- direction, language) cell of the paper's full direction-probing table
--- (appendix, "Full Direction-Probing Accuracy"). Base traces only; seeds are
--- pooled, so n = problems x seeds. accuracy, wilson_low and wilson_high are
+-- (appendix, "Full Direction-Probing Accuracy"). The direction probe's
+-- traces only (probe: one per problem and cell at the probe's seed), so n
+-- is the number of problems; other seeds' base traces and the controls'
+-- traces never enter. accuracy, wilson_low and wilson_high are
 -- percentages; the interval is the 95% Wilson score interval. gold_unparsed
 -- counts the traces whose gold answer the grader could not read (counted
 -- wrong, never silently: the layout's caption says so).
 -- Beyond the paper, every direction other than en-en is compared with en-en
--- on the same problems and seeds (paired_n pairs): mcnemar_b counts pairs
+-- on the same problems (paired_n pairs): mcnemar_b counts pairs
 -- en-en got right and this direction wrong, mcnemar_c the reverse, and
 -- mcnemar_p is the exact two-sided McNemar p-value (NULL for en-en).
 WITH cells AS (
@@ -15,7 +17,7 @@ WITH cells AS (
         count(*) FILTER (WHERE correct)       AS correct,
         count(*) FILTER (WHERE answer_reason = 'gold-unparsed') AS gold_unparsed
     FROM stg_graded_traces
-    WHERE method = 'base'
+    WHERE probe
     GROUP BY ALL
 ),
 paired AS (
@@ -26,8 +28,8 @@ paired AS (
     FROM stg_graded_traces x
     JOIN stg_graded_traces e
       ON e.model = x.model AND e.level = x.level AND e.problem_id = x.problem_id AND e.seed = x.seed
-     AND e.method = 'base' AND e.direction = 'en-en'
-    WHERE x.method = 'base' AND x.direction <> 'en-en'
+     AND e.probe AND e.direction = 'en-en'
+    WHERE x.probe AND x.direction <> 'en-en'
     GROUP BY ALL
 )
 SELECT

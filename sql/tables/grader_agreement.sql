@@ -2,7 +2,7 @@
 -- with, move accuracy against datg's multilingual grader (no table of the
 -- paper). Per model, level and reasoning language (the language the answer
 -- is written in, where decimal commas, native digits and answer markers
--- differ), over base traces of every direction: each grader's accuracy (%)
+-- differ), over the direction probe's traces of every direction: each grader's accuracy (%)
 -- with its 95% Wilson interval, the verdicts that differ each way
 -- (only_math_verify: correct under Math-Verify only; only_multilingual: the
 -- reverse), and gold_unparsed: traces whose gold Math-Verify cannot read
@@ -16,7 +16,7 @@ WITH graded AS (
     FROM stg_graded_traces t
     JOIN verdicts v USING (trace_id)
     LEFT JOIN datg_languages lg ON lg.code = t.reasoning_lang
-    WHERE t.method = 'base'
+    WHERE t.probe
     GROUP BY ALL
 )
 SELECT

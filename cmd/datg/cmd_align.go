@@ -9,7 +9,7 @@ import (
 )
 
 var cmdAlign = &Command{
-	UsageLine: "align (--model M --base-url URL [--batch] | --aligner symbolic) [--directions en-en,en-x] [--models ..] [--levels ..] [--langs ..] [--limit N] [--methods ..] [--references]",
+	UsageLine: "align (--model M --base-url URL [--batch] | --aligner symbolic) [--directions en-en,en-x] [--models ..] [--levels ..] [--langs ..] [--limit N] [--methods ..] [--seeds ..] [--references]",
 	Short:     "align traces to the reference DAGs of their problem (closed set)",
 	Long: `Align maps each selected trace to every valid DAG of its problem with datg's
 closed-set alignment prompt (prompts/align_*.txt), one call per
@@ -20,8 +20,9 @@ span is kept with match = none. Unknown node ids, bad statuses and replies
 without an alignment (asked once more) go to alignment_errors.
 --aligner symbolic aligns on the math alone, without an LLM.
 
-By default base traces of en-en and en-x are aligned (the paper's
-diagnosis); --methods loop-retry,formula-retry aligns the traces of the
+By default base traces of en-en and en-x at the direction probe's seed (42)
+are aligned (the paper's diagnosis: one trace per cell); --seeds picks
+others. --methods loop-retry,formula-retry aligns the traces of the
 test-time controls instead. --references aligns each reference derivation to
 the other DAGs of its problem instead (reference diversity).`,
 }
@@ -35,6 +36,7 @@ var (
 	alignLevels     listFlag
 	alignLangs      listFlag
 	alignMethods    listFlag
+	alignSeeds      intListFlag
 	alignLimit      = cmdAlign.Flag.Int("limit", 0, "first N problems of each level (0: all)")
 	alignRefs       = cmdAlign.Flag.Bool("references", false, "align reference derivations to the other DAGs of their problem")
 	alignMaxTok     = cmdAlign.Flag.Int("max-tokens", 0, fmt.Sprintf("token budget of a reply (0: %d, or %d for a reasoning model whose budget counts its reasoning: o-series, gpt-5 on a server that is not vLLM)", align.DefaultMaxTokens, llm.ReasoningBudget))
@@ -48,6 +50,7 @@ func init() {
 	fs.Var(&alignLevels, "levels", "levels (default: all)")
 	fs.Var(&alignLangs, "langs", "reasoning languages (default: all)")
 	fs.Var(&alignMethods, "methods", "methods of the traces to align (default: base; loop-retry, formula-retry)")
+	fs.Var(&alignSeeds, "seeds", "seeds of the traces to align (default: 42, the probe's, for base traces; every seed of other methods)")
 }
 
 func runAlign(ctx context.Context, cmd *Command, args []string) error {
@@ -60,7 +63,7 @@ func runAlign(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg.Data, cfg.Directions, cfg.Models, cfg.Levels, cfg.Langs = *alignData, alignDirections, alignModels, alignLevels, alignLangs
 	cfg.Limit, cfg.References, cfg.MaxTokens, cfg.Stderr = *alignLimit, *alignRefs, *alignMaxTok, stderr
-	cfg.Methods = alignMethods
+	cfg.Methods, cfg.Seeds = alignMethods, alignSeeds
 	set, err := alignLLM.promptSet()
 	if err != nil {
 		return err

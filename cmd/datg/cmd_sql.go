@@ -15,9 +15,11 @@ var cmdSQL = &Command{
 	Long: `SQL runs a query in an embedded DuckDB where every table of the run is a
 view by its name (problems, traces, answers, ...; an empty view when the run
 has not written it), the study's languages, levels and directions are the
-tables datg_languages, datg_levels and datg_directions, and the project's
-macros (wilson_low, wilson_high, model_label, ...) and staging views
-(stg_graded_traces, stg_alignment_lineage, ...) are loaded. The views read
+tables datg_languages, datg_levels and datg_directions, the direction
+probe's seed is datg_probe (42), and the project's macros (wilson_low,
+wilson_high, model_label, probe_trace(method, seed): a trace of the probe,
+...) and staging views (stg_graded_traces, whose probe column says it,
+stg_alignment_lineage, ...) are loaded. The views read
 one generation of the run, the one current when the command started.
 
 It is read-only: only queries run (SELECT, WITH, FROM, VALUES, DESCRIBE,

@@ -44,6 +44,11 @@ type Config struct {
 	// reference in References mode); controlled traces are loop-retry and
 	// formula-retry.
 	Methods []string
+	// Seeds are the seeds of the traces to align. Empty aligns base
+	// traces of the direction probe's seed only (study.ProbeSeed: the
+	// paper diagnoses the probe, one trace per cell), and every seed of
+	// the other methods (the controls sample three).
+	Seeds []int64
 	// Prompts is the prompt set (--prompts DIR); nil sends the builtin one.
 	Prompts *prompts.Set
 	Stderr  io.Writer
@@ -178,6 +183,13 @@ func (cfg Config) selected(t *schema.Trace) bool {
 		}
 	}
 	if !slices.Contains(methods, t.Method) {
+		return false
+	}
+	seeds := cfg.Seeds
+	if len(seeds) == 0 && t.Method == string(study.Base) {
+		seeds = []int64{study.ProbeSeed}
+	}
+	if len(seeds) > 0 && !slices.Contains(seeds, t.Seed) {
 		return false
 	}
 	k := 0

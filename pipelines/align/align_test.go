@@ -910,3 +910,57 @@ func TestRowsCapLocatingSpans(t *testing.T) {
 		t.Fatalf("last capped span: %q", details[len(details)-1])
 	}
 }
+
+// By default align diagnoses the direction probe: base traces at the
+// probe's seed. Base traces of other seeds (datg generate --seeds) are
+// aligned only when --seeds names them.
+func TestAlignSelectsTheProbeSeed(t *testing.T) {
+	data := alignRun(t)
+	traces, err := store.ReadAll(data, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var extra schema.Trace
+	for _, tr := range traces {
+		if tr.Method == "base" && tr.Direction == "en-x" && tr.Level == "low" {
+			extra = tr
+			break
+		}
+	}
+	extra.TraceID, extra.Seed = extra.TraceID+"-seed215", 215
+	m, err := store.NewMerger(data, schema.Traces, store.Meta{Stage: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Write(extra); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	aligned := func(seeds []int64) (probe, other int) {
+		cfg := align.DefaultConfig()
+		cfg.Data, cfg.Symbolic, cfg.Levels, cfg.Seeds = data, true, []string{"low"}, seeds
+		if _, err := align.Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := store.ReadAll(data, schema.Alignments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range rows {
+			if a.TraceID == extra.TraceID {
+				other++
+			} else {
+				probe++
+			}
+		}
+		return probe, other
+	}
+	if probe, other := aligned(nil); probe == 0 || other != 0 {
+		t.Fatalf("default: %d probe alignments, %d of the seed-215 trace; want some and none", probe, other)
+	}
+	if _, other := aligned([]int64{215}); other == 0 {
+		t.Fatal("--seeds 215 did not align the seed-215 trace")
+	}
+}

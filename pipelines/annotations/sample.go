@@ -134,7 +134,7 @@ func candidates(ctx context.Context, db *duck.DB, cfg Config, aligner string) (m
 		FROM scores s
 		JOIN traces t USING (trace_id)
 		JOIN stg_alignment_lineage l ON l.trace_id = s.trace_id AND l.dag_id = s.dag_id AND l.aligner = s.aligner
-		WHERE s.best AND s.aligner = ? AND t.method = 'base' AND t.direction = 'en-x'
+		WHERE s.best AND s.aligner = ? AND probe_trace(t.method, t.seed) AND t.direction = 'en-x'
 		  AND l.scorable AND l.alignment_hash = s.alignment_hash
 		  AND l.text_hash IS NOT DISTINCT FROM s.text_hash AND l.dag_hash = s.dag_hash
 		  AND t.reasoning_lang IN ` + in(cfg.Langs) + ` AND t.level IN ` + in(cfg.Levels)

@@ -45,9 +45,13 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(TAGS) $(PKGS)
 
-# Regenerate the schema reference in README.md from schema/.
+# Regenerate the generated reference pages of docs/ from the code: the
+# schema (docs/schema.md), the prompt files (docs/reproducing.md) and the
+# commands (docs/commands.md).
 readme:
 	$(GO) test $(TAGS) ./schema -run TestReadmeSchemaIsCurrent -update
+	$(GO) test $(TAGS) ./prompts -run TestReadmePromptsAreCurrent -update
+	$(GO) test $(TAGS) ./cmd/datg -run TestCommandsReference -update
 
 clean:
 	rm -rf bin

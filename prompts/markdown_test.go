@@ -17,7 +17,7 @@ const (
 // TestReadmePromptsAreCurrent keeps README.md's list of prompt files and
 // variables equal to Files and the input types' doc tags.
 func TestReadmePromptsAreCurrent(t *testing.T) {
-	testenv.ReadmeSection(t, beginMarker, endMarker, Markdown(), *update, "go test ./prompts -update")
+	testenv.DocSection(t, "docs/reproducing.md", beginMarker, endMarker, Markdown(), *update, "go test ./prompts -update")
 }
 
 // Every variable of every input is documented.

@@ -10,7 +10,7 @@ import (
 func Markdown() string {
 	var b strings.Builder
 	for _, t := range All() {
-		fmt.Fprintf(&b, "#### `%s`\n\n%s. Written by `datg %s`. Key: (%s).\n\n",
+		fmt.Fprintf(&b, "## `%s`\n\n%s. Written by `datg %s`. Key: (%s).\n\n",
 			t.Name, capitalize(t.Doc), t.Stage, strings.Join(t.Key, ", "))
 		b.WriteString("| column | type | meaning |\n| --- | --- | --- |\n")
 		for _, c := range t.Columns() {

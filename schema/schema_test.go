@@ -18,7 +18,7 @@ const (
 // The README's schema reference is generated from the declarations; this
 // test keeps the two from drifting apart.
 func TestReadmeSchemaIsCurrent(t *testing.T) {
-	testenv.ReadmeSection(t, beginMarker, endMarker, Markdown(), *update, "go test ./schema -update")
+	testenv.DocSection(t, "docs/schema.md", beginMarker, endMarker, Markdown(), *update, "go test ./schema -update")
 }
 
 func TestEveryContractColumnIsDeclared(t *testing.T) {

@@ -1,11 +1,9 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 )
@@ -104,23 +102,11 @@ func (e *endpoint) sendThinkingStream(ctx context.Context, req Request, ex *exch
 	if err != nil {
 		return err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url+"/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
-	if e.key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+e.key)
-	}
-	resp, err := e.doer.Do(hreq)
+	resp, err := e.postJSON(ctx, "/chat/completions", body, "text/event-stream", ex)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
-		return rawAPIError(resp.StatusCode, ex)
-	}
 	reply, err := assembleStream(ex.body, e.key)
 	if err != nil {
 		return err

@@ -73,24 +73,35 @@ func (e *endpoint) sendRaw(ctx context.Context, req Request) error {
 	if err != nil {
 		return err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url+path, bytes.NewReader(body))
+	resp, err := e.postJSON(ctx, path, body, "application/json", ex)
 	if err != nil {
 		return err
 	}
+	return resp.Body.Close()
+}
+
+// postJSON posts a JSON body to the endpoint's path through its HTTP
+// client, and returns the response of a 2xx status (the caller closes its
+// body); another status is the API's error, read from the exchange.
+func (e *endpoint) postJSON(ctx context.Context, path string, body []byte, accept string, ex *exchange) (*http.Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url+path, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
 	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
+	hreq.Header.Set("Accept", accept)
 	if e.key != "" {
 		hreq.Header.Set("Authorization", "Bearer "+e.key)
 	}
 	resp, err := e.doer.Do(hreq)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
-		return rawAPIError(resp.StatusCode, ex)
+		resp.Body.Close()
+		return nil, rawAPIError(resp.StatusCode, ex)
 	}
-	return nil
+	return resp, nil
 }
 
 // rawAPIError is a non-2xx reply to a raw request as go-openai would have

@@ -4,18 +4,16 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
-	"os"
 	"path"
-	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
-
-	"github.com/datg/datg/internal/atomicfile"
 )
 
 //go:embed static
@@ -66,13 +64,16 @@ func FS() fs.FS { return files }
 func FileSystem() http.FileSystem { return http.FS(files) }
 
 // Head is the <head> markup that loads the assets served under prefix (a
-// URL path ending in "/", absolute for a server, relative for static
-// pages): KaTeX's and datg's styles, then KaTeX and datg-math.js, deferred
-// so they run in order once the page is parsed.
+// URL path ending in "/", e.g. "/assets/"): KaTeX's and datg's styles,
+// then KaTeX and datg-math.js, deferred so they run in order once the
+// page is parsed.
 func Head(prefix string) template.HTML {
-	u := func(p string) string {
-		return template.HTMLEscapeString(prefix + p + "?v=" + Version)
-	}
+	return head(func(p string) string { return prefix + p })
+}
+
+// head is the <head> markup loading each asset from url(its path).
+func head(url func(string) string) template.HTML {
+	u := func(p string) string { return template.HTMLEscapeString(url(p) + "?v=" + Version) }
 	return template.HTML(`<link rel="stylesheet" href="` + u(KaTeXCSS) + `">` + "\n" +
 		`<link rel="stylesheet" href="` + u(CSS) + `">` + "\n" +
 		`<script defer src="` + u(KaTeXJS) + `"></script>` + "\n" +
@@ -131,28 +132,66 @@ func contentType(name string) string {
 	}
 }
 
-// WriteDir writes the asset tree into dir (created if missing), each file
-// atomically and only when it differs, so pages written beside it by a
-// static export load them with Head of dir's relative path.
-func WriteDir(dir string) error {
-	return fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+// StaticFiles are the assets as files of one directory, for a static
+// export that writes its pages beside them (and loads them with
+// StaticHead): each under its base name, but KaTeX's licence, README and
+// copyright as katex-LICENSE.txt, katex-README.md and
+// katex-COPYRIGHT.debian.txt, and KaTeX's CSS with its fonts' URLs made
+// relative to that directory.
+func StaticFiles() map[string][]byte {
+	out := map[string][]byte{}
+	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		b, err := fs.ReadFile(files, p)
-		if err != nil {
-			return err
+		if p == KaTeXCSS {
+			b = bytes.ReplaceAll(b, []byte("url(fonts/"), []byte("url("))
 		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, b) {
-			return nil
-		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return fmt.Errorf("writing the page assets: %w", err)
-		}
-		if err := atomicfile.WriteFile(dst, b); err != nil {
-			return fmt.Errorf("writing the page assets: %w", err)
-		}
-		return nil
+		out[staticName(p)] = b
+		return err
 	})
+	if err != nil {
+		panic(err) // the embedded tree is readable
+	}
+	return out
+}
+
+// StaticHead is Head for pages in the directory StaticFiles are written to.
+func StaticHead() template.HTML { return head(staticName) }
+
+// staticName is an asset's name among StaticFiles.
+func staticName(p string) string {
+	base := path.Base(p)
+	switch {
+	case p == KaTeXJS, p == KaTeXCSS, strings.HasPrefix(p, "katex/fonts/"), !strings.Contains(p, "/"):
+		return base
+	case path.Ext(base) == ".md":
+		return "katex-" + base
+	default:
+		return "katex-" + base + ".txt"
+	}
+}
+
+// InlineHead is the <head> markup of a page that must work as one file
+// (a single trace's page written where the user said): the styles and
+// scripts inline, KaTeX's fonts as data: URLs. It is about 700 KB, and
+// needs a page without a Content-Security-Policy.
+func InlineHead() template.HTML {
+	css, _ := fs.ReadFile(files, KaTeXCSS)
+	fonts := regexp.MustCompile(`url\(fonts/([^)]+\.woff2)\)`)
+	css = fonts.ReplaceAllFunc(css, func(m []byte) []byte {
+		name := fonts.FindSubmatch(m)[1]
+		b, err := fs.ReadFile(files, "katex/fonts/"+string(name))
+		if err != nil {
+			return m
+		}
+		return []byte("url(data:font/woff2;base64," + base64.StdEncoding.EncodeToString(b) + ")")
+	})
+	own, _ := fs.ReadFile(files, CSS)
+	js, _ := fs.ReadFile(files, KaTeXJS)
+	math, _ := fs.ReadFile(files, MathJS)
+	// Neither script holds "</script" (TestInlineHead): inline, they
+	// cannot end their element early.
+	return template.HTML("<style>\n" + string(css) + "\n" + string(own) + "</style>\n<script>\n" + string(js) + "\n</script>\n<script>\n" + string(math) + "\n</script>")
 }

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -118,26 +117,46 @@ func TestHandlerRefuses(t *testing.T) {
 	}
 }
 
-// WriteDir writes the tree a static page loads with Head, and leaves
-// files alone that are already current.
-func TestWriteDir(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "assets")
-	if err := WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{KaTeXJS, KaTeXCSS, MathJS, CSS, License, "katex/fonts/KaTeX_Main-Regular.woff2"} {
-		want, _ := fs.ReadFile(FS(), p)
-		got, err := os.ReadFile(filepath.Join(dir, p))
-		if err != nil || string(got) != string(want) {
-			t.Errorf("%s: %v", p, err)
+// StaticFiles are the tree flattened for pages beside them: the names
+// StaticHead links, KaTeX's CSS pointing at fonts that are there, the
+// licence kept.
+func TestStaticFiles(t *testing.T) {
+	files := StaticFiles()
+	for _, l := range regexp.MustCompile(`(?:href|src)="([^"?]+)\?v=`).FindAllStringSubmatch(string(StaticHead()), -1) {
+		if len(files[l[1]]) == 0 {
+			t.Errorf("StaticHead links %s, which StaticFiles lacks", l[1])
 		}
 	}
-	info, _ := os.Stat(filepath.Join(dir, CSS))
-	if err := WriteDir(dir); err != nil {
-		t.Fatal(err)
+	if !strings.Contains(string(files["katex-LICENSE.txt"]), "The MIT License") || len(files["katex-README.md"]) == 0 {
+		t.Error("KaTeX's licence or README is missing")
 	}
-	again, _ := os.Stat(filepath.Join(dir, CSS))
-	if !again.ModTime().Equal(info.ModTime()) {
-		t.Error("WriteDir rewrote a current file")
+	fonts := regexp.MustCompile(`url\(([^)]+\.woff2)\)`).FindAllStringSubmatch(string(files["katex.min.css"]), -1)
+	if len(fonts) < 19 {
+		t.Fatalf("%d woff2 fonts in the static katex.min.css", len(fonts))
+	}
+	for _, f := range fonts {
+		if !strings.HasPrefix(string(files[f[1]]), "wOF2") {
+			t.Errorf("the CSS names %s, which is not among the files", f[1])
+		}
+	}
+	for name := range files {
+		if strings.Contains(name, "/") {
+			t.Errorf("%s is not a plain name", name)
+		}
+	}
+}
+
+// InlineHead holds the assets themselves: no link to a file, every woff2
+// font as a data: URL, and no "</script" inside a script.
+func TestInlineHead(t *testing.T) {
+	h := string(InlineHead())
+	if strings.Contains(h, "<link") || strings.Contains(h, "<script defer") || strings.Contains(h, "<script src") || strings.Contains(h, "url(fonts/KaTeX_Main-Regular.woff2)") {
+		t.Error("InlineHead links a file")
+	}
+	if n := strings.Count(h, "url(data:font/woff2;base64,"); n < 19 {
+		t.Errorf("%d fonts inline", n)
+	}
+	if n := strings.Count(h, "</script"); n != 2 {
+		t.Errorf("%d </script in InlineHead, want the 2 closing its scripts", n)
 	}
 }

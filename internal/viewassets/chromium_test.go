@@ -60,20 +60,30 @@ func renderInChromium(t *testing.T, page string) (dom, console string) {
 // a thrown error), and the console stays empty under a CSP that allows
 // only the page's own files.
 func TestMathRendersOffline(t *testing.T) {
-	dir := t.TempDir()
-	if err := WriteDir(filepath.Join(dir, "assets")); err != nil {
-		t.Fatal(err)
-	}
 	trace := `So $ a + 2b = \sqrt{2} + 2 \times \frac{\sqrt{2}}{2} $ and the answer is \boxed{18}.
 $$\sum_{k=1}^{n} k = \frac{n(n+1)}{2}$$
 Bad: $\frac{1}{$ and \(\badcommand{x}\) and বাংলা $x = ২$ <script>alert(1)</script>`
-	page := `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self' data:">
-` + string(Head("assets/")) + `</head><body><p id="t">` + string(texmath.HTML(trace)) + `</p></body></html>`
-	path := filepath.Join(dir, "page.html")
-	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
-		t.Fatal(err)
+	body := `</head><body><p id="t">` + string(texmath.HTML(trace)) + `</p></body></html>`
+	// Beside its files, under a CSP that allows only them; or as one file.
+	dir := t.TempDir()
+	for name, b := range StaticFiles() {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
+	beside := filepath.Join(dir, "page.html")
+	csp := `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self' data:">`
+	alone := filepath.Join(t.TempDir(), "alone.html")
+	for path, head := range map[string]string{beside: csp + string(StaticHead()), alone: string(InlineHead())} {
+		page := `<!DOCTYPE html><html><head><meta charset="utf-8">` + head + body
+		if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(path), func(t *testing.T) { checkMath(t, path) })
+	}
+}
+
+func checkMath(t *testing.T, path string) {
 	dom, console := renderInChromium(t, path)
 	if console != "" {
 		t.Errorf("console:\n%s", console)

@@ -18,6 +18,7 @@
 //	mux.Handle("/assets/", viewassets.Handler("/assets/"))
 //	... <head>{{.AssetsHead}}</head>  with AssetsHead = viewassets.Head("/assets/")
 //
-// A static export writes the files with WriteDir(dir+"/assets") and uses
-// Head("assets/") in pages written to dir.
+// A static export writes StaticFiles into the directory of its pages and
+// puts StaticHead in them; a page that must stand alone as one file puts
+// InlineHead in it.
 package viewassets

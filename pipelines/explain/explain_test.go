@@ -94,7 +94,7 @@ func TestSegments(t *testing.T) {
 
 // writeRun is one aligned trace whose text and DAG hold markup, or one per
 // id given, each aligned to the same DAG.
-func writeRun(t *testing.T, ids ...string) string {
+func writeRun(t testing.TB, ids ...string) string {
 	t.Helper()
 	if len(ids) == 0 {
 		ids = []string{"t1"}

@@ -39,5 +39,7 @@
 // class="dag-edge CLASS" marker-end=...>, and each node as <g
 // class="dag-node status-STATUS [final]" data-node="ID"> holding a <rect>
 // and a <foreignObject> whose XHTML div holds the label as texmath's HTML
-// (escaped; math spans for KaTeX). Styles are in viewassets' datg.css.
+// (escaped; math spans for KaTeX). Styles are in viewassets' datg.css; a
+// page puts the drawing in a <div class="dag-scroll">, so a wide DAG
+// scrolls sideways at its full size instead of shrinking its text.
 package dagdraw

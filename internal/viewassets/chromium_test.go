@@ -62,7 +62,7 @@ func renderInChromium(t *testing.T, page string) (dom, console string) {
 func TestMathRendersOffline(t *testing.T) {
 	trace := `So $ a + 2b = \sqrt{2} + 2 \times \frac{\sqrt{2}}{2} $ and the answer is \boxed{18}.
 $$\sum_{k=1}^{n} k = \frac{n(n+1)}{2}$$
-Bad: $\frac{1}{$ and \(\badcommand{x}\) and বাংলা $x = ২$ <script>alert(1)</script>`
+Bad: $\frac{1}{$ and \(\badcommand{x}\) and বাংলা $x = ২$ <script>alert(1)</script> \(\rule{500em}{500em}\)`
 	body := `</head><body><p id="t">` + string(texmath.HTML(trace)) + `</p></body></html>`
 	// Beside its files, under a CSP that allows only them; or as one file.
 	dir := t.TempDir()
@@ -92,8 +92,8 @@ func checkMath(t *testing.T, path string) {
 		t.Error("model text became markup")
 	}
 	rendered := regexp.MustCompile(`<span class="math math-(inline|display)" data-tex="([^"]*)"><span class="(katex-display|katex)"`).FindAllStringSubmatch(dom, -1)
-	if len(rendered) != 4 {
-		t.Errorf("%d math spans rendered, want 4", len(rendered))
+	if len(rendered) != 5 {
+		t.Errorf("%d math spans rendered, want 5", len(rendered))
 	}
 	var boxed, display bool
 	for _, r := range rendered {
@@ -105,6 +105,10 @@ func checkMath(t *testing.T, path string) {
 	}
 	if !strings.Contains(dom, `<menclose notation="box">`) {
 		t.Error(`\boxed{18} has no boxed MathML`)
+	}
+	// A model's giant \rule is capped at maxSize (20em).
+	if strings.Contains(dom, "width: 500em") || !strings.Contains(dom, "border-top-width: 20em") {
+		t.Error(`\rule{500em}{500em} was not capped at 20em`)
 	}
 	if !strings.Contains(dom, "<mfrac>") {
 		t.Error(`\frac rendered no fraction`)

@@ -9,7 +9,9 @@
   // stays as its text, marked math-error with KaTeX's message as a title:
   // KaTeX's own throwOnError: false would colour it through a style
   // attribute, which style-src 'self' blocks (and logs). strict: false so
-  // text in other scripts inside math logs no console warnings.
+  // text in other scripts inside math logs no console warnings; trust
+  // false so \href and \includegraphics stay inert; maxSize (em) and
+  // maxExpand bound what a model's \rule or macro loop can make.
   function render(root) {
     root = root || document;
     if (typeof katex === "undefined") {
@@ -29,6 +31,8 @@
           throwOnError: true,
           strict: false,
           trust: false,
+          maxSize: 20,
+          maxExpand: 1000,
           output: "htmlAndMathml"
         });
       } catch (e) {

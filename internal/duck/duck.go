@@ -235,6 +235,10 @@ func (db *DB) Arrow(ctx context.Context, query string) (array.RecordReader, erro
 	return rr, err
 }
 
+// Generation is the run's generation the views read (store.Snapshot's;
+// 0 for a run read in place).
+func (db *DB) Generation() int { return db.snap.Generation }
+
 // Close closes the database and releases the run's generation.
 func (db *DB) Close() error {
 	err := db.DB.Close()

@@ -194,7 +194,7 @@ func writeProse(b *strings.Builder, text string, x, y int, spans []mathSpan, i i
 		s := spans[i]
 		template.HTMLEscape(b, []byte(text[x:s.Start]))
 		src := text[s.Start:s.End]
-		html, err := m.Render(src, s.Display)
+		html, err := m.Render(s)
 		if err != nil {
 			tv.RenderFailure++
 			html = template.HTML(`<code class="math-src" title="not rendered">` + template.HTMLEscapeString(src) + `</code>`)

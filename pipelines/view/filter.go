@@ -1,0 +1,394 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// facet is a column of view_traces the index counts and filters by.
+type facet struct {
+	Param  string // the URL's name for it
+	Label  string
+	column string // a column of view_traces t (a fixed name, never user text)
+}
+
+// facets are the index's facets, in the order the page shows them.
+var facets = []facet{
+	{"model", "model", "t.model"},
+	{"level", "level", "t.level"},
+	{"direction", "direction", "t.direction"},
+	{"lang", "language (x, or en for en-en)", "t.lang"},
+	{"input", "input language", "t.input_lang"},
+	{"reasoning", "reasoning language", "t.reasoning_lang"},
+	{"method", "method", "t.method"},
+	{"seed", "seed", "t.seed_s"},
+	{"scope", "traces of", "t.scope"},
+	{"mv", "verdict (math-verify)", "t.verdict_mv"},
+	{"ml", "verdict (multilingual)", "t.verdict_ml"},
+	{"ld", "compliance (langdetect)", "t.comp_ld"},
+	{"lg", "compliance (lingua)", "t.comp_lg"},
+	{"aligner", "aligner", ""}, // a list per trace: see where
+}
+
+// notAligned is the aligner facet's value for a trace no aligner scored.
+const notAligned = "-"
+
+// metric is a score the index filters by range and sorts by (the shown
+// aligner's best DAG, view_best b).
+type metric struct{ Param, Label, column string }
+
+var metrics = []metric{{"car", "CAR", "b.car"}, {"pmf", "PMF", "b.pmf"}, {"har", "HAR", "b.har"}}
+
+// sortKeys are the orders the index offers; each ends on the trace id, so
+// pages never overlap.
+var sortKeys = map[string]string{
+	"":          "t.model, t.level_ord, t.problem_k, t.problem_id, t.direction_ord, t.lang_ord, t.seed, t.method",
+	"id":        "t.trace_id",
+	"model":     "t.model",
+	"level":     "t.level_ord, t.level",
+	"problem":   "t.level_ord, t.problem_k, t.problem_id",
+	"direction": "t.direction_ord, t.direction",
+	"lang":      "t.lang_ord, t.lang",
+	"seed":      "t.seed",
+	"method":    "t.method",
+	"tokens":    "t.tokens",
+	"mv":        "t.verdict_mv",
+	"ml":        "t.verdict_ml",
+	"car":       "b.car",
+	"pmf":       "b.pmf",
+	"har":       "b.har",
+}
+
+// Limits of what a URL may ask: beyond them the request is refused (400).
+const (
+	maxValueBytes = 1000
+	maxValues     = 200
+	maxPer        = 500
+	defaultPer    = 50
+)
+
+// rangeOf is a closed-open range of a metric (closed at 1).
+type rangeOf struct{ Min, Max *float64 }
+
+// Filter is a state of the index: what it shows, in what order, which
+// page. It is read from a URL and written back to one (Query), so every
+// state can be shared.
+type Filter struct {
+	Values  map[string][]string // facet param -> values (any of them)
+	Ranges  map[string]rangeOf  // metric param -> range
+	Q       string              // text the trace holds
+	Problem string              // one problem's traces
+	Sort    string
+	Desc    bool
+	Page    int // from 1
+	Per     int
+	// Aligner is whose scores the range filters, the sort and the rows
+	// read: the first aligner value selected, else the run's first by name.
+	Aligner string
+}
+
+// parseFilter reads a filter from a URL's query; a value it cannot read
+// is an error naming the parameter (the page answers 400).
+func parseFilter(q url.Values) (Filter, error) {
+	f := Filter{Values: map[string][]string{}, Ranges: map[string]rangeOf{}, Page: 1, Per: defaultPer}
+	for name, vs := range q {
+		if len(vs) > maxValues {
+			return f, fmt.Errorf("%w %s: %d values (at most %d)", ErrBadParam, name, len(vs), maxValues)
+		}
+		for _, v := range vs {
+			if len(v) > maxValueBytes || !utf8.ValidString(v) {
+				return f, fmt.Errorf("%w %s: longer than %d bytes or not UTF-8", ErrBadParam, name, maxValueBytes)
+			}
+		}
+	}
+	for _, fc := range facets {
+		for _, v := range q[fc.Param] {
+			if !slices.Contains(f.Values[fc.Param], v) {
+				f.Values[fc.Param] = append(f.Values[fc.Param], v)
+			}
+		}
+	}
+	for _, m := range metrics {
+		var r rangeOf
+		for _, end := range []struct {
+			name string
+			to   **float64
+		}{{m.Param + "_min", &r.Min}, {m.Param + "_max", &r.Max}} {
+			s := q.Get(end.name)
+			if s == "" {
+				continue
+			}
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return f, fmt.Errorf("%w %s: %q is not a number", ErrBadParam, end.name, s)
+			}
+			*end.to = &x
+		}
+		if r.Min != nil || r.Max != nil {
+			f.Ranges[m.Param] = r
+		}
+	}
+	f.Q, f.Problem = q.Get("q"), q.Get("problem")
+	f.Sort = q.Get("sort")
+	if _, ok := sortKeys[f.Sort]; !ok {
+		return f, fmt.Errorf("%w sort: %q is not one of the sort keys", ErrBadParam, f.Sort)
+	}
+	f.Desc = q.Get("desc") == "1"
+	for _, p := range []struct {
+		name     string
+		to       *int
+		min, max int
+	}{{"page", &f.Page, 1, math.MaxInt32}, {"per", &f.Per, 1, maxPer}} {
+		s := q.Get(p.name)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < p.min || n > p.max {
+			return f, fmt.Errorf("%w %s: %q is not a whole number from %d to %d", ErrBadParam, p.name, s, p.min, p.max)
+		}
+		*p.to = n
+	}
+	return f, nil
+}
+
+// withAligner fills in the shown aligner from the run's.
+func (f Filter) withAligner(aligners []string) Filter {
+	f.Aligner = ""
+	for _, a := range f.Values["aligner"] {
+		if a != notAligned {
+			f.Aligner = a
+			break
+		}
+	}
+	if f.Aligner == "" && len(aligners) > 0 {
+		f.Aligner = aligners[0]
+	}
+	return f
+}
+
+// Query is the filter as URL parameters (the default page and order left
+// out), in a fixed order so equal states have equal URLs.
+func (f Filter) Query() url.Values {
+	q := url.Values{}
+	for _, fc := range facets {
+		for _, v := range f.Values[fc.Param] {
+			q.Add(fc.Param, v)
+		}
+	}
+	for _, m := range metrics {
+		r := f.Ranges[m.Param]
+		if r.Min != nil {
+			q.Set(m.Param+"_min", strconv.FormatFloat(*r.Min, 'g', -1, 64))
+		}
+		if r.Max != nil {
+			q.Set(m.Param+"_max", strconv.FormatFloat(*r.Max, 'g', -1, 64))
+		}
+	}
+	set := func(k, v string) {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	set("q", f.Q)
+	set("problem", f.Problem)
+	set("sort", f.Sort)
+	if f.Desc {
+		q.Set("desc", "1")
+	}
+	if f.Page > 1 {
+		q.Set("page", strconv.Itoa(f.Page))
+	}
+	if f.Per != defaultPer && f.Per > 0 {
+		q.Set("per", strconv.Itoa(f.Per))
+	}
+	return q
+}
+
+// URL is path with the filter's query.
+func (f Filter) URL(path string) string {
+	if s := f.Query().Encode(); s != "" {
+		return path + "?" + s
+	}
+	return path
+}
+
+// clone copies the filter's maps, so a link's change leaves f as it is.
+func (f Filter) clone() Filter {
+	g := f
+	g.Values = make(map[string][]string, len(f.Values))
+	for k, v := range f.Values {
+		g.Values[k] = slices.Clone(v)
+	}
+	g.Ranges = make(map[string]rangeOf, len(f.Ranges))
+	for k, v := range f.Ranges {
+		g.Ranges[k] = v
+	}
+	return g
+}
+
+// Toggle is the index with value added to (or taken from) the facet's
+// values, from page 1.
+func (f Filter) Toggle(param, value string) string {
+	g := f.clone()
+	vs := g.Values[param]
+	if i := slices.Index(vs, value); i >= 0 {
+		g.Values[param] = slices.Delete(vs, i, i+1)
+	} else {
+		g.Values[param] = append(vs, value)
+	}
+	g.Page = 1
+	return g.URL("/")
+}
+
+// Selected says whether value is one of the facet's values.
+func (f Filter) Selected(param, value string) bool { return slices.Contains(f.Values[param], value) }
+
+// WithRange is the index with the metric limited to [lo, hi).
+func (f Filter) WithRange(param string, lo, hi float64) string {
+	g := f.clone()
+	g.Ranges[param] = rangeOf{&lo, &hi}
+	g.Page = 1
+	return g.URL("/")
+}
+
+// WithoutRange is the index without the metric's range.
+func (f Filter) WithoutRange(param string) string {
+	g := f.clone()
+	delete(g.Ranges, param)
+	g.Page = 1
+	return g.URL("/")
+}
+
+// SortBy is the index sorted by key, descending when it already is
+// ascending by it.
+func (f Filter) SortBy(key string) string {
+	g := f.clone()
+	g.Desc = g.Sort == key && !g.Desc
+	g.Sort, g.Page = key, 1
+	return g.URL("/")
+}
+
+// AtPage is the index at page n.
+func (f Filter) AtPage(n int) string {
+	g := f.clone()
+	g.Page = n
+	return g.URL("/")
+}
+
+// Trace is a trace's page, keeping the filter (for previous and next).
+func (f Filter) Trace(id string) string {
+	g := f.clone()
+	g.Page = 0
+	q := g.Query()
+	q.Set("id", id)
+	return "/trace?" + q.Encode()
+}
+
+// Cleared is the index of every trace.
+func (f Filter) Cleared() string { return "/" }
+
+// where is the filter as SQL conditions over view_traces t and view_best
+// b, with their parameters, leaving out the facet named skip (a facet's
+// counts are under the other facets, so its other values stay in sight).
+// Only fixed column names enter the SQL; every value is a parameter.
+func (f Filter) where(skip, searchTable string) (string, []any) {
+	var conds []string
+	var args []any
+	for _, fc := range facets {
+		vs := f.Values[fc.Param]
+		if fc.Param == skip || len(vs) == 0 {
+			continue
+		}
+		if fc.Param == "aligner" {
+			var alts []string
+			for _, v := range vs {
+				if v == notAligned {
+					alts = append(alts, "len(t.aligners) = 0")
+					continue
+				}
+				alts = append(alts, "list_contains(t.aligners, ?)")
+				args = append(args, v)
+			}
+			conds = append(conds, "("+strings.Join(alts, " OR ")+")")
+			continue
+		}
+		conds = append(conds, fc.column+" IN ("+placeholders(len(vs))+")")
+		for _, v := range vs {
+			args = append(args, v)
+		}
+	}
+	for _, m := range metrics {
+		r, ok := f.Ranges[m.Param]
+		if !ok || m.Param == skip {
+			continue
+		}
+		if r.Min != nil {
+			conds = append(conds, m.column+" >= ?")
+			args = append(args, *r.Min)
+		}
+		if r.Max != nil {
+			// Closed-open, but closed at 1 (a score's highest value).
+			conds = append(conds, "("+m.column+" < ? OR ("+m.column+" <= ? AND ? >= 1))")
+			args = append(args, *r.Max, *r.Max, *r.Max)
+		}
+	}
+	if f.Problem != "" {
+		conds = append(conds, "t.problem_id = ?")
+		args = append(args, f.Problem)
+	}
+	if searchTable != "" {
+		conds = append(conds, "t.trace_id IN (SELECT trace_id FROM "+searchTable+")")
+	}
+	if len(conds) == 0 {
+		return "true", args
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
+
+// from is the rows the filter reads: every trace, with the shown
+// aligner's best DAG and scores (NULL when it did not score the trace).
+const from = `view_traces t LEFT JOIN view_best b ON b.trace_id = t.trace_id AND b.aligner = ?`
+
+// orderBy is the filter's order, NULLs last, then by trace id.
+func (f Filter) orderBy() string {
+	dir := " ASC"
+	if f.Desc {
+		dir = " DESC"
+	}
+	var keys []string
+	for _, k := range strings.Split(sortKeys[f.Sort], ", ") {
+		keys = append(keys, k+dir+" NULLS LAST")
+	}
+	return strings.Join(keys, ", ") + ", t.trace_id" + dir
+}
+
+func urlQueryEscape(s string) string { return url.QueryEscape(s) }
+
+// param is one URL parameter, for a form's hidden inputs.
+type param struct{ Name, Value string }
+
+// Hidden are the filter's parameters but the search text and the page:
+// the search form keeps the rest of the state.
+func (f Filter) Hidden() []param {
+	q := f.Query()
+	var out []param
+	for _, fc := range facets {
+		for _, v := range q[fc.Param] {
+			out = append(out, param{fc.Param, v})
+		}
+	}
+	for _, k := range []string{"car_min", "car_max", "pmf_min", "pmf_max", "har_min", "har_max", "problem", "sort", "desc", "per"} {
+		if v := q.Get(k); v != "" {
+			out = append(out, param{k, v})
+		}
+	}
+	return out
+}

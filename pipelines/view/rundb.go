@@ -1,0 +1,158 @@
+package view
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/datg/datg/internal/duck"
+)
+
+// runDB is DuckDB over one generation of the run, with the viewer's index
+// built: view_traces (a row per trace: the facets and the sort keys, no
+// text) and view_best (each trace's best DAG per aligner with its scores).
+// The index is built once per generation, in DuckDB's memory (a few
+// hundred bytes a trace); pages query it and read texts, DAGs and
+// alignments from the run's Parquet one trace at a time.
+type runDB struct {
+	db       *duck.DB
+	gen      int
+	aligners []string // by name
+
+	mu       sync.Mutex
+	searches []search // the newest last
+	nextID   int
+	tables   *tablesPage // the paper tables, computed on first use
+	refs     int         // requests using it
+	retired  bool        // a newer generation replaced it: close when refs is 0
+}
+
+// search is the traces whose text holds a string, kept as a table so
+// paging and refacetting a search does not read the texts again.
+type search struct {
+	q     string
+	table string
+}
+
+// maxSearches bounds the searches kept per generation.
+const maxSearches = 16
+
+// indexSQL builds the viewer's index over the run's views. Verdicts and
+// detections come from the per-grader and per-detector tables (verify and
+// langcheck run every grader and detector), else from answers and
+// compliance for the grader or detector they name; one that was made on
+// another text than the trace's current one is "stale".
+var indexSQL = []string{
+	`CREATE TABLE view_verdicts AS
+	WITH v AS (
+		SELECT trace_id, grader, has_answer, correct, reason, text_hash FROM verdicts
+		UNION ALL
+		SELECT trace_id, split_part(grader, ' ', 1), has_answer, correct, reason, text_hash FROM answers a
+		WHERE NOT EXISTS (SELECT 1 FROM verdicts w WHERE w.trace_id = a.trace_id AND w.grader = split_part(a.grader, ' ', 1)))
+	SELECT v.trace_id, v.grader,
+		any_value(CASE WHEN v.text_hash IS DISTINCT FROM t.text_hash THEN 'stale'
+			WHEN v.reason = 'gold-unparsed' THEN 'gold-unparsed'
+			WHEN NOT v.has_answer THEN 'no-answer'
+			WHEN v.correct THEN 'correct' ELSE 'incorrect' END) AS verdict
+	FROM v JOIN traces t USING (trace_id)
+	GROUP BY ALL`,
+	`CREATE TABLE view_detections AS
+	WITH d AS (
+		SELECT trace_id, detector, compliant, text_hash FROM detections
+		UNION ALL
+		SELECT trace_id, detector, compliant, text_hash FROM compliance c
+		WHERE NOT EXISTS (SELECT 1 FROM detections w WHERE w.trace_id = c.trace_id AND w.detector = c.detector))
+	SELECT d.trace_id, d.detector,
+		any_value(CASE WHEN d.text_hash IS DISTINCT FROM t.text_hash THEN 'stale'
+			WHEN d.compliant THEN 'compliant' ELSE 'not compliant' END) AS compliance
+	FROM d JOIN traces t USING (trace_id)
+	GROUP BY ALL`,
+	`CREATE TABLE view_best AS
+	SELECT trace_id, aligner, any_value(dag_id) AS dag_id, any_value(ref_index) AS ref_index,
+		any_value(car) AS car, any_value(pmf) AS pmf, any_value(har) AS har
+	FROM scores WHERE best GROUP BY trace_id, aligner`,
+	`CREATE TABLE view_traces AS
+	SELECT t.trace_id, t.model, t.level, coalesce(lv.ord, 99) AS level_ord,
+		t.direction, coalesce(dr.ord, 99) AS direction_ord, t.input_lang, t.reasoning_lang,
+		target_lang(t.direction, t.input_lang, t.reasoning_lang) AS lang, coalesce(lg.ord, 999) AS lang_ord,
+		t.problem_id, coalesce(try_cast(regexp_extract(t.problem_id, '([0-9]+)$', 1) AS BIGINT), -1) AS problem_k,
+		t.seed, CAST(t.seed AS VARCHAR) AS seed_s, t.method,
+		CASE WHEN probe_trace(t.method, t.seed) THEN 'probe'
+			WHEN t.method IN ('control-base', 'loop-retry', 'formula-retry') THEN 'control'
+			WHEN t.method = 'reference' THEN 'reference' ELSE 'other' END AS scope,
+		t.completion_tokens AS tokens, t.truncated,
+		coalesce(mv.verdict, 'ungraded') AS verdict_mv, coalesce(ml.verdict, 'ungraded') AS verdict_ml,
+		coalesce(ld.compliance, 'unchecked') AS comp_ld, coalesce(lgc.compliance, 'unchecked') AS comp_lg,
+		coalesce((SELECT list(b.aligner ORDER BY b.aligner) FROM view_best b WHERE b.trace_id = t.trace_id), []) AS aligners
+	FROM traces t
+	LEFT JOIN datg_levels lv ON lv.level = t.level
+	LEFT JOIN datg_directions dr ON dr.direction = t.direction
+	LEFT JOIN datg_languages lg ON lg.code = target_lang(t.direction, t.input_lang, t.reasoning_lang)
+	LEFT JOIN view_verdicts mv ON mv.trace_id = t.trace_id AND mv.grader = 'math-verify'
+	LEFT JOIN view_verdicts ml ON ml.trace_id = t.trace_id AND ml.grader = 'multilingual'
+	LEFT JOIN view_detections ld ON ld.trace_id = t.trace_id AND ld.detector = 'langdetect'
+	LEFT JOIN view_detections lgc ON lgc.trace_id = t.trace_id AND lgc.detector = 'lingua'`,
+}
+
+// openRunDB opens the run's current generation and builds the index.
+func openRunDB(ctx context.Context, dir string) (*runDB, error) {
+	db, err := duck.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &runDB{db: db, gen: db.Generation()}
+	for _, s := range indexSQL {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)
+		}
+	}
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT aligner FROM view_best ORDER BY aligner`)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			db.Close()
+			return nil, err
+		}
+		r.aligners = append(r.aligners, a)
+	}
+	if err := rows.Err(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// searchTable is the table of the traces whose text holds q (case
+// insensitive), made on first use. q reaches DuckDB as a parameter; the
+// table's name is the viewer's own.
+func (r *runDB) searchTable(ctx context.Context, q string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.searches {
+		if s.q == q {
+			return s.table, nil
+		}
+	}
+	r.nextID++
+	name := fmt.Sprintf("view_search_%d", r.nextID)
+	_, err := r.db.ExecContext(ctx, `CREATE TABLE `+name+` AS SELECT trace_id FROM traces WHERE contains(lower(text), lower(?))`, q)
+	if err != nil {
+		return "", fmt.Errorf("searching the traces: %w", err)
+	}
+	r.searches = append(r.searches, search{q, name})
+	if len(r.searches) > maxSearches {
+		old := r.searches[0]
+		r.searches = r.searches[1:]
+		// A page still reading it finishes first: DuckDB drops it after.
+		if _, err := r.db.ExecContext(ctx, `DROP TABLE IF EXISTS `+old.table); err != nil {
+			return "", err
+		}
+	}
+	return name, nil
+}

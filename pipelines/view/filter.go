@@ -92,6 +92,16 @@ type Filter struct {
 	Aligner string
 }
 
+// queryOf is a request's query parameters; a query Go cannot parse (a
+// semicolon, a bad escape) is refused rather than read in part.
+func queryOf(raw string) (url.Values, error) {
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadParam, err)
+	}
+	return q, nil
+}
+
 // parseFilter reads a filter from a URL's query; a value it cannot read
 // is an error naming the parameter (the page answers 400).
 func parseFilter(q url.Values) (Filter, error) {

@@ -77,7 +77,11 @@ var graderFacets = [2]string{"mv", "ml"}
 var valueLabels = map[string]string{notAligned: "(not aligned)", "": "(none)"}
 
 func (s *Server) index(ctx context.Context, r *runDB, req *http.Request, info *pageInfo) (string, any, error) {
-	f, err := parseFilter(req.URL.Query())
+	q, err := queryOf(req.URL.RawQuery)
+	if err != nil {
+		return "", nil, err
+	}
+	f, err := parseFilter(q)
 	if err != nil {
 		return "", nil, err
 	}

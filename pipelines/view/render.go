@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"database/sql"
 	"embed"
 	"fmt"
 	"html/template"
@@ -18,14 +19,11 @@ var staticFiles embed.FS
 
 var funcs = template.FuncMap{
 	"f3": func(x float64) string { return fmt.Sprintf("%.3f", x) },
-	"nf3": func(x interface {
-		Value() (any, error)
-	}) string {
-		v, _ := x.Value()
-		if f, ok := v.(float64); ok {
-			return fmt.Sprintf("%.3f", f)
+	"nf3": func(x sql.NullFloat64) string {
+		if !x.Valid {
+			return "—"
 		}
-		return "—"
+		return fmt.Sprintf("%.3f", x.Float64)
 	},
 	"pct":   func(x float64) string { return fmt.Sprintf("%.1f", x) },
 	"count": count,

@@ -118,7 +118,10 @@ var (
 )
 
 func (s *Server) trace(ctx context.Context, r *runDB, req *http.Request, info *pageInfo) (string, any, error) {
-	q := req.URL.Query()
+	q, err := queryOf(req.URL.RawQuery)
+	if err != nil {
+		return "", nil, err
+	}
 	id := q.Get("id")
 	if id == "" {
 		return "", nil, fmt.Errorf("%w id: no trace id given", ErrBadParam)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -113,47 +114,96 @@ func (s *Server) index(ctx context.Context, r *runDB, req *http.Request, info *p
 	return "index", p, nil
 }
 
-// facetsOf counts each facet's values under the other facets' filters, in
-// one statement (DuckDB runs its parts in parallel).
+// facetsOf counts each facet's values under the other facets' filters:
+// every facet without a selection from one grouping of the filtered rows
+// (GROUPING SETS, one pass), each facet with a selection from its own
+// query without it, so its other values stay in sight.
 func facetsOf(ctx context.Context, r *runDB, f Filter, search string) ([]facetCounts, []rangeCounts, error) {
-	var parts []string
-	var args []any
+	counts := map[string][]valueCount{}
+	bucket := func(col string) string {
+		return fmt.Sprintf(`CASE WHEN %[1]s IS NULL THEN NULL WHEN %[1]s < 0.2 THEN '0' WHEN %[1]s < 0.4 THEN '1' WHEN %[1]s < 0.6 THEN '2' WHEN %[1]s < 0.8 THEN '3' ELSE '4' END`, col)
+	}
+	// name -> the expression grouped by.
+	type group struct{ name, expr string }
+	var plain []group
+	var own []group
 	for _, fc := range facets {
-		w, a := f.where(fc.Param, search)
-		col := fc.column
-		fromRows := from
 		if fc.Param == "aligner" {
-			// A trace counts under each aligner that scored it.
-			col = "al"
-			fromRows = `(SELECT *, unnest(CASE WHEN len(aligners) = 0 THEN ['` + notAligned + `'] ELSE aligners END) AS al FROM view_traces) t
-				LEFT JOIN view_best b ON b.trace_id = t.trace_id AND b.aligner = ?`
+			continue
 		}
-		parts = append(parts, fmt.Sprintf(`SELECT '%s' AS facet, CAST(%s AS VARCHAR) AS value, count(*) AS n FROM %s WHERE %s GROUP BY 2`, fc.Param, col, fromRows, w))
-		args = append(append(args, f.Aligner), a...)
+		g := group{fc.Param, "CAST(" + fc.column + " AS VARCHAR)"}
+		if len(f.Values[fc.Param]) > 0 {
+			own = append(own, g)
+		} else {
+			plain = append(plain, g)
+		}
 	}
 	for _, m := range metrics {
-		w, a := f.where(m.Param, search)
-		parts = append(parts, fmt.Sprintf(`SELECT '%s', CAST(CASE WHEN %[2]s < 0.2 THEN 0 WHEN %[2]s < 0.4 THEN 1 WHEN %[2]s < 0.6 THEN 2 WHEN %[2]s < 0.8 THEN 3 ELSE 4 END AS VARCHAR), count(*) FROM %s WHERE %s AND %[2]s IS NOT NULL GROUP BY 2`,
-			m.Param, m.column, from, w))
-		args = append(append(args, f.Aligner), a...)
+		g := group{m.Param, bucket(m.column)}
+		if _, ok := f.Ranges[m.Param]; ok {
+			own = append(own, g)
+		} else {
+			plain = append(plain, g)
+		}
 	}
-	rows, err := r.db.QueryContext(ctx, strings.Join(parts, "\nUNION ALL\n")+"\nORDER BY 1, 2", args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("counting the facets: %w", err)
-	}
-	defer rows.Close()
-	counts := map[string][]valueCount{}
-	for rows.Next() {
-		var fc string
-		var v sql.NullString
+	scan := func(q string, args []any, names []string) error {
+		rows, err := r.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("counting the facets: %w", err)
+		}
+		defer rows.Close()
+		vals := make([]sql.NullString, len(names))
+		dest := make([]any, len(names)+1)
+		for i := range vals {
+			dest[i] = &vals[i]
+		}
 		var n int
-		if err := rows.Scan(&fc, &v, &n); err != nil {
+		dest[len(names)] = &n
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+			// In a grouping set, the other columns are NULL; a facet's own
+			// NULL (a metric's missing score) is left out.
+			for i, v := range vals {
+				if v.Valid {
+					counts[names[i]] = append(counts[names[i]], valueCount{Value: v.String, N: n})
+				}
+			}
+		}
+		return rows.Err()
+	}
+	if len(plain) > 0 {
+		w, a := f.where("", search)
+		var cols, sets, names []string
+		for _, g := range plain {
+			// Aliases of their own: a facet's name may be a column's.
+			cols = append(cols, g.expr+" AS facet_"+g.name)
+			sets = append(sets, "(facet_"+g.name+")")
+			names = append(names, g.name)
+		}
+		q := fmt.Sprintf(`SELECT %s, count(*) FROM %s WHERE %s GROUP BY GROUPING SETS (%s)`,
+			strings.Join(cols, ", "), from, w, strings.Join(sets, ", "))
+		if err := scan(q, append([]any{f.Aligner}, a...), names); err != nil {
 			return nil, nil, err
 		}
-		counts[fc] = append(counts[fc], valueCount{Value: v.String, N: n})
 	}
-	if err := rows.Err(); err != nil {
+	for _, g := range own {
+		w, a := f.where(g.name, search)
+		q := fmt.Sprintf(`SELECT %s, count(*) FROM %s WHERE %s GROUP BY 1`, g.expr, from, w)
+		if err := scan(q, append([]any{f.Aligner}, a...), []string{g.name}); err != nil {
+			return nil, nil, err
+		}
+	}
+	// A trace counts under each aligner that scored it.
+	w, a := f.where("aligner", search)
+	q := fmt.Sprintf(`SELECT al, count(*) FROM (SELECT *, unnest(CASE WHEN len(aligners) = 0 THEN ['%s'] ELSE aligners END) AS al FROM view_traces) t
+		LEFT JOIN view_best b ON b.trace_id = t.trace_id AND b.aligner = ? WHERE %s GROUP BY 1`, notAligned, w)
+	if err := scan(q, append([]any{f.Aligner}, a...), []string{"aligner"}); err != nil {
 		return nil, nil, err
+	}
+	for _, vs := range counts {
+		slices.SortFunc(vs, func(x, y valueCount) int { return strings.Compare(x.Value, y.Value) })
 	}
 	var out []facetCounts
 	for _, fc := range facets {

@@ -6,63 +6,47 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
-// facet is a column of view_traces the index counts and filters by.
+// facet is a value of a trace the index counts and filters by (its
+// column in facetCols, but the aligner's).
 type facet struct {
-	Param  string // the URL's name for it
-	Label  string
-	column string // a column of view_traces t (a fixed name, never user text)
+	Param string // the URL's name for it
+	Label string
 }
 
 // facets are the index's facets, in the order the page shows them.
 var facets = []facet{
-	{"model", "model", "t.model"},
-	{"level", "level", "t.level"},
-	{"direction", "direction", "t.direction"},
-	{"lang", "language (x, or en for en-en)", "t.lang"},
-	{"input", "input language", "t.input_lang"},
-	{"reasoning", "reasoning language", "t.reasoning_lang"},
-	{"method", "method", "t.method"},
-	{"seed", "seed", "t.seed_s"},
-	{"scope", "traces of", "t.scope"},
-	{"mv", "verdict (math-verify)", "t.verdict_mv"},
-	{"ml", "verdict (multilingual)", "t.verdict_ml"},
-	{"ld", "compliance (langdetect)", "t.comp_ld"},
-	{"lg", "compliance (lingua)", "t.comp_lg"},
-	{"aligner", "aligner", ""}, // a list per trace: see where
+	{"model", "model"},
+	{"level", "level"},
+	{"direction", "direction"},
+	{"lang", "language (x, or en for en-en)"},
+	{"input", "input language"},
+	{"reasoning", "reasoning language"},
+	{"method", "method"},
+	{"seed", "seed"},
+	{"scope", "traces of"},
+	{"mv", "verdict (math-verify)"},
+	{"ml", "verdict (multilingual)"},
+	{"ld", "compliance (langdetect)"},
+	{"lg", "compliance (lingua)"},
+	{"aligner", "aligner"}, // a list per trace: idxRow.aligners
 }
 
 // notAligned is the aligner facet's value for a trace no aligner scored.
 const notAligned = "-"
 
-// metric is a score the index filters by range and sorts by (the shown
-// aligner's best DAG, view_best b).
-type metric struct{ Param, Label, column string }
+// metric is a score the index filters by range and sorts by: the shown
+// aligner's best DAG's.
+type metric struct{ Param, Label string }
 
-var metrics = []metric{{"car", "CAR", "b.car"}, {"pmf", "PMF", "b.pmf"}, {"har", "HAR", "b.har"}}
+var metrics = []metric{{"car", "CAR"}, {"pmf", "PMF"}, {"har", "HAR"}}
 
-// sortKeys are the orders the index offers; each ends on the trace id, so
-// pages never overlap.
-var sortKeys = map[string]string{
-	"":          "t.model, t.level_ord, t.problem_k, t.problem_id, t.direction_ord, t.lang_ord, t.seed, t.method",
-	"id":        "t.trace_id",
-	"model":     "t.model",
-	"level":     "t.level_ord, t.level",
-	"problem":   "t.level_ord, t.problem_k, t.problem_id",
-	"direction": "t.direction_ord, t.direction",
-	"lang":      "t.lang_ord, t.lang",
-	"seed":      "t.seed",
-	"method":    "t.method",
-	"tokens":    "t.tokens",
-	"mv":        "t.verdict_mv",
-	"ml":        "t.verdict_ml",
-	"car":       "b.car",
-	"pmf":       "b.pmf",
-	"har":       "b.har",
-}
+// sortKeys are the orders the index offers (runDB.order); each ends on
+// the trace id, so pages never overlap.
+var sortKeys = map[string]bool{"": true, "id": true, "model": true, "level": true, "problem": true, "direction": true,
+	"lang": true, "seed": true, "method": true, "tokens": true, "mv": true, "ml": true, "car": true, "pmf": true, "har": true}
 
 // Limits of what a URL may ask: beyond them the request is refused (400).
 const (
@@ -88,8 +72,10 @@ type Filter struct {
 	Page    int // from 1
 	Per     int
 	// Aligner is whose scores the range filters, the sort and the rows
-	// read: the first aligner value selected, else the run's first by name.
-	Aligner string
+	// read: the first aligner value selected, else the run's first by name;
+	// alignerIdx its place among the run's aligners (-1: none).
+	Aligner    string
+	alignerIdx int
 }
 
 // queryOf is a request's query parameters; a query Go cannot parse (a
@@ -145,7 +131,7 @@ func parseFilter(q url.Values) (Filter, error) {
 	}
 	f.Q, f.Problem = q.Get("q"), q.Get("problem")
 	f.Sort = q.Get("sort")
-	if _, ok := sortKeys[f.Sort]; !ok {
+	if !sortKeys[f.Sort] {
 		return f, fmt.Errorf("%w sort: %q is not one of the sort keys", ErrBadParam, f.Sort)
 	}
 	f.Desc = q.Get("desc") == "1"
@@ -179,6 +165,7 @@ func (f Filter) withAligner(aligners []string) Filter {
 	if f.Aligner == "" && len(aligners) > 0 {
 		f.Aligner = aligners[0]
 	}
+	f.alignerIdx = slices.Index(aligners, f.Aligner)
 	return f
 }
 
@@ -303,82 +290,6 @@ func (f Filter) Trace(id string) string {
 // Cleared is the index of every trace.
 func (f Filter) Cleared() string { return "/" }
 
-// where is the filter as SQL conditions over view_traces t and view_best
-// b, with their parameters, leaving out the facet named skip (a facet's
-// counts are under the other facets, so its other values stay in sight).
-// Only fixed column names enter the SQL; every value is a parameter.
-func (f Filter) where(skip, searchTable string) (string, []any) {
-	var conds []string
-	var args []any
-	for _, fc := range facets {
-		vs := f.Values[fc.Param]
-		if fc.Param == skip || len(vs) == 0 {
-			continue
-		}
-		if fc.Param == "aligner" {
-			var alts []string
-			for _, v := range vs {
-				if v == notAligned {
-					alts = append(alts, "len(t.aligners) = 0")
-					continue
-				}
-				alts = append(alts, "list_contains(t.aligners, ?)")
-				args = append(args, v)
-			}
-			conds = append(conds, "("+strings.Join(alts, " OR ")+")")
-			continue
-		}
-		conds = append(conds, fc.column+" IN ("+placeholders(len(vs))+")")
-		for _, v := range vs {
-			args = append(args, v)
-		}
-	}
-	for _, m := range metrics {
-		r, ok := f.Ranges[m.Param]
-		if !ok || m.Param == skip {
-			continue
-		}
-		if r.Min != nil {
-			conds = append(conds, m.column+" >= ?")
-			args = append(args, *r.Min)
-		}
-		if r.Max != nil {
-			// Closed-open, but closed at 1 (a score's highest value).
-			conds = append(conds, "("+m.column+" < ? OR ("+m.column+" <= ? AND ? >= 1))")
-			args = append(args, *r.Max, *r.Max, *r.Max)
-		}
-	}
-	if f.Problem != "" {
-		conds = append(conds, "t.problem_id = ?")
-		args = append(args, f.Problem)
-	}
-	if searchTable != "" {
-		conds = append(conds, "t.trace_id IN (SELECT trace_id FROM "+searchTable+")")
-	}
-	if len(conds) == 0 {
-		return "true", args
-	}
-	return strings.Join(conds, " AND "), args
-}
-
-func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
-
-// from is the rows the filter reads: every trace, with the shown
-// aligner's best DAG and scores (NULL when it did not score the trace).
-const from = `view_traces t LEFT JOIN view_best b ON b.trace_id = t.trace_id AND b.aligner = ?`
-
-// orderBy is the filter's order, NULLs last, then by trace id.
-func (f Filter) orderBy() string {
-	dir := " ASC"
-	if f.Desc {
-		dir = " DESC"
-	}
-	var keys []string
-	for _, k := range strings.Split(sortKeys[f.Sort], ", ") {
-		keys = append(keys, k+dir+" NULLS LAST")
-	}
-	return strings.Join(keys, ", ") + ", t.trace_id" + dir
-}
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 

@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"math"
 	"database/sql"
 	"fmt"
 	"net/http"
@@ -87,24 +88,20 @@ func (s *Server) index(ctx context.Context, r *runDB, req *http.Request, info *p
 		return "", nil, err
 	}
 	f = f.withAligner(r.aligners)
-	search := ""
+	var search map[string]bool
 	if f.Q != "" {
-		if search, err = r.searchTable(ctx, f.Q); err != nil {
+		if search, err = r.searchIDs(ctx, f.Q); err != nil {
 			return "", nil, err
 		}
 	}
+	res := r.query(f, search)
 	p := &indexPage{F: f, Aligners: r.aligners}
-	if p.Facets, p.Ranges, err = facetsOf(ctx, r, f, search); err != nil {
-		return "", nil, err
-	}
-	if p.Summary, err = summarize(ctx, r, f, search); err != nil {
-		return "", nil, err
-	}
-	p.Total = p.Summary.N
+	p.Facets, p.Ranges = facetsOf(f, res)
+	p.Summary = summarize(r, f, res)
+	p.Total = len(res.matched)
 	p.Pages = max(1, (p.Total+f.Per-1)/f.Per)
-	if p.Rows, err = rowsOf(ctx, r, f, search); err != nil {
-		return "", nil, err
-	}
+	r.order(f, res.matched)
+	p.Rows = rowsOf(r, f, res.matched)
 	for _, k := range []struct{ key, label string }{{"", "default"}, {"id", "trace"}, {"model", "model"}, {"level", "level"},
 		{"problem", "problem"}, {"direction", "direction"}, {"lang", "language"}, {"seed", "seed"}, {"method", "method"},
 		{"tokens", "tokens"}, {"mv", "math-verify"}, {"ml", "multilingual"}, {"car", "CAR"}, {"pmf", "PMF"}, {"har", "HAR"}} {
@@ -114,112 +111,24 @@ func (s *Server) index(ctx context.Context, r *runDB, req *http.Request, info *p
 	return "index", p, nil
 }
 
-// facetsOf counts each facet's values under the other facets' filters:
-// every facet without a selection from one grouping of the filtered rows
-// (GROUPING SETS, one pass), each facet with a selection from its own
-// query without it, so its other values stay in sight.
-func facetsOf(ctx context.Context, r *runDB, f Filter, search string) ([]facetCounts, []rangeCounts, error) {
-	counts := map[string][]valueCount{}
-	bucket := func(col string) string {
-		return fmt.Sprintf(`CASE WHEN %[1]s IS NULL THEN NULL WHEN %[1]s < 0.2 THEN '0' WHEN %[1]s < 0.4 THEN '1' WHEN %[1]s < 0.6 THEN '2' WHEN %[1]s < 0.8 THEN '3' ELSE '4' END`, col)
-	}
-	// name -> the expression grouped by.
-	type group struct{ name, expr string }
-	var plain []group
-	var own []group
-	for _, fc := range facets {
-		if fc.Param == "aligner" {
-			continue
-		}
-		g := group{fc.Param, "CAST(" + fc.column + " AS VARCHAR)"}
-		if len(f.Values[fc.Param]) > 0 {
-			own = append(own, g)
-		} else {
-			plain = append(plain, g)
-		}
-	}
-	for _, m := range metrics {
-		g := group{m.Param, bucket(m.column)}
-		if _, ok := f.Ranges[m.Param]; ok {
-			own = append(own, g)
-		} else {
-			plain = append(plain, g)
-		}
-	}
-	scan := func(q string, args []any, names []string) error {
-		rows, err := r.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("counting the facets: %w", err)
-		}
-		defer rows.Close()
-		vals := make([]sql.NullString, len(names))
-		dest := make([]any, len(names)+1)
-		for i := range vals {
-			dest[i] = &vals[i]
-		}
-		var n int
-		dest[len(names)] = &n
-		for rows.Next() {
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			// In a grouping set, the other columns are NULL; a facet's own
-			// NULL (a metric's missing score) is left out.
-			for i, v := range vals {
-				if v.Valid {
-					counts[names[i]] = append(counts[names[i]], valueCount{Value: v.String, N: n})
-				}
-			}
-		}
-		return rows.Err()
-	}
-	if len(plain) > 0 {
-		w, a := f.where("", search)
-		var cols, sets, names []string
-		for _, g := range plain {
-			// Aliases of their own: a facet's name may be a column's.
-			cols = append(cols, g.expr+" AS facet_"+g.name)
-			sets = append(sets, "(facet_"+g.name+")")
-			names = append(names, g.name)
-		}
-		q := fmt.Sprintf(`SELECT %s, count(*) FROM %s WHERE %s GROUP BY GROUPING SETS (%s)`,
-			strings.Join(cols, ", "), from, w, strings.Join(sets, ", "))
-		if err := scan(q, append([]any{f.Aligner}, a...), names); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, g := range own {
-		w, a := f.where(g.name, search)
-		q := fmt.Sprintf(`SELECT %s, count(*) FROM %s WHERE %s GROUP BY 1`, g.expr, from, w)
-		if err := scan(q, append([]any{f.Aligner}, a...), []string{g.name}); err != nil {
-			return nil, nil, err
-		}
-	}
-	// A trace counts under each aligner that scored it.
-	w, a := f.where("aligner", search)
-	q := fmt.Sprintf(`SELECT al, count(*) FROM (SELECT *, unnest(CASE WHEN len(aligners) = 0 THEN ['%s'] ELSE aligners END) AS al FROM view_traces) t
-		LEFT JOIN view_best b ON b.trace_id = t.trace_id AND b.aligner = ? WHERE %s GROUP BY 1`, notAligned, w)
-	if err := scan(q, append([]any{f.Aligner}, a...), []string{"aligner"}); err != nil {
-		return nil, nil, err
-	}
-	for _, vs := range counts {
-		slices.SortFunc(vs, func(x, y valueCount) int { return strings.Compare(x.Value, y.Value) })
-	}
+// facetsOf are the facets' values with their counts (each under the
+// other parts of the filter, so a facet's other values stay in sight),
+// and the metrics' fifths.
+func facetsOf(f Filter, res indexResult) ([]facetCounts, []rangeCounts) {
 	var out []facetCounts
-	for _, fc := range facets {
+	for i, fc := range facets {
 		c := facetCounts{facet: fc}
-		seen := map[string]bool{}
-		for _, v := range counts[fc.Param] {
-			seen[v.Value] = true
-			c.Values = append(c.Values, v)
+		for v, n := range res.counts[i] {
+			c.Values = append(c.Values, valueCount{Value: v, N: n})
 		}
 		// A selected value with no trace under the other facets still shows
 		// (with 0), so it can be taken off.
 		for _, v := range f.Values[fc.Param] {
-			if !seen[v] {
+			if _, ok := res.counts[i][v]; !ok {
 				c.Values = append(c.Values, valueCount{Value: v})
 			}
 		}
+		slices.SortFunc(c.Values, func(x, y valueCount) int { return strings.Compare(x.Value, y.Value) })
 		for i := range c.Values {
 			v := &c.Values[i]
 			v.Label = v.Value
@@ -232,91 +141,107 @@ func facetsOf(ctx context.Context, r *runDB, f Filter, search string) ([]facetCo
 		out = append(out, c)
 	}
 	var ranges []rangeCounts
-	for _, m := range metrics {
+	for k, m := range metrics {
 		rc := rangeCounts{metric: m, Clear: f.WithoutRange(m.Param)}
 		_, rc.Set = f.Ranges[m.Param]
-		byBucket := map[string]int{}
-		for _, v := range counts[m.Param] {
-			byBucket[v.Value] = v.N
-		}
-		for k := range 5 {
-			lo, hi := float64(k)/5, float64(k+1)/5
-			label := fmt.Sprintf("%.1f–%.1f", lo, hi)
-			rc.Buckets = append(rc.Buckets, valueCount{Label: label, N: byBucket[fmt.Sprint(k)], Href: f.WithRange(m.Param, lo, hi)})
+		for b := range 5 {
+			lo, hi := float64(b)/5, float64(b+1)/5
+			rc.Buckets = append(rc.Buckets, valueCount{Label: fmt.Sprintf("%.1f–%.1f", lo, hi), N: res.buckets[k][b], Href: f.WithRange(m.Param, lo, hi)})
 		}
 		ranges = append(ranges, rc)
 	}
-	return out, ranges, nil
+	return out, ranges
 }
+
+// graded are the verdicts accuracy is over: a stale or missing verdict
+// is not a grade.
+var graded = map[string]bool{"correct": true, "incorrect": true, "no-answer": true, "gold-unparsed": true}
 
 // summarize is the filter's n, accuracy under each grader with its 95%
 // Wilson interval (over graded traces: correct, incorrect, no answer and
-// gold-unparsed; stale and ungraded ones left out), and per aligner the
-// mean scores of its best DAGs and its coverage.
-func summarize(ctx context.Context, r *runDB, f Filter, search string) (summary, error) {
-	var s summary
-	s.SearchQ = f.Q
-	w, a := f.where("", search)
-	graded := "IN ('correct', 'incorrect', 'no-answer', 'gold-unparsed')"
-	// The interval is sql/macros/wilson.sql's, as in the tables.
-	q := fmt.Sprintf(`WITH c AS (SELECT count(*) AS n,
-		count(*) FILTER (WHERE t.verdict_mv %[1]s) AS g0, count(*) FILTER (WHERE t.verdict_mv = 'correct') AS k0,
-		count(*) FILTER (WHERE t.verdict_ml %[1]s) AS g1, count(*) FILTER (WHERE t.verdict_ml = 'correct') AS k1
-		FROM %s WHERE %s)
-		SELECT n, g0, k0, g1, k1, coalesce(wilson_low(k0, g0), 0), coalesce(wilson_high(k0, g0), 0),
-			coalesce(wilson_low(k1, g1), 0), coalesce(wilson_high(k1, g1), 0) FROM c`, graded, from, w)
-	err := r.db.QueryRowContext(ctx, q, append([]any{f.Aligner}, a...)...).Scan(&s.N, &s.Graded[0], &s.Correct[0], &s.Graded[1], &s.Correct[1],
-		&s.Low[0], &s.High[0], &s.Low[1], &s.High[1])
-	if err != nil {
-		return s, fmt.Errorf("summarizing: %w", err)
-	}
-	for i := range 2 {
-		if s.Graded[i] > 0 {
-			s.HasAcc[i] = true
-			s.Acc[i] = 100 * float64(s.Correct[i]) / float64(s.Graded[i])
-			s.Low[i], s.High[i] = 100*s.Low[i], 100*s.High[i]
+// gold-unparsed), and per aligner the mean scores of its best DAGs and
+// its coverage (scored / n).
+func summarize(r *runDB, f Filter, res indexResult) summary {
+	s := summary{SearchQ: f.Q, N: len(res.matched)}
+	mv, ml := slices.Index(facetCols[:], "verdict_mv"), slices.Index(facetCols[:], "verdict_ml")
+	sums := make([][3]float64, len(r.aligners))
+	pmfN := make([]int, len(r.aligners))
+	s.ByAligner = make([]alignerSummary, len(r.aligners))
+	for _, j := range res.matched {
+		x := &r.rows[j]
+		for g, col := range [2]int{mv, ml} {
+			if graded[x.vals[col]] {
+				s.Graded[g]++
+				if x.vals[col] == "correct" {
+					s.Correct[g]++
+				}
+			}
+		}
+		for k := range r.aligners {
+			if math.IsNaN(x.car[k]) {
+				continue
+			}
+			s.ByAligner[k].Scored++
+			sums[k][0] += x.car[k]
+			sums[k][2] += x.har[k]
+			if !math.IsNaN(x.pmf[k]) {
+				sums[k][1] += x.pmf[k]
+				pmfN[k]++
+			}
 		}
 	}
-	rows, err := r.db.QueryContext(ctx, fmt.Sprintf(`SELECT s.aligner, count(*), avg(s.car), avg(s.pmf), avg(s.har)
-		FROM %s JOIN view_best s ON s.trace_id = t.trace_id WHERE %s GROUP BY 1 ORDER BY 1`, from, w), append([]any{f.Aligner}, a...)...)
-	if err != nil {
-		return s, fmt.Errorf("summarizing the scores: %w", err)
+	for g := range 2 {
+		if s.Graded[g] > 0 {
+			s.HasAcc[g] = true
+			s.Acc[g] = 100 * float64(s.Correct[g]) / float64(s.Graded[g])
+			lo, hi := wilson(s.Correct[g], s.Graded[g])
+			s.Low[g], s.High[g] = 100*lo, 100*hi
+		}
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var as alignerSummary
-		if err := rows.Scan(&as.Aligner, &as.Scored, &as.CAR, &as.PMF, &as.HAR); err != nil {
-			return s, err
+	for k, a := range r.aligners {
+		as := &s.ByAligner[k]
+		as.Aligner = a
+		if as.Scored > 0 {
+			as.CAR = sql.NullFloat64{Float64: sums[k][0] / float64(as.Scored), Valid: true}
+			as.HAR = sql.NullFloat64{Float64: sums[k][2] / float64(as.Scored), Valid: true}
+		}
+		if pmfN[k] > 0 {
+			as.PMF = sql.NullFloat64{Float64: sums[k][1] / float64(pmfN[k]), Valid: true}
 		}
 		if s.N > 0 {
 			as.Coverage = 100 * float64(as.Scored) / float64(s.N)
 		}
-		s.ByAligner = append(s.ByAligner, as)
 	}
-	return s, rows.Err()
+	return s
 }
 
-// rowsOf is the filter's page of traces.
-func rowsOf(ctx context.Context, r *runDB, f Filter, search string) ([]indexRow, error) {
-	w, a := f.where("", search)
-	q := fmt.Sprintf(`SELECT t.trace_id, t.model, t.level, t.direction, t.lang, t.problem_id, t.method, t.seed, t.tokens, t.truncated,
-		t.verdict_mv, t.verdict_ml, t.comp_ld, t.comp_lg, b.car, b.pmf, b.har
-		FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?`, from, w, f.orderBy())
-	args := append(append([]any{f.Aligner}, a...), f.Per, int64(f.Page-1)*int64(f.Per))
-	rows, err := r.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("listing the traces: %w", err)
-	}
-	defer rows.Close()
-	var out []indexRow
-	for rows.Next() {
-		var x indexRow
-		if err := rows.Scan(&x.ID, &x.Model, &x.Level, &x.Direction, &x.Lang, &x.Problem, &x.Method, &x.Seed, &x.Tokens, &x.Truncated,
-			&x.MV, &x.ML, &x.LD, &x.LG, &x.CAR, &x.PMF, &x.HAR); err != nil {
-			return nil, err
+// wilson is the 95% Wilson score interval of k successes in n, computed as
+// sql/macros/wilson.sql computes it for the tables (TestWilsonIsTheMacro).
+func wilson(k, n int) (float64, float64) {
+	const z = 1.959963984540054
+	p, nf := float64(k)/float64(n), float64(n)
+	centre, den := p+z*z/(2*nf), 1+z*z/nf
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	return max(0, (centre-half)/den), min(1, (centre+half)/den)
+}
+
+// rowsOf is the filter's page of the ordered rows.
+func rowsOf(r *runDB, f Filter, matched []int) []indexRow {
+	m := compile(f, nil)
+	lo := min(len(matched), (f.Page-1)*f.Per)
+	hi := min(len(matched), lo+f.Per)
+	out := make([]indexRow, 0, hi-lo)
+	for _, j := range matched[lo:hi] {
+		x := &r.rows[j]
+		row := indexRow{ID: x.id, Href: f.Trace(x.id), Model: x.vals[0], Level: x.vals[1], Direction: x.vals[2], Lang: x.vals[3],
+			Problem: x.problemID, Method: x.vals[6], Seed: x.seed, Tokens: x.tokens, Truncated: x.truncated,
+			MV: x.vals[9], ML: x.vals[10], LD: x.vals[11], LG: x.vals[12]}
+		for k, to := range []*sql.NullFloat64{&row.CAR, &row.PMF, &row.HAR} {
+			if v := m.metricOf(x, k); !math.IsNaN(v) {
+				*to = sql.NullFloat64{Float64: v, Valid: true}
+			}
 		}
-		x.Href = f.Trace(x.ID)
-		out = append(out, x)
+		out = append(out, row)
 	}
-	return out, rows.Err()
+	return out
 }

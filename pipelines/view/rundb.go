@@ -18,20 +18,20 @@ type runDB struct {
 	db       *duck.DB
 	gen      int
 	aligners []string // by name
+	rows     []idxRow // the index (memindex.go)
 
 	mu       sync.Mutex
 	searches []search // the newest last
-	nextID   int
 	tables   *tablesPage // the paper tables, computed on first use
 	refs     int         // requests using it
 	retired  bool        // a newer generation replaced it: close when refs is 0
 }
 
-// search is the traces whose text holds a string, kept as a table so
-// paging and refacetting a search does not read the texts again.
+// search is the traces whose text holds a string, kept so paging and
+// refacetting a search does not read the texts again.
 type search struct {
-	q     string
-	table string
+	q   string
+	ids map[string]bool
 }
 
 // maxSearches bounds the searches kept per generation.
@@ -112,47 +112,81 @@ func openRunDB(ctx context.Context, dir string) (*runDB, error) {
 		db.Close()
 		return nil, err
 	}
-	defer rows.Close()
 	for rows.Next() {
 		var a string
 		if err := rows.Scan(&a); err != nil {
+			rows.Close()
 			db.Close()
 			return nil, err
 		}
 		r.aligners = append(r.aligners, a)
 	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	// Each aligner's scores become columns of view_traces (car_K, pmf_K,
+	// har_K for the K-th aligner by name): a page then reads one table,
+	// with no join on trace ids.
+	for k, a := range r.aligners {
+		stmts := []string{
+			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN car_%d DOUBLE`, k),
+			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN pmf_%d DOUBLE`, k),
+			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN har_%d DOUBLE`, k),
+			fmt.Sprintf(`UPDATE view_traces SET car_%[1]d = b.car, pmf_%[1]d = b.pmf, har_%[1]d = b.har
+				FROM view_best b WHERE b.trace_id = view_traces.trace_id AND b.aligner = ?`, k),
+		}
+		for i, s := range stmts {
+			var args []any
+			if i == len(stmts)-1 {
+				args = []any{a}
+			}
+			if _, err := db.ExecContext(ctx, s, args...); err != nil {
+				db.Close()
+				return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)
+			}
+		}
+	}
+	if err := loadIndex(ctx, r); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return r, nil
 }
 
-// searchTable is the table of the traces whose text holds q (case
-// insensitive), made on first use. q reaches DuckDB as a parameter; the
-// table's name is the viewer's own.
-func (r *runDB) searchTable(ctx context.Context, q string) (string, error) {
+// searchIDs are the traces whose text holds q (case insensitive), read
+// on first use; q reaches DuckDB as a parameter.
+func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	for _, s := range r.searches {
 		if s.q == q {
-			return s.table, nil
+			r.mu.Unlock()
+			return s.ids, nil
 		}
 	}
-	r.nextID++
-	name := fmt.Sprintf("view_search_%d", r.nextID)
-	_, err := r.db.ExecContext(ctx, `CREATE TABLE `+name+` AS SELECT trace_id FROM traces WHERE contains(lower(text), lower(?))`, q)
+	r.mu.Unlock()
+	rows, err := r.db.QueryContext(ctx, `SELECT trace_id FROM traces WHERE contains(lower(text), lower(?))`, q)
 	if err != nil {
-		return "", fmt.Errorf("searching the traces: %w", err)
+		return nil, fmt.Errorf("searching the traces: %w", err)
 	}
-	r.searches = append(r.searches, search{q, name})
-	if len(r.searches) > maxSearches {
-		old := r.searches[0]
-		r.searches = r.searches[1:]
-		// A page still reading it finishes first: DuckDB drops it after.
-		if _, err := r.db.ExecContext(ctx, `DROP TABLE IF EXISTS `+old.table); err != nil {
-			return "", err
+	defer rows.Close()
+	ids := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
 		}
+		ids[id] = true
 	}
-	return name, nil
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("searching the traces: %w", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.searches = append(r.searches, search{q, ids})
+	if len(r.searches) > maxSearches {
+		r.searches = r.searches[1:]
+	}
+	return ids, nil
 }

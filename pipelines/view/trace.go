@@ -580,28 +580,26 @@ func (d *dagView) draw(events []event, aligner string) error {
 // the same problem's traces in the other languages, directions and models.
 func (p *tracePage) neighbours(ctx context.Context, r *runDB) error {
 	f := p.F
-	search := ""
+	var search map[string]bool
 	if f.Q != "" {
 		var err error
-		if search, err = r.searchTable(ctx, f.Q); err != nil {
+		if search, err = r.searchIDs(ctx, f.Q); err != nil {
 			return err
 		}
 	}
-	w, a := f.where("", search)
-	q := fmt.Sprintf(`SELECT prev, next, pos, total FROM (
-		SELECT t.trace_id, lag(t.trace_id) OVER w AS prev, lead(t.trace_id) OVER w AS next,
-			row_number() OVER w AS pos, count(*) OVER () AS total
-		FROM %s WHERE %s WINDOW w AS (ORDER BY %s)) WHERE trace_id = ?`, from, w, f.orderBy())
-	var prev, next sql.NullString
-	err := r.db.QueryRowContext(ctx, q, append(append([]any{f.Aligner}, a...), p.T.ID)...).Scan(&prev, &next, &p.Pos, &p.Total)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("placing %q in the filter: %w", p.T.ID, err)
-	}
-	if prev.Valid {
-		p.Prev = f.Trace(prev.String)
-	}
-	if next.Valid {
-		p.Next = f.Trace(next.String)
+	res := r.query(f, search)
+	r.order(f, res.matched)
+	for k, j := range res.matched {
+		if r.rows[j].id != p.T.ID {
+			continue
+		}
+		p.Pos, p.Total = k+1, len(res.matched)
+		if k > 0 {
+			p.Prev = f.Trace(r.rows[res.matched[k-1]].id)
+		}
+		if k+1 < len(res.matched) {
+			p.Next = f.Trace(r.rows[res.matched[k+1]].id)
+		}
 	}
 	rows, err := r.db.QueryContext(ctx, `SELECT trace_id, model, direction, input_lang, reasoning_lang, seed_s, method, verdict_mv
 		FROM view_traces WHERE problem_id = ?

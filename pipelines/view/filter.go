@@ -290,7 +290,6 @@ func (f Filter) Trace(id string) string {
 // Cleared is the index of every trace.
 func (f Filter) Cleared() string { return "/" }
 
-
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
 // param is one URL parameter, for a form's hidden inputs.

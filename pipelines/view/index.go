@@ -2,9 +2,9 @@ package view
 
 import (
 	"context"
-	"math"
 	"database/sql"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strings"

@@ -18,13 +18,13 @@ import (
 
 // idxRow is a trace as the index filters, counts and sorts it.
 type idxRow struct {
-	id, problemID                        string
-	vals                                 [len(facetCols)]string // the facets' values, in facetCols' order
-	levelOrd, dirOrd, langOrd            int
-	problemK, seed, tokens               int64
-	truncated                            bool
-	aligners                             []string
-	car, pmf, har                        []float64 // per aligner of the run (NaN: not scored)
+	id, problemID             string
+	vals                      [len(facetCols)]string // the facets' values, in facetCols' order
+	levelOrd, dirOrd, langOrd int
+	problemK, seed, tokens    int64
+	truncated                 bool
+	aligners                  []string
+	car, pmf, har             []float64 // per aligner of the run (NaN: not scored)
 }
 
 // facetCols are view_traces' columns of the facets, in facets' order
@@ -242,22 +242,30 @@ func (r *runDB) order(f Filter, matched []int) {
 	switch f.Sort {
 	case "":
 		keys = []key{str(0), func(a, b *idxRow) int { return cmp.Compare(a.levelOrd, b.levelOrd) },
-			func(a, b *idxRow) int { return cmp.Or(cmp.Compare(a.problemK, b.problemK), strings.Compare(a.problem(), b.problem())) },
+			func(a, b *idxRow) int {
+				return cmp.Or(cmp.Compare(a.problemK, b.problemK), strings.Compare(a.problem(), b.problem()))
+			},
 			func(a, b *idxRow) int { return cmp.Compare(a.dirOrd, b.dirOrd) }, func(a, b *idxRow) int { return cmp.Compare(a.langOrd, b.langOrd) },
 			func(a, b *idxRow) int { return cmp.Compare(a.seed, b.seed) }, str(col("method"))}
 	case "id":
 	case "model", "method":
 		keys = []key{str(col(f.Sort))}
 	case "level":
-		keys = []key{func(a, b *idxRow) int { return cmp.Or(cmp.Compare(a.levelOrd, b.levelOrd), strings.Compare(a.vals[1], b.vals[1])) }}
+		keys = []key{func(a, b *idxRow) int {
+			return cmp.Or(cmp.Compare(a.levelOrd, b.levelOrd), strings.Compare(a.vals[1], b.vals[1]))
+		}}
 	case "problem":
 		keys = []key{func(a, b *idxRow) int {
 			return cmp.Or(cmp.Compare(a.levelOrd, b.levelOrd), cmp.Compare(a.problemK, b.problemK), strings.Compare(a.problem(), b.problem()))
 		}}
 	case "direction":
-		keys = []key{func(a, b *idxRow) int { return cmp.Or(cmp.Compare(a.dirOrd, b.dirOrd), strings.Compare(a.vals[2], b.vals[2])) }}
+		keys = []key{func(a, b *idxRow) int {
+			return cmp.Or(cmp.Compare(a.dirOrd, b.dirOrd), strings.Compare(a.vals[2], b.vals[2]))
+		}}
 	case "lang":
-		keys = []key{func(a, b *idxRow) int { return cmp.Or(cmp.Compare(a.langOrd, b.langOrd), strings.Compare(a.vals[3], b.vals[3])) }}
+		keys = []key{func(a, b *idxRow) int {
+			return cmp.Or(cmp.Compare(a.langOrd, b.langOrd), strings.Compare(a.vals[3], b.vals[3]))
+		}}
 	case "seed":
 		keys = []key{func(a, b *idxRow) int { return cmp.Compare(a.seed, b.seed) }}
 	case "tokens":

@@ -21,7 +21,7 @@ type runDB struct {
 	rows     []idxRow // the index (memindex.go)
 
 	mu       sync.Mutex
-	searches []search // the newest last
+	searches []search    // the newest last
 	tables   *tablesPage // the paper tables, computed on first use
 	refs     int         // requests using it
 	retired  bool        // a newer generation replaced it: close when refs is 0

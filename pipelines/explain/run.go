@@ -19,6 +19,7 @@ import (
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/outdir"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 )
@@ -82,6 +83,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	defer snap.Close()
 	in := snap.Dir
+	if err := checkAligner(in, cfg.Aligner); err != nil {
+		return Summary{}, err
+	}
 	if cfg.TraceID != "" {
 		v, err := loadOne(in, cfg.TraceID, cfg.Aligner)
 		if err != nil {
@@ -177,6 +181,40 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return Summary{Written: append(written, index), Index: index}, nil
 }
 
+// checkAligner refuses an aligner that scored nothing in the run, naming
+// the ones that did ("" picks the first by name: always fine).
+func checkAligner(dir, aligner string) error {
+	if aligner == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	if err := scan(dir, schema.Scores, func(s *schema.Score) { seen[s.Aligner] = true }); err != nil {
+		return err
+	}
+	if seen[aligner] {
+		return nil
+	}
+	known := make([]string, 0, len(seen))
+	for a := range seen {
+		known = append(known, a)
+	}
+	sort.Strings(known)
+	if len(known) == 0 {
+		return fmt.Errorf("%w %q: the run has no scores yet (datg align, then datg score)", ErrUnknownAligner, aligner)
+	}
+	return fmt.Errorf("%w %q: the run's aligners are %s", ErrUnknownAligner, aligner, strings.Join(known, ", "))
+}
+
+// notAligned says why a trace has no alignment: datg align aligns the
+// directions of its default unless told others.
+func notAligned(direction string) string {
+	dirs := align.DefaultConfig().Directions
+	if !slices.Contains(dirs, direction) {
+		return fmt.Sprintf("Not aligned: datg align aligns %s traces (its --directions default); this is a %s trace.", strings.Join(dirs, " and "), direction)
+	}
+	return "Not aligned yet (run datg align and datg score)."
+}
+
 // pageBatch is how many traces' pages are made from one read of the run.
 const pageBatch = 1000
 
@@ -186,12 +224,13 @@ func render(v *view) ([]byte, error) {
 	edges, width, height := layout(v.DAG, nodes)
 	data := struct {
 		*view
+		NotAligned    string
 		Nodes         []nodeView
 		Edges         []edgeView
 		Width, Height float64
 		Segments      []segment
 		BoxW, BoxH    float64
-	}{v, nodes, edges, width, height, segments(v.Trace.Text, v.Events, v.Harmful), boxW, boxH}
+	}{v, notAligned(v.Trace.Direction), nodes, edges, width, height, segments(v.Trace.Text, v.Events, v.Harmful), boxW, boxH}
 	var b bytes.Buffer
 	if err := pageTmpl.Execute(&b, data); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", v.Trace.TraceID, err)

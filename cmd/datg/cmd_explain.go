@@ -13,14 +13,17 @@ import (
 var cmdExplain = &Command{
 	UsageLine: "explain [--out FILE] [--aligner NAME] [TRACE_ID]",
 	Short:     "an HTML page of a trace aligned to its best DAG (or an index over the run)",
-	Long: `Explain writes a self-contained HTML page for one trace: the trace text
-with the aligner's evidence spans highlighted by node status (COMMIT,
-ATTEMPT, ERROR) and the harmful actions marked, the trace's best reference
-DAG drawn with nodes colored COMMIT/ATTEMPT/ERROR/MISSING and edges marked
-ordered or violated, the scores, the grader's verdict and the language
-check. Model text is escaped. --aligner picks whose alignment to show
-(default: the first by name). The page goes to --out FILE (default
-DIR/explain/NAME).
+	Long: `Explain writes an HTML page for one trace: the trace text with the
+aligner's evidence spans highlighted by node status (COMMIT, ATTEMPT,
+ERROR) and the harmful actions marked, the trace's best reference DAG drawn
+in layers (whole anchors in the boxes, nodes colored
+COMMIT/ATTEMPT/ERROR/MISSING, edges with arrowheads routed between the
+boxes and marked ordered or violated), the scores, the grader's verdict and
+the language check. Math in the trace and the DAG is rendered by KaTeX,
+vendored: the pages load nothing from the network. Model text is escaped.
+--aligner picks whose alignment to show (default: the first by name). The
+page goes to --out FILE, with KaTeX inline (default DIR/explain/NAME, with
+KaTeX's files beside it).
 
 Without TRACE_ID it writes an index page over every aligned trace of the
 run and each trace's page to --out DIR (default DIR/explain/).

@@ -24,6 +24,13 @@ func TestSplitAnchor(t *testing.T) {
 		{"合計 = 12", []string{"t:合計 = 12"}},
 		{"x", []string{"t:x"}},
 		{"the sum $a+b$ is even", []string{"t:the sum ", "m:a+b", "t: is even"}},
+		// TeX among words, without delimiters: the formulas are math.
+		{`part 1 = 1 \times 3`, []string{"t:part ", `m:1 = 1 \times 3`}},
+		{`the number of boxes is \lceil 900 / 20 \rceil = 45 in all`, []string{"t:the number of boxes is ", `m:\lceil 900 / 20 \rceil = 45`, "t: in all"}},
+		{`মোট \frac{1}{2} ভাগ`, []string{"t:মোট ", `m:\frac{1}{2}`, "t: ভাগ"}},
+		{`x = 3 then y = 4 \cdot x`, []string{"t:x = 3 then ", `m:y = 4 \cdot x`}},
+		{`use \emph{this} word`, []string{`t:use \emph{this} word`}},
+		{`total apples = 12 and $5`, []string{"t:total apples = 12 and $5"}},
 		{"", []string{}},
 	} {
 		if diff := cmp.Diff(c.want, pieces(SplitAnchor(c.in))); diff != "" {

@@ -66,6 +66,7 @@ func FuzzSplit(f *testing.F) {
 		`\(x\) \[y\] \$5 \\(z\) $5 and $10`,
 		"$a\n\n$ {{}} \\boxed{{}",
 		"<script>$</script>$ & \xff",
+		`the number of boxes is \lceil 900 / 20 \rceil = 45 in all`,
 	} {
 		f.Add(s)
 	}
@@ -84,7 +85,7 @@ func FuzzSplit(f *testing.F) {
 		if err := wellFormed(string(HTML(text)), math); err != nil {
 			t.Fatalf("HTML(%q) = %s: %v", text, HTML(text), err)
 		}
-		SplitAnchor(text)
+		checkTiling(t, text, SplitAnchor(text))
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -76,8 +77,9 @@ func TestPageInChromium(t *testing.T) {
 	}
 	commitFill := color.RGBA{R: 0xc6, G: 0xef, B: 0xce}
 	orderedEdge := color.RGBA{R: 0x1a, G: 0x7f, B: 0x37}
-	// Two node boxes of 150x48 and the highlight: thousands of pixels.
-	if n := count(img, commitFill); n < 2*140*40 {
+	// Two node boxes of at least 96x44 and the highlight: thousands of
+	// pixels.
+	if n := count(img, commitFill); n < 2*90*38 {
 		t.Errorf("%d pixels in the COMMIT color: the DAG or the highlight did not render", n)
 	}
 	if n := count(img, orderedEdge); n < 20 {
@@ -86,5 +88,55 @@ func TestPageInChromium(t *testing.T) {
 	if os.Getenv("DATG_KEEP_SCREENSHOT") != "" {
 		b, _ := os.ReadFile(shot)
 		os.WriteFile(os.Getenv("DATG_KEEP_SCREENSHOT"), b, 0o644)
+	}
+}
+
+// The exported pages, in a directory beside their assets or as one file,
+// render in headless Chromium with an empty console: the trace's
+// \boxed{2} and the DAG's anchors are rendered math, bad TeX (a < b & c:
+// an & outside an alignment) is kept as text, every edge has an arrowhead,
+// and no label had to shrink to fit its box.
+func TestPagesRenderMath(t *testing.T) {
+	browser := chromium(t)
+	dir := writeRun(t)
+	site := filepath.Join(t.TempDir(), "site")
+	if _, err := Run(context.Background(), Config{Data: dir, Out: site}); err != nil {
+		t.Fatal(err)
+	}
+	alone := filepath.Join(t.TempDir(), "t1.html")
+	if _, err := Run(context.Background(), Config{Data: dir, TraceID: "t1", Out: alone}); err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range []string{filepath.Join(site, pageName("t1")), alone} {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
+			"--user-data-dir="+filepath.Join(t.TempDir(), "profile"), "--enable-logging=stderr", "--v=0",
+			"--virtual-time-budget=5000", "--dump-dom", "file://"+page)
+		var out, errs strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errs
+		err := cmd.Run()
+		cancel()
+		if err != nil {
+			t.Fatalf("chromium: %v\n%s", err, errs.String())
+		}
+		dom := out.String()
+		for _, line := range strings.Split(errs.String(), "\n") {
+			if strings.Contains(line, ":CONSOLE") {
+				t.Errorf("%s: console: %s", page, line)
+			}
+		}
+		for _, want := range []string{
+			`<span class="math math-inline" data-tex="\boxed{2}"><span class="katex">`,
+			`<div class="dag-text"><span class="math math-inline" data-tex="b = a + 1"><span class="katex">`,
+			`<span class="math math-inline math-error" data-tex="a &lt; b &amp; c"`,
+			`marker-end="url(#dag-arrow-ordered)"`,
+		} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("%s: the rendered page lacks %s", page, want)
+			}
+		}
+		if strings.Contains(dom, `class="dag-label" style=`) {
+			t.Errorf("%s: a DAG label was shrunk to fit its box", page)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package explain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,21 +45,21 @@ func TestStatusesAndEdges(t *testing.T) {
 	}
 	for _, c := range cases {
 		nodes := statuses(chain, c.events)
-		edges, w, h := layout(chain, nodes)
+		g := graph(chain, nodes)
 		for i, want := range c.status {
-			if nodes[i].Status != want {
+			if nodes[i].Status != want || g.Nodes[i].Status != want {
 				t.Errorf("%s: %s is %s, want %s", c.name, nodes[i].ID, nodes[i].Status, want)
 			}
 		}
 		for i, want := range c.marks {
-			if edges[i].Mark != want {
-				t.Errorf("%s: edge %s>%s is %s, want %s", c.name, edges[i].Parent, edges[i].Child, edges[i].Mark, want)
+			if g.Edges[i].Class != want {
+				t.Errorf("%s: edge %s>%s is %s, want %s", c.name, g.Edges[i].From, g.Edges[i].To, g.Edges[i].Class, want)
 			}
 		}
-		// Layers go down the page: a child below its parent, inside the drawing.
-		for _, e := range edges {
-			if e.Y2 <= e.Y1 || e.X1 < 0 || e.X2 > w || e.Y2 > h {
-				t.Errorf("%s: edge %+v outside %vx%v or upward", c.name, e, w, h)
+		// The final node is marked, and every anchor is the whole label.
+		for i, n := range g.Nodes {
+			if n.Final != (n.ID == "n3") || n.Label != chain.Nodes[i].Anchor {
+				t.Errorf("%s: node %+v", c.name, n)
 			}
 		}
 	}
@@ -93,7 +94,7 @@ func TestSegments(t *testing.T) {
 
 // writeRun is one aligned trace whose text and DAG hold markup, or one per
 // id given, each aligned to the same DAG.
-func writeRun(t *testing.T, ids ...string) string {
+func writeRun(t testing.TB, ids ...string) string {
 	t.Helper()
 	if len(ids) == 0 {
 		ids = []string{"t1"}
@@ -146,15 +147,22 @@ func TestPageEscapesModelText(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(out)
-	page := string(b)
+	// The head holds the page's own scripts (InlineHead); model text is
+	// in the body.
+	_, page, ok := strings.Cut(string(b), "<body>")
+	if !ok {
+		t.Fatalf("no body:\n%s", b)
+	}
 	for _, raw := range []string{"<script>", "a < b", "<2>"} {
 		if strings.Contains(page, raw) {
 			t.Errorf("model text %q reached the page unescaped:\n%s", raw, page)
 		}
 	}
 
-	for _, want := range []string{"&lt;script&gt;", "a &lt; b &amp; c", `<mark class="commit" title="n1 COMMIT">a = 1</mark>`,
-		`<line class="ordered"`, `<g class="node commit">`, "correct", "Best DAG low-0/r0 by aligner llm"} {
+	for _, want := range []string{"&lt;script&gt;", `<span class="math math-inline">a &lt; b &amp; c</span>`, `<mark class="commit" title="n1 COMMIT">a = 1</mark>`,
+		`<path class="dag-edge ordered" data-from="n1" data-to="n2"`, `marker-end="url(#dag-arrow-ordered)"`, `<g class="dag-node status-commit" data-node="n1"`,
+		`<g class="dag-node status-commit final" data-node="n2"`, "correct", "Best DAG low-0/r0 by aligner llm",
+		`<span class="math math-inline">\boxed{2}</span>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
@@ -183,5 +191,29 @@ func TestIndexAndErrors(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{Data: t.TempDir(), Out: out}); !errors.Is(err, ErrNoScores) {
 		t.Fatalf("empty run: %v", err)
+	}
+}
+
+// Math in the trace is a segment of its own, whole, so the page renders
+// it: a highlight whose end falls inside a formula covers the formula,
+// offsets stay in runes (the Bengali before the math), and text outside
+// math is cut as before.
+func TestSegmentsKeepMathWhole(t *testing.T) {
+	text := `ধরি $\frac{a}{b} = 2$ তাই \boxed{18} end`
+	r := func(s string) int { return len([]rune(s)) }
+	mathStart := r("ধরি ")
+	events := []schema.AlignmentEvent{
+		// From "ধরি" into the middle of the fraction.
+		{NodeID: "n1", Status: "COMMIT", StartChar: i32(0), EndChar: i32(mathStart + 4)},
+		// Inside \boxed{18} only.
+		{NodeID: "n2", Status: "ATTEMPT", StartChar: i32(r(`ধরি $\frac{a}{b} = 2$ তাই \box`)), EndChar: i32(r(`ধরি $\frac{a}{b} = 2$ তাই \boxed{1`))},
+	}
+	var got []string
+	for _, s := range segments(text, events, nil) {
+		got = append(got, fmt.Sprintf("%s:%s:%v", s.Text, s.Class, s.Math))
+	}
+	want := []string{"ধরি :commit:false", `\frac{a}{b} = 2:commit:true`, " তাই ::false", `\boxed{18}:attempt:true`, " end::false"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("segments (-want +got):\n%s", d)
 	}
 }

@@ -3,36 +3,28 @@ package explain
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/datg/datg/internal/dagdraw"
+	"github.com/datg/datg/internal/texmath"
 
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms/datg"
 )
 
-// nodeView is a DAG node placed on the drawing.
+// nodeView is a DAG node with its status.
 type nodeView struct {
 	ID, Anchor, Description, Status string
-	X, Y                            float64
 	pos, block                      int // earliest located COMMIT (-1: none)
 }
 
-// edgeView is an edge drawn from parent to child: ordered (both commit in
-// order or in one block), violated (both commit, child first), or open.
-type edgeView struct {
-	Parent, Child  string
-	X1, Y1, X2, Y2 float64
-	Mark           string
-}
-
-// segment is a run of trace text with the strongest highlight over it.
+// segment is a run of trace text with the strongest highlight over it;
+// a math span of the text (texmath) is a segment of its own, whole.
 type segment struct {
 	Text, Class, Title string
+	Math, Display      bool
 }
-
-const (
-	boxW, boxH     = 150.0, 48.0
-	layerGap, padX = 96.0, 24.0
-)
 
 // statuses are each node's status from its events (COMMIT over ERROR over
 // ATTEMPT; MISSING without events) and its earliest located COMMIT.
@@ -61,51 +53,23 @@ func statuses(d datg.DAG, events []schema.AlignmentEvent) []nodeView {
 	return out
 }
 
-// layout places nodes in layers by their longest path from a root and
-// returns the edges with their marks, and the drawing's size.
-func layout(d datg.DAG, nodes []nodeView) ([]edgeView, float64, float64) {
+// graph is the DAG as dagdraw draws it: each node with its status and
+// whole anchor, each edge marked ordered (both commit in order or in one
+// block), violated (both commit, child first) or open. Parents the DAG
+// lacks are left out, as the scores leave them.
+func graph(d datg.DAG, nodes []nodeView) dagdraw.Graph {
 	index := map[string]int{}
 	for i, n := range d.Nodes {
 		index[n.NodeID] = i
 	}
-	depth := make([]int, len(d.Nodes))
-	for i := range depth {
-		depth[i] = -1
-	}
-	var visit func(i int, seen map[int]bool) int
-	visit = func(i int, seen map[int]bool) int {
-		if depth[i] >= 0 {
-			return depth[i]
+	var g dagdraw.Graph
+	for _, n := range nodes {
+		title := n.ID + " " + n.Status + ": " + n.Anchor
+		if n.Description != "" {
+			title += " — " + n.Description
 		}
-		if seen[i] { // a cycle (an invalid DAG): cut it
-			return 0
-		}
-		seen[i] = true
-		dep := 0
-		for _, p := range d.Nodes[i].Parents {
-			if j, ok := index[p]; ok {
-				dep = max(dep, visit(j, seen)+1)
-			}
-		}
-		depth[i] = dep
-		return dep
+		g.Nodes = append(g.Nodes, dagdraw.Node{ID: n.ID, Label: n.Anchor, Title: title, Status: n.Status, Final: n.ID == d.FinalNodeID})
 	}
-	layers := map[int][]int{}
-	maxLayer, maxWidth := 0, 1
-	for i := range d.Nodes {
-		l := visit(i, map[int]bool{})
-		layers[l] = append(layers[l], i)
-		maxLayer = max(maxLayer, l)
-		maxWidth = max(maxWidth, len(layers[l]))
-	}
-	width := max(640, float64(maxWidth)*(boxW+padX)+padX)
-	for l, members := range layers {
-		for k, i := range members {
-			nodes[i].X = width*float64(k+1)/float64(len(members)+1) - boxW/2
-			nodes[i].Y = 16 + float64(l)*layerGap
-		}
-	}
-	var edges []edgeView
 	for i, n := range d.Nodes {
 		for _, p := range n.Parents {
 			j, ok := index[p]
@@ -113,24 +77,28 @@ func layout(d datg.DAG, nodes []nodeView) ([]edgeView, float64, float64) {
 				continue
 			}
 			par, ch := nodes[j], nodes[i]
-			e := edgeView{Parent: par.ID, Child: ch.ID, X1: par.X + boxW/2, Y1: par.Y + boxH, X2: ch.X + boxW/2, Y2: ch.Y, Mark: "open"}
+			mark := "open"
 			if par.Status == string(study.Commit) && ch.Status == string(study.Commit) && par.pos >= 0 && ch.pos >= 0 {
-				e.Mark = "violated"
+				mark = "violated"
 				if par.pos <= ch.pos || (par.block >= 0 && par.block == ch.block) {
-					e.Mark = "ordered"
+					mark = "ordered"
 				}
 			}
-			edges = append(edges, e)
+			g.Edges = append(g.Edges, dagdraw.Edge{From: par.ID, To: ch.ID, Class: mark, Title: par.ID + " → " + ch.ID + ": " + mark})
 		}
 	}
-	return edges, width, 16 + float64(maxLayer)*layerGap + boxH + 16
+	return g
 }
 
 // segments cuts the trace text at every located span's ends and gives each
 // piece the strongest highlight over it (harmful, then error, commit,
 // attempt), with the nodes or categories it is evidence for as a title.
+// Each math span of the text is a piece of its own, so the page renders
+// it: a span's end inside math moves out to the math's ends (a highlight
+// covers the whole formula it touches).
 func segments(text string, events []schema.AlignmentEvent, harmful []schema.HarmfulAction) []segment {
 	runes := []rune(text)
+	maths := mathRunes(text)
 	type span struct {
 		start, end int
 		class      string
@@ -148,9 +116,16 @@ func segments(text string, events []schema.AlignmentEvent, harmful []schema.Harm
 		}
 	}
 	cuts := map[int]bool{0: true, len(runes): true}
-	for _, s := range spans {
+	for k := range spans {
+		s := &spans[k]
 		s.start, s.end = clamp(s.start, len(runes)), clamp(s.end, len(runes))
+		s.start, s.end = outOfMath(maths, s.start, true), outOfMath(maths, s.end, false)
 		cuts[s.start], cuts[s.end] = true, true
+	}
+	mathAt := map[int]mathRun{}
+	for _, m := range maths {
+		cuts[m.start], cuts[m.end] = true, true
+		mathAt[m.start] = m
 	}
 	points := make([]int, 0, len(cuts))
 	for p := range cuts {
@@ -162,6 +137,9 @@ func segments(text string, events []schema.AlignmentEvent, harmful []schema.Harm
 	for k := 0; k+1 < len(points); k++ {
 		a, b := points[k], points[k+1]
 		seg := segment{Text: string(runes[a:b])}
+		if m, ok := mathAt[a]; ok && m.end == b {
+			seg.Math, seg.Display, seg.Text = true, m.display, m.tex
+		}
 		var labels []string
 		for _, s := range spans {
 			if s.start <= a && b <= s.end {
@@ -172,7 +150,7 @@ func segments(text string, events []schema.AlignmentEvent, harmful []schema.Harm
 			}
 		}
 		seg.Title = strings.Join(labels, ", ")
-		if n := len(out); n > 0 && out[n-1].Class == seg.Class && out[n-1].Title == seg.Title {
+		if n := len(out); n > 0 && !seg.Math && !out[n-1].Math && out[n-1].Class == seg.Class && out[n-1].Title == seg.Title {
 			out[n-1].Text += seg.Text
 			continue
 		}
@@ -182,3 +160,44 @@ func segments(text string, events []schema.AlignmentEvent, harmful []schema.Harm
 }
 
 func clamp(x, n int) int { return max(0, min(x, n)) }
+
+// mathRun is a math span of a text in runes: [start, end) covers its
+// delimiters, tex is what is between them.
+type mathRun struct {
+	start, end int
+	tex        string
+	display    bool
+}
+
+// mathRuns are the math spans of text (texmath.Split), in order, with rune
+// offsets (found in one walk of the text).
+func mathRunes(text string) []mathRun {
+	var out []mathRun
+	runeAt, byteAt := 0, 0
+	count := func(to int) int { // rune offset of byte offset to >= byteAt
+		runeAt += utf8.RuneCountInString(text[byteAt:to])
+		byteAt = to
+		return runeAt
+	}
+	for _, s := range texmath.Split(text) {
+		if !s.Math {
+			continue
+		}
+		start := count(s.Start)
+		out = append(out, mathRun{start: start, end: count(s.End), tex: s.Text, display: s.Display})
+	}
+	return out
+}
+
+// outOfMath moves a cut at x that falls strictly inside a math span to the
+// span's start (a highlight's start) or end (its end).
+func outOfMath(maths []mathRun, x int, start bool) int {
+	k := sort.Search(len(maths), func(k int) bool { return maths[k].end > x })
+	if k == len(maths) || x <= maths[k].start {
+		return x
+	}
+	if start {
+		return maths[k].start
+	}
+	return maths[k].end
+}

@@ -13,12 +13,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/datg/datg/internal/atomicfile"
+	"github.com/datg/datg/internal/dagdraw"
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/outdir"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/texmath"
+	"github.com/datg/datg/internal/viewassets"
 	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
@@ -31,14 +33,14 @@ var pageHTML string
 var indexHTML string
 
 var funcs = template.FuncMap{
-	"lower": strings.ToLower,
-	"add":   func(a, b float64) float64 { return a + b },
 	"deref": func(p *float64) float64 { return *p },
-	"clip": func(s string, n int) string {
-		if utf8.RuneCountInString(s) <= n {
-			return s
-		}
-		return string([]rune(s)[:n-1]) + "…"
+	// math is model text with its math spans for datg-math.js to render.
+	"math": texmath.HTML,
+	// anchor is an answer or an anchor, read as math when it looks like it.
+	"anchor": func(s string) template.HTML {
+		var b strings.Builder
+		texmath.WriteSegments(&b, texmath.SplitAnchor(s))
+		return template.HTML(b.String())
 	},
 }
 
@@ -91,7 +93,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		if err != nil {
 			return Summary{}, err
 		}
-		page, err := render(v)
+		head := viewassets.StaticHead()
+		if cfg.Out != "" {
+			// One file where the user said: it carries its assets.
+			head = viewassets.InlineHead()
+		}
+		page, err := render(v, head)
 		if err != nil {
 			return Summary{}, err
 		}
@@ -100,7 +107,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return Summary{Written: []string{cfg.Out}}, atomicfile.WriteFile(cfg.Out, page)
 		}
 		dir := filepath.Join(cfg.Data, "explain")
-		if _, err := outdir.Replace(dir, map[string][]byte{pageName(cfg.TraceID): page}, nil); err != nil {
+		files := viewassets.StaticFiles()
+		files[pageName(cfg.TraceID)] = page
+		if _, err := outdir.Replace(dir, files, nil); err != nil {
 			return Summary{}, fmt.Errorf("writing %s: %w", dir, err)
 		}
 		return Summary{Written: []string{filepath.Join(dir, pageName(cfg.TraceID))}}, nil
@@ -145,7 +154,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				continue // scores of a trace no longer in the run
 			}
 			row := rowOf(v)
-			page, err := render(v)
+			page, err := render(v, viewassets.StaticHead())
 			if err != nil {
 				return Summary{}, err
 			}
@@ -166,6 +175,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	if err := pages.Add("index.html", b.Bytes()); err != nil {
 		return Summary{}, err
+	}
+	// The scripts, styles and fonts the pages load, beside them.
+	for name, data := range viewassets.StaticFiles() {
+		if err := pages.Add(name, data); err != nil {
+			return Summary{}, err
+		}
 	}
 	// Pages datg wrote before for traces the index no longer has go.
 	rep, err := pages.Commit(func(name string) bool { return strings.HasSuffix(name, ".html") })
@@ -218,19 +233,26 @@ func notAligned(direction string) string {
 // pageBatch is how many traces' pages are made from one read of the run.
 const pageBatch = 1000
 
-// render is a trace's page.
-func render(v *view) ([]byte, error) {
+// render is a trace's page, loading its assets with head.
+func render(v *view, head template.HTML) ([]byte, error) {
 	nodes := statuses(v.DAG, v.Events)
-	edges, width, height := layout(v.DAG, nodes)
 	data := struct {
 		*view
-		NotAligned    string
-		Nodes         []nodeView
-		Edges         []edgeView
-		Width, Height float64
-		Segments      []segment
-		BoxW, BoxH    float64
-	}{v, notAligned(v.Trace.Direction), nodes, edges, width, height, segments(v.Trace.Text, v.Events, v.Harmful), boxW, boxH}
+		NotAligned string
+		Head       template.HTML
+		DAG        template.HTML
+		DAGError   string
+		Segments   []segment
+	}{view: v, NotAligned: notAligned(v.Trace.Direction), Head: head, Segments: segments(v.Trace.Text, v.Events, v.Harmful)}
+	if len(nodes) > 0 {
+		dag, err := dagdraw.Draw(graph(v.DAG, nodes), dagdraw.Options{ID: "dag", Label: "reference DAG"})
+		if err != nil {
+			// A DAG the run holds is valid (datg dags checks it); say so
+			// rather than fail the whole export.
+			data.DAGError = err.Error()
+		}
+		data.DAG = dag
+	}
 	var b bytes.Buffer
 	if err := pageTmpl.Execute(&b, data); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", v.Trace.TraceID, err)

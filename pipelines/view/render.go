@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+
+	"github.com/datg/datg/internal/viewassets"
 )
 
 //go:embed templates/*.html
@@ -30,7 +32,12 @@ var funcs = template.FuncMap{
 	"add":   func(a, b int) int { return a + b },
 	"sub":   func(a, b int) int { return a - b },
 	"upper": strings.ToUpper,
+	// assets loads KaTeX, datg-math.js and datg.css (internal/viewassets).
+	"assets": func() template.HTML { return viewassets.Head(assetsPrefix) },
 }
+
+// assetsPrefix is where the server mounts internal/viewassets.
+const assetsPrefix = "/assets/"
 
 // pages are the templates, each with the frame (base.html).
 var pages = func() map[string]*template.Template {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/viewassets"
 )
 
 // Server serves one run. It reads one generation at a time and moves to a
@@ -129,6 +130,7 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; font-src '
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", staticHandler()))
+	mux.Handle(assetsPrefix, viewassets.Handler(assetsPrefix))
 	mux.HandleFunc("GET /{$}", s.page(s.index))
 	mux.HandleFunc("GET /trace", s.page(s.trace))
 	mux.HandleFunc("GET /tables", s.page(s.tables))

@@ -16,7 +16,7 @@ import (
 // only, and no route runs an inline script or style.
 func TestEveryRouteHasTheCSP(t *testing.T) {
 	ts := serve(t, writeRun(t, 0))
-	for _, path := range []string{"/", "/trace?id=t-en-x", "/tables", "/static/view.js", "/static/view.css", "/trace?id=nope", "/?page=0", "/nowhere"} {
+	for _, path := range []string{"/", "/trace?id=t-en-x", "/tables", "/static/view.js", "/static/view.css", "/assets/datg-math.js", "/trace?id=nope", "/?page=0", "/nowhere"} {
 		_, body, h := get(t, ts, path)
 		if got := h.Get("Content-Security-Policy"); got != csp {
 			t.Errorf("%s: CSP %q", path, got)
@@ -162,11 +162,11 @@ func TestTracePage(t *testing.T) {
 	for _, want := range []string{
 		`<span class="lang">en</span> What is <span class="math math-inline">\frac{4}{2}</span>?`, `Gold: <b class="gold">2</b>`,
 		"math-verify", "multilingual", "langdetect", "lingua", "not compliant",
-		`data-node="r0-0"`, `data-nodes="r0-0"`, `class="ev commit"`, `class="ev harmful"`, `id="harm-0"`,
+		`data-node="n1"`, `data-nodes="[&#34;n1&#34;]"`, `marker-end=`, `class="dag-scroll"`, `/assets/katex/katex.min.js`, `class="ev commit"`, `class="ev harmful"`, `id="harm-0"`,
 		"★ best", `<figure class="aligner"><figcaption>llm`, `<figure class="aligner"><figcaption>symbolic`,
 		"repeated 39 more times", `<span class="math math-inline">\frac{a}{b} = 2</span>`,
 		"&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;", `id="dag-1"`, "show its evidence",
-		`<span class="ev commit" data-nodes="r0-1" tabindex="0" title="n2 COMMIT">b = a + 1</span>`,
+		`<span class="ev commit" data-nodes="[&#34;n2&#34;]" tabindex="0" title="n2 COMMIT">b = a + 1</span>`,
 		"trace 3 of 3 in the filter", `<tr class="current">`,
 	} {
 		if !strings.Contains(body, want) {

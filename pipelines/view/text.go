@@ -1,6 +1,7 @@
 package view
 
 import (
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"slices"
@@ -167,7 +168,9 @@ func writeMarkOpen(b *strings.Builder, active []mark, harmSeen map[int]bool) boo
 	}
 	b.WriteString(`<span class="ev ` + kind + `"`)
 	if len(keys) > 0 {
-		b.WriteString(` data-nodes="` + template.HTMLEscapeString(strings.Join(keys, " ")) + `" tabindex="0"`)
+		// A JSON list: node ids are model text, spaces and all.
+		ids, _ := json.Marshal(keys)
+		b.WriteString(` data-nodes="` + template.HTMLEscapeString(string(ids)) + `" tabindex="0"`)
 	}
 	if len(harms) > 0 {
 		b.WriteString(` data-harm="` + strings.Join(harms, " ") + `"`)

@@ -87,10 +87,10 @@ type dagView struct {
 }
 
 type nodeView struct {
-	Key, ID, Status string
-	Anchor          template.HTML
-	Description     template.HTML
-	Final           bool
+	ID, Status  string
+	Anchor      template.HTML
+	Description template.HTML
+	Final       bool
 }
 
 type sideView struct {
@@ -110,10 +110,10 @@ type relatedRow struct {
 	Current                                                                 bool
 }
 
-// The drawing and the math of the pages (seams for the DAG and math
-// libraries).
+// The drawing and the math of the pages: internal/dagdraw and
+// internal/texmath (KaTeX renders the marked math in the browser).
 var (
-	drawer dagRenderer  = boxDAG{}
+	drawer dagRenderer  = layeredDAG{}
 	maths  mathRenderer = texMath{}
 )
 
@@ -367,9 +367,8 @@ func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam 
 			if e.DagID != d.DagID || e.Aligner != aligner || !e.Start.Valid || !e.End.Valid {
 				continue
 			}
-			key := d.nodeKey[e.NodeID]
 			marks = append(marks, mark{Start: offsets.byteAt(int(e.Start.Int32)), End: offsets.byteAt(int(e.End.Int32)),
-				Kind: strings.ToLower(e.Status), Keys: []string{key}, Title: e.NodeID + " " + e.Status})
+				Kind: strings.ToLower(e.Status), Keys: []string{e.NodeID}, Title: e.NodeID + " " + e.Status})
 		}
 		for _, h := range harms {
 			if h.DagID != d.DagID || h.Aligner != aligner {
@@ -427,7 +426,6 @@ func (p *tracePage) dags(ctx context.Context, r *runDB) error {
 		if err := rows.Scan(&d.DagID, &d.RefIndex, &d.Valid, &d.Reason); err != nil {
 			return err
 		}
-		d.nodeKey = map[string]string{}
 		p.DAGs = append(p.DAGs, d)
 	}
 	if err := rows.Err(); err != nil {
@@ -455,10 +453,8 @@ func (p *tracePage) dags(ctx context.Context, r *runDB) error {
 			continue
 		}
 		d := &p.DAGs[i]
-		key := fmt.Sprintf("r%d-%d", d.RefIndex, pos)
-		d.nodeKey[nodeID] = key
-		d.drawing.Nodes = append(d.drawing.Nodes, dagNode{Key: key, ID: nodeID, Label: anchor, Detail: desc, Final: final})
-		d.Nodes = append(d.Nodes, nodeView{Key: key, ID: nodeID, Anchor: labelHTML(anchor), Description: labelsHTML(desc), Final: final})
+		d.drawing.Nodes = append(d.drawing.Nodes, dagNode{ID: nodeID, Label: anchor, Detail: desc, Final: final})
+		d.Nodes = append(d.Nodes, nodeView{ID: nodeID, Anchor: labelHTML(anchor), Description: labelsHTML(desc), Final: final})
 	}
 	if err := nrows.Err(); err != nil {
 		return err
@@ -551,7 +547,8 @@ func (d *dagView) draw(events []event, aligner string) error {
 			}
 		}
 	}
-	drawing := dagDrawing{Label: "reference DAG " + d.DagID, Nodes: slices.Clone(d.drawing.Nodes), Edges: slices.Clone(d.drawing.Edges)}
+	drawing := dagDrawing{ID: fmt.Sprintf("r%d-%s", d.RefIndex, aligner), Label: "reference DAG " + d.DagID + " (" + aligner + ")",
+		Nodes: slices.Clone(d.drawing.Nodes), Edges: slices.Clone(d.drawing.Edges)}
 	for i := range drawing.Nodes {
 		drawing.Nodes[i].Status = strings.ToLower(status[i])
 		if i < len(d.Nodes) {

@@ -1,16 +1,23 @@
 // datg view: links a trace's evidence and its DAG nodes both ways. A
-// click on a node scrolls to its first evidence span (opening a folded
-// repeat that holds it) and highlights every span of it; a click on a
-// span highlights its node and scrolls to it. Nothing here is inline: the
-// Content-Security-Policy allows the viewer's own scripts only.
+// click on a node of the DAG whose evidence the page shows scrolls to the
+// node's first evidence span (opening a folded repeat that holds it) and
+// highlights every span of it; a node of another DAG opens the page of
+// that DAG's evidence. A click on a span highlights its node and scrolls
+// to it. Node ids are model text: spans list them as JSON, and elements
+// are matched by comparing attributes, never through a CSS selector.
+// Nothing here is inline: the Content-Security-Policy allows the viewer's
+// own scripts only.
 "use strict";
 (function () {
   function clearSelection() {
     document.querySelectorAll(".selected").forEach(function (el) { el.classList.remove("selected"); });
   }
-  function spansOf(key) {
-    return Array.prototype.filter.call(document.querySelectorAll(".ev[data-nodes]"), function (el) {
-      return el.getAttribute("data-nodes").split(" ").indexOf(key) >= 0;
+  function idsOf(span) {
+    try { return JSON.parse(span.getAttribute("data-nodes")) || []; } catch (e) { return []; }
+  }
+  function nodesIn(root, id) {
+    return Array.prototype.filter.call(root.querySelectorAll("[data-node]"), function (n) {
+      return n.getAttribute("data-node") === id;
     });
   }
   function openFolds(el) {
@@ -19,33 +26,32 @@
     }
   }
   function showEvidence(node) {
-    var key = node.getAttribute("data-node");
-    var spans = spansOf(key);
-    clearSelection();
-    document.querySelectorAll('[data-node="' + CSS.escape(key) + '"]').forEach(function (n) { n.classList.add("selected"); });
-    if (spans.length === 0) {
+    var id = node.getAttribute("data-node");
+    var fig = node.closest("figure");
+    if (fig && fig.classList.contains("dag-figure") && !fig.classList.contains("shown")) {
       // Another DAG's node: its evidence is on that DAG's page.
-      var fig = node.closest("figure.dag-figure");
-      if (fig && !fig.classList.contains("shown") && fig.getAttribute("data-href")) {
-        window.location.href = fig.getAttribute("data-href");
-      }
+      if (fig.getAttribute("data-href")) { window.location.href = fig.getAttribute("data-href"); }
       return;
     }
+    var spans = Array.prototype.filter.call(document.querySelectorAll(".trace-text .ev[data-nodes]"), function (s) {
+      return idsOf(s).indexOf(id) >= 0;
+    });
+    clearSelection();
+    node.classList.add("selected");
+    if (spans.length === 0) { return; }
     spans.forEach(function (s) { openFolds(s); s.classList.add("selected"); });
     spans[0].scrollIntoView({ block: "center" });
     spans[0].focus({ preventScroll: true });
   }
   function showNode(span) {
-    var key = span.getAttribute("data-nodes").split(" ")[0];
+    var ids = idsOf(span);
+    if (ids.length === 0) { return; }
     clearSelection();
     span.classList.add("selected");
     var shown = document.querySelector("figure.dag-figure.shown");
-    var node = (shown && shown.querySelector('[data-node="' + CSS.escape(key) + '"]')) ||
-      document.querySelector('[data-node="' + CSS.escape(key) + '"]');
-    if (node) {
-      document.querySelectorAll('[data-node="' + CSS.escape(key) + '"]').forEach(function (n) { n.classList.add("selected"); });
-      node.scrollIntoView({ block: "center" });
-    }
+    var nodes = shown ? nodesIn(shown, ids[0]) : [];
+    nodes.forEach(function (n) { n.classList.add("selected"); });
+    if (nodes.length > 0) { nodes[0].scrollIntoView({ block: "center" }); }
   }
   function activate(target) {
     var node = target.closest("[data-node]");

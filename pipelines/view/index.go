@@ -227,7 +227,7 @@ func wilson(k, n int) (float64, float64) {
 
 // rowsOf is the filter's page of the ordered rows.
 func rowsOf(r *runDB, f Filter, matched []int) []indexRow {
-	m := compile(f, nil)
+	m := r.compile(f, nil)
 	lo := min(len(matched), (f.Page-1)*f.Per)
 	hi := min(len(matched), lo+f.Per)
 	out := make([]indexRow, 0, hi-lo)

@@ -20,6 +20,7 @@ import (
 type idxRow struct {
 	id, problemID             string
 	vals                      [len(facetCols)]string // the facets' values, in facetCols' order
+	codes                     [len(facetCols)]int32  // each value's index in runDB.dict
 	levelOrd, dirOrd, langOrd int
 	problemK, seed, tokens    int64
 	truncated                 bool
@@ -44,6 +45,9 @@ func loadIndex(ctx context.Context, r *runDB) error {
 	}
 	defer rows.Close()
 	intern := map[string]string{}
+	for i := range r.codes {
+		r.codes[i] = map[string]int32{}
+	}
 	shared := func(s string) string {
 		if v, ok := intern[s]; ok {
 			return v
@@ -67,8 +71,14 @@ func loadIndex(ctx context.Context, r *runDB) error {
 		if err := rows.Scan(dest...); err != nil {
 			return fmt.Errorf("loading the viewer's index: %w", err)
 		}
-		for i := range x.vals {
-			x.vals[i] = shared(x.vals[i])
+		for i, v := range x.vals {
+			code, ok := r.codes[i][v]
+			if !ok {
+				code = int32(len(r.dict[i]))
+				r.dict[i] = append(r.dict[i], shared(v))
+				r.codes[i][v] = code
+			}
+			x.vals[i], x.codes[i] = r.dict[i][code], code
 		}
 		x.problemID = shared(x.problemID)
 		for _, a := range als {
@@ -84,18 +94,30 @@ func loadIndex(ctx context.Context, r *runDB) error {
 // matcher is a filter compiled for the rows.
 type matcher struct {
 	f       Filter
-	sets    []map[string]bool // per facet (facets' order); nil: no filter
-	search  map[string]bool   // nil: no search
-	metricK int               // the shown aligner's index (-1: none)
+	sets    [][]bool        // per facet (facets' order), by value code; nil: no filter
+	aligner map[string]bool // the aligner facet's values (nil: no filter)
+	search  map[string]bool // nil: no search
+	metricK int             // the shown aligner's index (-1: none)
 }
 
-func compile(f Filter, search map[string]bool) *matcher {
-	m := &matcher{f: f, sets: make([]map[string]bool, len(facets)), search: search, metricK: f.alignerIdx}
+func (r *runDB) compile(f Filter, search map[string]bool) *matcher {
+	m := &matcher{f: f, sets: make([][]bool, len(facetCols)), search: search, metricK: f.alignerIdx}
 	for i, fc := range facets {
-		if vs := f.Values[fc.Param]; len(vs) > 0 {
-			m.sets[i] = map[string]bool{}
+		vs := f.Values[fc.Param]
+		if len(vs) == 0 {
+			continue
+		}
+		if i >= len(facetCols) {
+			m.aligner = map[string]bool{}
 			for _, v := range vs {
-				m.sets[i][v] = true
+				m.aligner[v] = true
+			}
+			continue
+		}
+		m.sets[i] = make([]bool, len(r.dict[i]))
+		for _, v := range vs {
+			if code, ok := r.codes[i][v]; ok {
+				m.sets[i][code] = true
 			}
 		}
 	}
@@ -123,22 +145,17 @@ func (m *matcher) metricOf(x *idxRow, k int) float64 {
 func (m *matcher) fails(x *idxRow) uint64 {
 	var mask uint64
 	for i, set := range m.sets {
-		if set == nil {
-			continue
+		if set != nil && !set[x.codes[i]] {
+			mask |= 1 << i
 		}
-		if i < len(x.vals) {
-			if !set[x.vals[i]] {
-				mask |= 1 << i
-			}
-			continue
-		}
-		// The aligner facet.
-		ok := len(x.aligners) == 0 && set[notAligned]
+	}
+	if m.aligner != nil {
+		ok := len(x.aligners) == 0 && m.aligner[notAligned]
 		for _, a := range x.aligners {
-			ok = ok || set[a]
+			ok = ok || m.aligner[a]
 		}
 		if !ok {
-			mask |= 1 << i
+			mask |= 1 << len(facetCols)
 		}
 	}
 	for k, mt := range metrics {
@@ -178,16 +195,20 @@ func bucket(v float64) int {
 // indexResult is one pass over the rows: each facet's counts under the
 // other parts of the filter, the rows that pass it all, the summary.
 type indexResult struct {
-	counts  []map[string]int // per facet
+	counts  []map[string]int // per facet (filled from codes at the end)
 	buckets [3][5]int        // per metric
 	matched []int            // indexes into rows
 }
 
 func (r *runDB) query(f Filter, search map[string]bool) indexResult {
-	m := compile(f, search)
+	m := r.compile(f, search)
 	res := indexResult{counts: make([]map[string]int, len(facets))}
 	for i := range res.counts {
 		res.counts[i] = map[string]int{}
+	}
+	byCode := make([][]int, len(facetCols))
+	for i := range byCode {
+		byCode[i] = make([]int, len(r.dict[i]))
 	}
 	alignerFacet := len(facets) - 1
 	count := func(i int, x *idxRow) {
@@ -201,7 +222,7 @@ func (r *runDB) query(f Filter, search map[string]bool) indexResult {
 			return
 		}
 		if i < len(facets) {
-			res.counts[i][x.vals[i]]++
+			byCode[i][x.codes[i]]++
 			return
 		}
 		k := i - len(facets)
@@ -227,13 +248,52 @@ func (r *runDB) query(f Filter, search map[string]bool) indexResult {
 			count(i, x)
 		}
 	}
+	for i, cs := range byCode {
+		for code, n := range cs {
+			if n > 0 {
+				res.counts[i][r.dict[i][code]] = n
+			}
+		}
+	}
 	return res
 }
 
-// order sorts matched rows as the filter asks: its keys ascending (or all
-// descending), a missing score last either way, then by trace id.
+// order sorts matched rows as the filter asks, by each row's rank in the
+// order of every row (computed once per order and kept).
 func (r *runDB) order(f Filter, matched []int) {
-	m := compile(f, nil)
+	rank := r.rank(f)
+	slices.SortFunc(matched, func(i, j int) int { return cmp.Compare(rank[i], rank[j]) })
+}
+
+// rank is each row's place in the filter's order of all rows: its keys
+// ascending (or all descending), a missing score last either way, then by
+// trace id. An order's ranks are computed on its first use.
+func (r *runDB) rank(f Filter) []int32 {
+	name := fmt.Sprintf("%s/%v/%d", f.Sort, f.Desc, f.alignerIdx)
+	r.mu.Lock()
+	rank, ok := r.ranks[name]
+	r.mu.Unlock()
+	if ok {
+		return rank
+	}
+	all := make([]int, len(r.rows))
+	for i := range all {
+		all[i] = i
+	}
+	r.sortRows(f, all)
+	rank = make([]int32, len(r.rows))
+	for pos, j := range all {
+		rank[j] = int32(pos)
+	}
+	r.mu.Lock()
+	r.ranks[name] = rank
+	r.mu.Unlock()
+	return rank
+}
+
+// sortRows sorts rows by the filter's order.
+func (r *runDB) sortRows(f Filter, matched []int) {
+	m := r.compile(f, nil)
 	metric := map[string]int{"car": 0, "pmf": 1, "har": 2}
 	col := func(name string) int { return slices.Index(facetCols[:], name) }
 	type key func(a, b *idxRow) int

@@ -19,6 +19,10 @@ type runDB struct {
 	gen      int
 	aligners []string // by name
 	rows     []idxRow // the index (memindex.go)
+	// dict and codes are each facet's values and their codes.
+	dict  [len(facetCols)][]string
+	codes [len(facetCols)]map[string]int32
+	ranks map[string][]int32 // each order's ranks of the rows, by order (guarded by mu)
 
 	mu       sync.Mutex
 	searches []search    // the newest last
@@ -100,7 +104,7 @@ func openRunDB(ctx context.Context, dir string) (*runDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runDB{db: db, gen: db.Generation()}
+	r := &runDB{db: db, gen: db.Generation(), ranks: map[string][]int32{}}
 	for _, s := range indexSQL {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			db.Close()

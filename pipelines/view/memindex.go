@@ -88,6 +88,10 @@ func loadIndex(ctx context.Context, r *runDB) error {
 		}
 		r.rows = append(r.rows, x)
 	}
+	r.byID = make(map[string]int32, len(r.rows))
+	for j, x := range r.rows {
+		r.byID[x.id] = int32(j)
+	}
 	return rows.Err()
 }
 

@@ -19,6 +19,7 @@ type runDB struct {
 	gen      int
 	aligners []string // by name
 	rows     []idxRow // the index (memindex.go)
+	byID     map[string]int32
 	// dict and codes are each facet's values and their codes.
 	dict  [len(facetCols)][]string
 	codes [len(facetCols)]map[string]int32

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/datg/datg/pipelines/align"
 )
@@ -35,6 +36,7 @@ type tracePage struct {
 	Pos, Total int
 	Related    []relatedRow
 	IndexHref  string
+	marks      []mark // the shown DAG's evidence, in character offsets
 }
 
 type traceRow struct {
@@ -143,32 +145,50 @@ func (s *Server) trace(ctx context.Context, r *runDB, req *http.Request, info *p
 // tracePageOf gathers a trace's page: aligner and dag (a ref_index) choose
 // what the text shows ("": the filter's aligner, its best DAG).
 func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag string) (*tracePage, error) {
-	p := &tracePage{F: f, IndexHref: f.URL("/")}
-	t := &p.T
-	var text sql.NullString
-	err := r.db.QueryRowContext(ctx, `SELECT trace_id, model, input_lang, reasoning_lang, direction, level, problem_id, method,
-		finish_reason, seed, completion_tokens, truncated, text FROM traces WHERE trace_id = ?`, id).
-		Scan(&t.ID, &t.Model, &t.InputLang, &t.ReasoningLang, &t.Direction, &t.Level, &t.Problem, &t.Method, &t.Finish,
-			&t.Seed, &t.Tokens, &t.Truncated, &text)
-	if errors.Is(err, sql.ErrNoRows) {
+	j, ok := r.byID[id]
+	if !ok {
 		return nil, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, r.gen)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("reading trace %q: %w", id, err)
+	x := &r.rows[j]
+	p := &tracePage{F: f, IndexHref: f.URL("/")}
+	p.T = traceRow{ID: x.id, Model: x.vals[0], Level: x.vals[1], Direction: x.vals[2], InputLang: x.vals[4], ReasoningLang: x.vals[5],
+		Problem: x.problemID, Method: x.vals[6], Seed: x.seed, Tokens: x.tokens, Truncated: x.truncated}
+	// The page's reads are independent: they run at once, each on a
+	// connection of its own.
+	parts := []func() error{
+		func() error {
+			var text, finish sql.NullString
+			err := r.db.QueryRowContext(ctx, `SELECT text, finish_reason FROM traces WHERE trace_id = ?`, id).Scan(&text, &finish)
+			if err != nil {
+				return fmt.Errorf("reading trace %q: %w", id, err)
+			}
+			p.T.Text, p.T.Finish = text.String, finish.String
+			return nil
+		},
+		func() error { return p.problem(ctx, r) },
+		func() error { return p.decisions(ctx, r) },
+		func() error { return p.alignments(ctx, r, aligner, dag) },
+		func() error { return p.neighbours(ctx, r) },
 	}
-	t.Text = text.String
-	if err := p.problem(ctx, r); err != nil {
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = part()
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if err := p.decisions(ctx, r); err != nil {
-		return nil, err
+	// The marks' offsets count characters; the text is cut in bytes.
+	offsets := newRuneOffsets(p.T.Text)
+	for i := range p.marks {
+		p.marks[i].Start, p.marks[i].End = offsets.byteAt(p.marks[i].Start), offsets.byteAt(p.marks[i].End)
 	}
-	if err := p.alignments(ctx, r, aligner, dag); err != nil {
-		return nil, err
-	}
-	if err := p.neighbours(ctx, r); err != nil {
-		return nil, err
-	}
+	p.Text = renderText(p.T.Text, p.marks, maths)
 	return p, nil
 }
 
@@ -358,7 +378,6 @@ func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam 
 			return err
 		}
 	}
-	offsets := newRuneOffsets(p.T.Text)
 	var marks []mark
 	if shown >= 0 {
 		d := &p.DAGs[shown]
@@ -367,7 +386,7 @@ func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam 
 			if e.DagID != d.DagID || e.Aligner != aligner || !e.Start.Valid || !e.End.Valid {
 				continue
 			}
-			marks = append(marks, mark{Start: offsets.byteAt(int(e.Start.Int32)), End: offsets.byteAt(int(e.End.Int32)),
+			marks = append(marks, mark{Start: int(e.Start.Int32), End: int(e.End.Int32),
 				Kind: strings.ToLower(e.Status), Keys: []string{e.NodeID}, Title: e.NodeID + " " + e.Status})
 		}
 		for _, h := range harms {
@@ -378,7 +397,7 @@ func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam 
 			hv := harmView{N: n, Category: h.Status, Label: h.NodeID, Span: h.Span, Located: h.Start.Valid && h.End.Valid}
 			p.Harmful = append(p.Harmful, hv)
 			if hv.Located {
-				marks = append(marks, mark{Start: offsets.byteAt(int(h.Start.Int32)), End: offsets.byteAt(int(h.End.Int32)),
+				marks = append(marks, mark{Start: int(h.Start.Int32), End: int(h.End.Int32),
 					Kind: "harmful", Harm: n, Title: "harmful: " + h.Status})
 			}
 		}
@@ -400,7 +419,7 @@ func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam 
 			}
 		}
 	}
-	p.Text = renderText(p.T.Text, marks, maths)
+	p.marks = marks
 	return nil
 }
 

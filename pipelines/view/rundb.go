@@ -157,6 +157,13 @@ func openRunDB(ctx context.Context, dir string) (*runDB, error) {
 		db.Close()
 		return nil, err
 	}
+	// The index lives in Go now: DuckDB's copy goes.
+	for _, t := range []string{"view_traces", "view_best", "view_verdicts", "view_detections"} {
+		if _, err := db.ExecContext(ctx, "DROP TABLE "+t); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	return r, nil
 }
 

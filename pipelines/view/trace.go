@@ -617,25 +617,21 @@ func (p *tracePage) neighbours(ctx context.Context, r *runDB) error {
 			p.Next = f.Trace(r.rows[res.matched[k+1]].id)
 		}
 	}
-	rows, err := r.db.QueryContext(ctx, `SELECT trace_id, model, direction, input_lang, reasoning_lang, seed_s, method, verdict_mv
-		FROM view_traces WHERE problem_id = ?
-		ORDER BY model, direction_ord, lang_ord, input_lang, reasoning_lang, seed, method, trace_id LIMIT 1000`, p.T.Problem)
-	if err != nil {
-		return fmt.Errorf("reading the traces of problem %q: %w", p.T.Problem, err)
+	// The same problem's traces, from the index: in the default order,
+	// at most maxRelated.
+	byProblem := Filter{Problem: p.T.Problem, Per: defaultPer, Page: 1}.withAligner(r.aligners)
+	same := r.query(byProblem, nil).matched
+	r.order(byProblem, same)
+	for _, j := range same[:min(len(same), maxRelated)] {
+		x := &r.rows[j]
+		p.Related = append(p.Related, relatedRow{Model: x.vals[0], Direction: x.vals[2], InputLang: x.vals[4], ReasoningLang: x.vals[5],
+			Seed: x.vals[7], Method: x.vals[6], Verdict: x.vals[9], Current: x.id == p.T.ID, Href: Filter{}.Trace(x.id)})
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var x relatedRow
-		if err := rows.Scan(&id, &x.Model, &x.Direction, &x.InputLang, &x.ReasoningLang, &x.Seed, &x.Method, &x.Verdict); err != nil {
-			return err
-		}
-		x.Current = id == p.T.ID
-		x.Href = Filter{}.Trace(id)
-		p.Related = append(p.Related, x)
-	}
-	return rows.Err()
+	return nil
 }
+
+// maxRelated bounds the list of a problem's traces on a trace page.
+const maxRelated = 1000
 
 // traceWith is a trace's page under the filter, showing aligner's
 // alignment of the DAG of ref_index dag ("": the defaults).

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/prompts"
@@ -147,23 +148,32 @@ func benchRun(b *testing.B, perLevel int) (string, int) {
 func BenchmarkView(b *testing.B) {
 	for _, perLevel := range []int{12, 125} {
 		dir, n := benchRun(b, perLevel)
+		start := time.Now()
 		s, err := NewServer(context.Background(), dir, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Logf("traces=%d: opening the run and building the index took %v", n, time.Since(start))
 		ts := httptest.NewServer(s.Handler())
 		pages := []struct{ name, path string }{
 			{"index", "/"},
 			{"filter", "/?model=Qwen%2FQwen3-4B&direction=en-x&lang=sw&level=high&mv=correct"},
 			{"filter-range-sort", "/?direction=en-x&car_min=0.2&car_max=0.6&sort=har&desc=1&page=7"},
 			{"search", "/?q=recompute+the+sum&direction=x-x"},
+			{"search-new", "/?q=recompute+the+sum+%d"}, // a new text each time: a scan of every text
 			{"trace", "/trace?id=t0000101&direction=en-x"},
 			{"trace-loop", "/trace?id=t0000100&direction=en-x"},
 		}
 		for _, p := range pages {
 			b.Run(fmt.Sprintf("traces=%d/%s", n, p.name), func(b *testing.B) {
+				i := 0
 				for b.Loop() {
-					resp, err := ts.Client().Get(ts.URL + p.path)
+					path := p.path
+					if strings.Contains(path, "%d") {
+						path = fmt.Sprintf(path, i)
+					}
+					i++
+					resp, err := ts.Client().Get(ts.URL + path)
 					if err != nil {
 						b.Fatal(err)
 					}

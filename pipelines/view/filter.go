@@ -287,9 +287,6 @@ func (f Filter) Trace(id string) string {
 	return "/trace?" + q.Encode()
 }
 
-// Cleared is the index of every trace.
-func (f Filter) Cleared() string { return "/" }
-
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
 // param is one URL parameter, for a form's hidden inputs.

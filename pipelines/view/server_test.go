@@ -278,3 +278,14 @@ func TestAddrIsLoopbackUnlessAllowed(t *testing.T) {
 		t.Errorf("no port: no error")
 	}
 }
+
+// A run with no table yet is an empty index, not an error.
+func TestEmptyRun(t *testing.T) {
+	ts := serve(t, t.TempDir())
+	for path, want := range map[string]string{"/": "<h1>0 traces", "/tables": "<h1>Paper tables", "/trace?id=x": "no such trace"} {
+		status, body, _ := get(t, ts, path)
+		if !strings.Contains(body, want) || (status != 200 && path != "/trace?id=x") {
+			t.Errorf("%s: %d %s", path, status, heading(body))
+		}
+	}
+}

@@ -1,5 +1,6 @@
 // Package view is datg view: a local, read-only web server over a run's
-// tables, for reading traces the way the paper diagnoses them.
+// tables, for reading traces the way the paper diagnoses them. It reads
+// every table of the run (through internal/duck) and writes nothing.
 //
 // It serves an index of every trace (paginated and sorted in DuckDB, with
 // facets and their counts, a search in the trace text and a summary of

@@ -22,6 +22,7 @@
 //	control      problems                                 traces (loop-retry, formula-retry), trials
 //	tables       every table above                        tables/*.csv, .md, .tex, the figure
 //	explain      traces and everything scored about them  HTML pages
+//	view         every table above                        nothing (a local web server)
 //
 // What is not a stage lives elsewhere: the study's vocabulary (languages,
 // levels, directions, methods, statuses) in study/, table declarations in

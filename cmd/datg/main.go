@@ -40,6 +40,7 @@ var commands = []*Command{
 	cmdAnswers,
 	cmdTables,
 	cmdExplain,
+	cmdView,
 	cmdSQL,
 	cmdDoctor,
 	cmdSchema,

@@ -28,6 +28,7 @@ var readingArgs = map[string][]string{
 	"score":       nil,
 	"tables":      nil,
 	"explain":     nil,
+	"view":        nil,
 	"annotations": {"--out", "OUT"},
 	"control":     {"--method", "base", "--endpoints", "http://127.0.0.1:1/v1"},
 	"generate":    {"--endpoints", "http://127.0.0.1:1/v1"},

@@ -135,6 +135,8 @@ func (db *DB) setup(ctx context.Context) error {
 	// The limits are set before the configuration is locked, which a
 	// query then cannot undo.
 	lockDown := append(db.Limits.settings(),
+		// A generation's files never change: their footers are read once.
+		"SET parquet_metadata_cache = true",
 		"SET temp_directory = "+quote(tmp),
 		"SET allowed_paths = ["+strings.Join(allowed, ", ")+"]",
 		"SET enable_external_access = false",
@@ -234,6 +236,10 @@ func (db *DB) Arrow(ctx context.Context, query string) (array.RecordReader, erro
 	})
 	return rr, err
 }
+
+// Generation is the run's generation the views read (store.Snapshot's;
+// 0 for a run read in place).
+func (db *DB) Generation() int { return db.snap.Generation }
 
 // Close closes the database and releases the run's generation.
 func (db *DB) Close() error {

@@ -301,6 +301,11 @@ func stillThere(f *os.File, path string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
+// CurrentGeneration is the generation the run's current commit names, 0
+// for a run from before generations. A long-lived reader (datg view)
+// compares it with its snapshot's Generation to tell a newer commit.
+func CurrentGeneration(dir string) (int, error) { return readCurrent(dir) }
+
 // Close releases the snapshot.
 func (s *Snapshot) Close() error {
 	if s == nil || s.lock == nil {

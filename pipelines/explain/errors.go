@@ -7,3 +7,6 @@ var ErrNoTrace = errors.New("no such trace")
 
 // ErrNoScores means the run has no aligned trace to index.
 var ErrNoScores = errors.New("no scored alignments")
+
+// ErrUnknownAligner means no alignment of the run is by that aligner.
+var ErrUnknownAligner = errors.New("no alignment by that aligner")

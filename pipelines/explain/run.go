@@ -21,6 +21,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/texmath"
 	"github.com/datg/datg/internal/viewassets"
+	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 )
@@ -84,6 +85,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	defer snap.Close()
 	in := snap.Dir
+	if err := checkAligner(in, cfg.Aligner); err != nil {
+		return Summary{}, err
+	}
 	if cfg.TraceID != "" {
 		v, err := loadOne(in, cfg.TraceID, cfg.Aligner)
 		if err != nil {
@@ -192,6 +196,40 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return Summary{Written: append(written, index), Index: index}, nil
 }
 
+// checkAligner refuses an aligner that scored nothing in the run, naming
+// the ones that did ("" picks the first by name: always fine).
+func checkAligner(dir, aligner string) error {
+	if aligner == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	if err := scan(dir, schema.Scores, func(s *schema.Score) { seen[s.Aligner] = true }); err != nil {
+		return err
+	}
+	if seen[aligner] {
+		return nil
+	}
+	known := make([]string, 0, len(seen))
+	for a := range seen {
+		known = append(known, a)
+	}
+	sort.Strings(known)
+	if len(known) == 0 {
+		return fmt.Errorf("%w %q: the run has no scores yet (datg align, then datg score)", ErrUnknownAligner, aligner)
+	}
+	return fmt.Errorf("%w %q: the run's aligners are %s", ErrUnknownAligner, aligner, strings.Join(known, ", "))
+}
+
+// notAligned says why a trace has no alignment: datg align aligns the
+// directions of its default unless told others.
+func notAligned(direction string) string {
+	dirs := align.DefaultConfig().Directions
+	if !slices.Contains(dirs, direction) {
+		return fmt.Sprintf("Not aligned: datg align aligns %s traces (its --directions default); this is a %s trace.", strings.Join(dirs, " and "), direction)
+	}
+	return "Not aligned yet (run datg align and datg score)."
+}
+
 // pageBatch is how many traces' pages are made from one read of the run.
 const pageBatch = 1000
 
@@ -200,11 +238,12 @@ func render(v *view, head template.HTML) ([]byte, error) {
 	nodes := statuses(v.DAG, v.Events)
 	data := struct {
 		*view
-		Head     template.HTML
-		DAG      template.HTML
-		DAGError string
-		Segments []segment
-	}{view: v, Head: head, Segments: segments(v.Trace.Text, v.Events, v.Harmful)}
+		NotAligned string
+		Head       template.HTML
+		DAG        template.HTML
+		DAGError   string
+		Segments   []segment
+	}{view: v, NotAligned: notAligned(v.Trace.Direction), Head: head, Segments: segments(v.Trace.Text, v.Events, v.Harmful)}
 	if len(nodes) > 0 {
 		dag, err := dagdraw.Draw(graph(v.DAG, nodes), dagdraw.Options{ID: "dag", Label: "reference DAG"})
 		if err != nil {

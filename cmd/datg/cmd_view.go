@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+
+	"github.com/datg/datg/pipelines/view"
+)
+
+var cmdView = &Command{
+	UsageLine: "view [--addr HOST:PORT] [--allow-remote]",
+	Short:     "a local, read-only web viewer over the run: traces with facets and search, trace pages with the DAGs, the paper tables",
+	Long: `View serves the run in a web browser, read-only, until Ctrl-C:
+
+  /        every trace, paginated and sorted, with facets and their counts
+           (model, level, direction, languages, method, seed, verdict under
+           either grader, compliance under either detector, aligner, CAR,
+           PMF and HAR ranges), a search in the trace text and a summary of
+           the filter (n, accuracy with its 95% Wilson interval, mean scores
+           and coverage per aligner). Every state is a URL.
+  /trace   one trace: the problem in its language and in English, the gold,
+           both graders' and both detectors' decisions, the text with math
+           marked for rendering and repeats folded, every evidence span
+           linked both ways to its DAG node, the harmful actions, every
+           reference DAG (the best marked), both aligners side by side,
+           previous and next in the filter, and the same problem in the other
+           languages, directions and models.
+  /tables  every paper table from sql/tables (the queries datg tables runs),
+           each row linked to the index of its traces.
+
+The viewer reads one generation of the run and moves to a newer commit on
+the next page load, saying so on the page. It listens on --addr, a loopback
+address by default (127.0.0.1:8080); another address needs --allow-remote,
+as anyone who reaches it can read the whole run. Pages load only the
+viewer's own assets (a Content-Security-Policy forbids anything else).`,
+}
+
+var (
+	viewCfg  = view.DefaultConfig()
+	viewData = dataFlag(&cmdView.Flag)
+)
+
+func init() {
+	cmdView.Run = runView
+	fs := &cmdView.Flag
+	fs.StringVar(&viewCfg.Addr, "addr", viewCfg.Addr, "host:port to listen on (loopback unless --allow-remote)")
+	fs.BoolVar(&viewCfg.AllowRemote, "allow-remote", viewCfg.AllowRemote, "allow an --addr that is not a loopback address")
+}
+
+func runView(ctx context.Context, cmd *Command, args []string) error {
+	if err := noArgs(cmd, args); err != nil {
+		return err
+	}
+	cfg := viewCfg
+	cfg.Data, cfg.Log = *viewData, stderr
+	if err := needRun(cfg, cfg.Data); err != nil {
+		return err
+	}
+	return view.Serve(ctx, cfg, nil)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+// datg view refuses a non-loopback address without --allow-remote (a
+// usage error naming the address), and serves the run on a loopback one
+// until interrupted.
+func TestViewServesOnLoopbackOnly(t *testing.T) {
+	data := t.TempDir()
+	if err := store.WriteAll(data, schema.Traces, store.Meta{Stage: "test"}, []schema.Trace{{TraceID: "t<1>", Model: "m", Direction: "en-en",
+		InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Text: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	r := datg(t, nil, "view", "--data", data, "--addr", "0.0.0.0:0")
+	if r.code != 2 || !strings.Contains(r.stderr, `"0.0.0.0:0": not a loopback address`) {
+		t.Errorf("--addr 0.0.0.0:0: exit %d, %q", r.code, r.stderr)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := datgCmd(ctx, nil, "view", "--data", data, "--addr", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stderr)
+	if !lines.Scan() {
+		t.Fatalf("no line from datg view: %v", cmd.Wait())
+	}
+	addr := regexp.MustCompile(`http://(127\.0\.0\.1:[0-9]+)/`).FindStringSubmatch(lines.Text())
+	if addr == nil {
+		t.Fatalf("datg view said %q", lines.Text())
+	}
+	resp, err := http.Get("http://" + addr[1] + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "t&lt;1&gt;") {
+		t.Errorf("GET /: %s\n%s", resp.Status, body)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	go io.Copy(io.Discard, stderr)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("datg view after Ctrl-C: %v", err)
+	}
+}

@@ -1,0 +1,198 @@
+package view
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/prompts"
+	"github.com/datg/datg/schema"
+)
+
+// benchRun writes a run of the paper's design with perLevel problems a
+// level: 3 models x 3 levels x perLevel problems x 34 language pairs of
+// base traces (38,250 at 125), each graded by both graders and checked by
+// both detectors, with texts of 1 to 6 KB of prose and math (one in a
+// hundred a 48 KB loop); 5 DAGs of 6 nodes per problem; the en-en and en-x
+// traces aligned to each DAG by one aligner (6 events an alignment) and
+// scored.
+func benchRun(b *testing.B, perLevel int) (string, int) {
+	b.Helper()
+	dir := b.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2))
+	models := []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"}
+	levels := []string{"low", "medium", "high"}
+	var langs []string
+	for _, l := range prompts.Languages() {
+		if l.Code != "en" {
+			langs = append(langs, l.Code)
+		}
+	}
+	phrases := []string{"Let $x$ be the number of apples, so $x + 2y = 14$. ", "Then \\frac{a}{b} simplifies to $\\frac{3}{4}$. ",
+		"We check the case n = 3 again carefully. ", "Kwa hiyo jibu ni $\\sqrt{2} + 1$. ", "So the total is 18 and we are done. ",
+		"Substituting, $(4 + 1)(2 + 1) = 15$ divisors. ", "Wait, let me recompute the sum. "}
+	text := func(i int) string {
+		var sb strings.Builder
+		sb.WriteString("<think>\n")
+		if i%100 == 0 {
+			sb.WriteString(strings.Repeat("I keep checking the same step again. ", 1300))
+		}
+		n := 30 + rng.IntN(120)
+		for k := range n {
+			sb.WriteString(phrases[rng.IntN(len(phrases))])
+			if k%8 == 7 {
+				sb.WriteString("\n\n")
+			}
+		}
+		sb.WriteString("\n</think>\n\\boxed{18}")
+		return sb.String()
+	}
+	var (
+		traces   []schema.Trace
+		verdicts []schema.Verdict
+		dets     []schema.Detection
+		problems []schema.Problem
+		dags     []schema.DAG
+		nodes    []schema.Node
+		edges    []schema.Edge
+		scores   []schema.Score
+		events   []schema.AlignmentEvent
+		harms    []schema.HarmfulAction
+	)
+	for _, level := range levels {
+		for k := range perLevel {
+			problem := fmt.Sprintf("%s-%d", level, k)
+			for _, l := range append([]string{"en"}, langs...) {
+				problems = append(problems, schema.Problem{ProblemID: problem, Level: level, Lang: l, K: int32(k), Question: "How many apples? $x + 2y = 14$", Answer: "18"})
+			}
+			for r := range 5 {
+				dag := fmt.Sprintf("%s/r%d", problem, r)
+				dags = append(dags, schema.DAG{DagID: dag, ProblemID: problem, RefIndex: int32(r), Valid: true, FinalNodeID: "n6"})
+				for n := range 6 {
+					nodes = append(nodes, schema.Node{DagID: dag, NodeID: fmt.Sprintf("n%d", n+1), Position: int32(n), Anchor: "x + 2y = 14", Description: "the equation", Final: n == 5})
+					if n > 0 {
+						edges = append(edges, schema.Edge{DagID: dag, ParentID: fmt.Sprintf("n%d", n), ChildID: fmt.Sprintf("n%d", n+1)})
+					}
+				}
+			}
+		}
+	}
+	for _, model := range models {
+		for _, level := range levels {
+			for k := range perLevel {
+				problem := fmt.Sprintf("%s-%d", level, k)
+				pairs := [][3]string{{"en", "en", "en-en"}}
+				for _, x := range langs {
+					pairs = append(pairs, [3]string{"en", x, "en-x"}, [3]string{x, "en", "x-en"}, [3]string{x, x, "x-x"})
+				}
+				for _, p := range pairs {
+					id := fmt.Sprintf("t%07d", len(traces))
+					txt := text(len(traces))
+					traces = append(traces, schema.Trace{TraceID: id, Model: model, Level: level, ProblemID: problem, InputLang: p[0], ReasoningLang: p[1],
+						Direction: p[2], Seed: 42, Method: "base", CompletionTokens: int64(len(txt) / 4), Text: txt, TextHash: "h"})
+					for _, g := range []string{"math-verify", "multilingual"} {
+						verdicts = append(verdicts, schema.Verdict{TraceID: id, Grader: g, HasAnswer: true, Correct: rng.IntN(2) == 0, Extracted: "18", Reason: "exact", TextHash: "h"})
+					}
+					for _, d := range []string{"langdetect", "lingua"} {
+						dets = append(dets, schema.Detection{TraceID: id, Detector: d, Compliant: rng.IntN(10) > 0, Detected: p[1], Status: "ok", TextHash: "h"})
+					}
+					if p[2] != "en-en" && p[2] != "en-x" {
+						continue
+					}
+					for r := range 5 {
+						dag := fmt.Sprintf("%s/r%d", problem, r)
+						pmf := rng.Float64()
+						scores = append(scores, schema.Score{TraceID: id, DagID: dag, Aligner: "llm", RefIndex: int32(r), CAR: rng.Float64(), PMF: &pmf, HAR: rng.Float64() / 4, Best: r == 0, TextHash: "h"})
+						for n := range 6 {
+							s := rng.IntN(len(txt) - 20)
+							events = append(events, schema.AlignmentEvent{TraceID: id, DagID: dag, Aligner: "llm", NodeID: fmt.Sprintf("n%d", n+1), Status: "COMMIT",
+								EvidenceSpan: txt[s : s+10], StartChar: i32(s), EndChar: i32(s + 10), BlockID: i32(n)})
+						}
+						harms = append(harms, schema.HarmfulAction{TraceID: id, DagID: dag, Aligner: "llm", Category: "harmful_loop", EvidenceSpan: "again"})
+					}
+				}
+			}
+		}
+	}
+	must := func(err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	must(store.WriteAll(dir, schema.Traces, store.Meta{}, traces))
+	must(store.WriteAll(dir, schema.Verdicts, store.Meta{}, verdicts))
+	must(store.WriteAll(dir, schema.Detections, store.Meta{}, dets))
+	must(store.WriteAll(dir, schema.Problems, store.Meta{}, problems))
+	must(store.WriteAll(dir, schema.DAGs, store.Meta{}, dags))
+	must(store.WriteAll(dir, schema.Nodes, store.Meta{}, nodes))
+	must(store.WriteAll(dir, schema.Edges, store.Meta{}, edges))
+	must(store.WriteAll(dir, schema.Scores, store.Meta{}, scores))
+	must(store.WriteAll(dir, schema.AlignmentEvents, store.Meta{}, events))
+	must(store.WriteAll(dir, schema.HarmfulActions, store.Meta{}, harms))
+	return dir, len(traces)
+}
+
+// BenchmarkView times the viewer's pages over a run of the paper's design
+// (perLevel 125: 38,250 traces; 12: 3,672), through HTTP on loopback as a
+// browser asks them: ns/op is one page. It reports the Go heap in use and
+// DuckDB's memory after the pages, to show neither grows with the run.
+//
+//	go test -tags duckdb_arrow -run '^$' -bench BenchmarkView -benchtime 20x ./pipelines/view
+func BenchmarkView(b *testing.B) {
+	for _, perLevel := range []int{12, 125} {
+		dir, n := benchRun(b, perLevel)
+		start := time.Now()
+		s, err := NewServer(context.Background(), dir, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("traces=%d: opening the run and building the index took %v", n, time.Since(start))
+		ts := httptest.NewServer(s.Handler())
+		pages := []struct{ name, path string }{
+			{"index", "/"},
+			{"filter", "/?model=Qwen%2FQwen3-4B&direction=en-x&lang=sw&level=high&mv=correct"},
+			{"filter-range-sort", "/?direction=en-x&car_min=0.2&car_max=0.6&sort=har&desc=1&page=7"},
+			{"search", "/?q=recompute+the+sum&direction=x-x"},
+			{"search-new", "/?q=recompute+the+sum+%d"}, // a new text each time: a scan of every text
+			{"trace", "/trace?id=t0000101&direction=en-x"},
+			{"trace-loop", "/trace?id=t0000100&direction=en-x"},
+		}
+		for _, p := range pages {
+			b.Run(fmt.Sprintf("traces=%d/%s", n, p.name), func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					path := p.path
+					if strings.Contains(path, "%d") {
+						path = fmt.Sprintf(path, i)
+					}
+					i++
+					resp, err := ts.Client().Get(ts.URL + path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if resp.StatusCode != http.StatusOK {
+						b.Fatalf("%s: %s", p.path, resp.Status)
+					}
+					resp.Body.Close()
+				}
+				runtime.GC()
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				b.ReportMetric(float64(m.HeapInuse)/(1<<20), "go-heap-MB")
+				var duckMem int64
+				if err := s.cur.db.QueryRow(`SELECT sum(memory_usage_bytes) FROM duckdb_memory()`).Scan(&duckMem); err == nil {
+					b.ReportMetric(float64(duckMem)/(1<<20), "duckdb-MB")
+				}
+			})
+		}
+		ts.Close()
+		s.Close()
+	}
+}

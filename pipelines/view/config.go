@@ -1,0 +1,58 @@
+package view
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+
+	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/store"
+)
+
+// Config is one datg view server.
+type Config struct {
+	Data string
+	// Addr is host:port to listen on; a host other than a loopback
+	// address needs AllowRemote (the run is then readable by anyone who
+	// reaches the port).
+	Addr        string
+	AllowRemote bool
+	// Log receives one line when the server starts and one per newer
+	// generation it moves to.
+	Log io.Writer
+}
+
+// DefaultAddr is where datg view listens by default: loopback only.
+const DefaultAddr = "127.0.0.1:8080"
+
+// DefaultConfig serves data/run on DefaultAddr.
+func DefaultConfig() Config { return Config{Data: store.DefaultDir, Addr: DefaultAddr} }
+
+// Validate checks the run directory is named and the address is loopback
+// unless remote access was asked for.
+func (c Config) Validate() error {
+	var p inputerr.Problems
+	p.Check("data", store.CheckDir(c.Data))
+	p.Check("addr", checkAddr(c.Addr, c.AllowRemote))
+	return p.Err()
+}
+
+// checkAddr accepts host:port with a loopback host ("localhost" too), or
+// any host with allowRemote. An empty host means every interface.
+func checkAddr(addr string, allowRemote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q: %w", addr, err)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("%q: bad port: %w", addr, err)
+	}
+	if allowRemote || host == "localhost" {
+		return nil
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("%q: %w: the viewer serves the whole run to whoever reaches it; use 127.0.0.1 or ::1, or --allow-remote", addr, ErrRemote)
+}

@@ -1,0 +1,62 @@
+package view
+
+import (
+	"html/template"
+
+	"github.com/datg/datg/internal/dagdraw"
+)
+
+// dagDrawing is one reference DAG as the page draws it: nodes with their
+// status under the alignment shown, edges with their order mark.
+type dagDrawing struct {
+	ID    string // the drawing's name on the page (its data-dag)
+	Label string // what the drawing is, for screen readers
+	Nodes []dagNode
+	Edges []dagEdge
+}
+
+// dagNode is a node to draw. ID, Label and Detail are model text.
+type dagNode struct {
+	ID     string // the node's id: its element's data-node, which the page's script links to its evidence
+	Label  string // the anchor, drawn whole (wrapped, never cut), math rendered
+	Detail string // the description, for the node's title
+	Status string // commit, attempt, error or missing
+	Final  bool   // the answer node
+}
+
+// dagEdge is an edge from Nodes[From] to Nodes[To]: ordered, violated
+// (both committed, the child first) or open (not both committed).
+type dagEdge struct {
+	From, To int
+	Mark     string
+}
+
+// dagRenderer draws a DAG as inline SVG, safe whatever the labels hold
+// (model text), with each node an element carrying data-node="ID" and no
+// inline script or style (the Content-Security-Policy allows neither).
+type dagRenderer interface {
+	SVG(d dagDrawing) (template.HTML, error)
+}
+
+// layeredDAG draws with internal/dagdraw: layers, arrowheads, edges routed
+// around the boxes, whole labels with their math.
+type layeredDAG struct{}
+
+func (layeredDAG) SVG(d dagDrawing) (template.HTML, error) {
+	if len(d.Nodes) == 0 {
+		return "", nil
+	}
+	var g dagdraw.Graph
+	for _, n := range d.Nodes {
+		title := n.ID + " " + n.Status + ": " + n.Label
+		if n.Detail != "" {
+			title += " — " + n.Detail
+		}
+		g.Nodes = append(g.Nodes, dagdraw.Node{ID: n.ID, Label: n.Label, Title: title, Status: n.Status, Final: n.Final})
+	}
+	for _, e := range d.Edges {
+		from, to := d.Nodes[e.From].ID, d.Nodes[e.To].ID
+		g.Edges = append(g.Edges, dagdraw.Edge{From: from, To: to, Class: e.Mark, Title: from + " → " + to + ": " + e.Mark})
+	}
+	return dagdraw.Draw(g, dagdraw.Options{ID: d.ID, Label: d.Label})
+}

@@ -1,0 +1,13 @@
+package view
+
+import "errors"
+
+// ErrRemote means the address is not a loopback one and remote access was
+// not asked for.
+var ErrRemote = errors.New("not a loopback address")
+
+// ErrBadParam means a URL's query parameter cannot be read.
+var ErrBadParam = errors.New("bad query parameter")
+
+// ErrNoTrace means the run has no trace of that id.
+var ErrNoTrace = errors.New("no such trace")

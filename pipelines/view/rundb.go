@@ -1,0 +1,204 @@
+package view
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/datg/datg/internal/duck"
+)
+
+// runDB is DuckDB over one generation of the run, with the viewer's index
+// built: view_traces (a row per trace: the facets and the sort keys, no
+// text) and view_best (each trace's best DAG per aligner with its scores).
+// The index is built once per generation, in DuckDB's memory (a few
+// hundred bytes a trace); pages query it and read texts, DAGs and
+// alignments from the run's Parquet one trace at a time.
+type runDB struct {
+	db       *duck.DB
+	gen      int
+	aligners []string // by name
+	rows     []idxRow // the index (memindex.go)
+	byID     map[string]int32
+	// dict and codes are each facet's values and their codes.
+	dict  [len(facetCols)][]string
+	codes [len(facetCols)]map[string]int32
+	ranks map[string][]int32 // each order's ranks of the rows, by order (guarded by mu)
+
+	mu       sync.Mutex
+	searches []search    // the newest last
+	tables   *tablesPage // the paper tables, computed on first use
+	refs     int         // requests using it
+	retired  bool        // a newer generation replaced it: close when refs is 0
+}
+
+// search is the traces whose text holds a string, kept so paging and
+// refacetting a search does not read the texts again.
+type search struct {
+	q   string
+	ids map[string]bool
+}
+
+// maxSearches bounds the searches kept per generation.
+const maxSearches = 16
+
+// indexSQL builds the viewer's index over the run's views. Verdicts and
+// detections come from the per-grader and per-detector tables (verify and
+// langcheck run every grader and detector), else from answers and
+// compliance for the grader or detector they name; one that was made on
+// another text than the trace's current one is "stale".
+var indexSQL = []string{
+	`CREATE TABLE view_verdicts AS
+	WITH v AS (
+		SELECT trace_id, grader, has_answer, correct, reason, text_hash FROM verdicts
+		UNION ALL
+		SELECT trace_id, split_part(grader, ' ', 1), has_answer, correct, reason, text_hash FROM answers a
+		WHERE NOT EXISTS (SELECT 1 FROM verdicts w WHERE w.trace_id = a.trace_id AND w.grader = split_part(a.grader, ' ', 1)))
+	SELECT v.trace_id, v.grader,
+		any_value(CASE WHEN v.text_hash IS DISTINCT FROM t.text_hash THEN 'stale'
+			WHEN v.reason = 'gold-unparsed' THEN 'gold-unparsed'
+			WHEN NOT v.has_answer THEN 'no-answer'
+			WHEN v.correct THEN 'correct' ELSE 'incorrect' END) AS verdict
+	FROM v JOIN traces t USING (trace_id)
+	GROUP BY ALL`,
+	`CREATE TABLE view_detections AS
+	WITH d AS (
+		SELECT trace_id, detector, compliant, text_hash FROM detections
+		UNION ALL
+		SELECT trace_id, detector, compliant, text_hash FROM compliance c
+		WHERE NOT EXISTS (SELECT 1 FROM detections w WHERE w.trace_id = c.trace_id AND w.detector = c.detector))
+	SELECT d.trace_id, d.detector,
+		any_value(CASE WHEN d.text_hash IS DISTINCT FROM t.text_hash THEN 'stale'
+			WHEN d.compliant THEN 'compliant' ELSE 'not compliant' END) AS compliance
+	FROM d JOIN traces t USING (trace_id)
+	GROUP BY ALL`,
+	`CREATE TABLE view_best AS
+	SELECT trace_id, aligner, any_value(dag_id) AS dag_id, any_value(ref_index) AS ref_index,
+		any_value(car) AS car, any_value(pmf) AS pmf, any_value(har) AS har
+	FROM scores WHERE best GROUP BY trace_id, aligner`,
+	`CREATE TABLE view_traces AS
+	SELECT t.trace_id, t.model, t.level, coalesce(lv.ord, 99) AS level_ord,
+		t.direction, coalesce(dr.ord, 99) AS direction_ord, t.input_lang, t.reasoning_lang,
+		target_lang(t.direction, t.input_lang, t.reasoning_lang) AS lang, coalesce(lg.ord, 999) AS lang_ord,
+		t.problem_id, coalesce(try_cast(regexp_extract(t.problem_id, '([0-9]+)$', 1) AS BIGINT), -1) AS problem_k,
+		t.seed, CAST(t.seed AS VARCHAR) AS seed_s, t.method,
+		CASE WHEN probe_trace(t.method, t.seed) THEN 'probe'
+			WHEN t.method IN ('control-base', 'loop-retry', 'formula-retry') THEN 'control'
+			WHEN t.method = 'reference' THEN 'reference' ELSE 'other' END AS scope,
+		t.completion_tokens AS tokens, t.truncated,
+		coalesce(mv.verdict, 'ungraded') AS verdict_mv, coalesce(ml.verdict, 'ungraded') AS verdict_ml,
+		coalesce(ld.compliance, 'unchecked') AS comp_ld, coalesce(lgc.compliance, 'unchecked') AS comp_lg,
+		coalesce((SELECT list(b.aligner ORDER BY b.aligner) FROM view_best b WHERE b.trace_id = t.trace_id), []) AS aligners
+	FROM traces t
+	LEFT JOIN datg_levels lv ON lv.level = t.level
+	LEFT JOIN datg_directions dr ON dr.direction = t.direction
+	LEFT JOIN datg_languages lg ON lg.code = target_lang(t.direction, t.input_lang, t.reasoning_lang)
+	LEFT JOIN view_verdicts mv ON mv.trace_id = t.trace_id AND mv.grader = 'math-verify'
+	LEFT JOIN view_verdicts ml ON ml.trace_id = t.trace_id AND ml.grader = 'multilingual'
+	LEFT JOIN view_detections ld ON ld.trace_id = t.trace_id AND ld.detector = 'langdetect'
+	LEFT JOIN view_detections lgc ON lgc.trace_id = t.trace_id AND lgc.detector = 'lingua'`,
+}
+
+// openRunDB opens the run's current generation and builds the index.
+func openRunDB(ctx context.Context, dir string) (*runDB, error) {
+	db, err := duck.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &runDB{db: db, gen: db.Generation(), ranks: map[string][]int32{}}
+	for _, s := range indexSQL {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)
+		}
+	}
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT aligner FROM view_best ORDER BY aligner`)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			rows.Close()
+			db.Close()
+			return nil, err
+		}
+		r.aligners = append(r.aligners, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	// Each aligner's scores become columns of view_traces (car_K, pmf_K,
+	// har_K for the K-th aligner by name): a page then reads one table,
+	// with no join on trace ids.
+	for k, a := range r.aligners {
+		stmts := []string{
+			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN car_%d DOUBLE`, k),
+			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN pmf_%d DOUBLE`, k),
+			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN har_%d DOUBLE`, k),
+			fmt.Sprintf(`UPDATE view_traces SET car_%[1]d = b.car, pmf_%[1]d = b.pmf, har_%[1]d = b.har
+				FROM view_best b WHERE b.trace_id = view_traces.trace_id AND b.aligner = ?`, k),
+		}
+		for i, s := range stmts {
+			var args []any
+			if i == len(stmts)-1 {
+				args = []any{a}
+			}
+			if _, err := db.ExecContext(ctx, s, args...); err != nil {
+				db.Close()
+				return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)
+			}
+		}
+	}
+	if err := loadIndex(ctx, r); err != nil {
+		db.Close()
+		return nil, err
+	}
+	// The index lives in Go now: DuckDB's copy goes.
+	for _, t := range []string{"view_traces", "view_best", "view_verdicts", "view_detections"} {
+		if _, err := db.ExecContext(ctx, "DROP TABLE "+t); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// searchIDs are the traces whose text holds q (case insensitive), read
+// on first use; q reaches DuckDB as a parameter.
+func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error) {
+	r.mu.Lock()
+	for _, s := range r.searches {
+		if s.q == q {
+			r.mu.Unlock()
+			return s.ids, nil
+		}
+	}
+	r.mu.Unlock()
+	rows, err := r.db.QueryContext(ctx, `SELECT trace_id FROM traces WHERE contains(lower(text), lower(?))`, q)
+	if err != nil {
+		return nil, fmt.Errorf("searching the traces: %w", err)
+	}
+	defer rows.Close()
+	ids := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("searching the traces: %w", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.searches = append(r.searches, search{q, ids})
+	if len(r.searches) > maxSearches {
+		r.searches = r.searches[1:]
+	}
+	return ids, nil
+}

@@ -1,0 +1,164 @@
+package view
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/datg/datg/pipelines/tables"
+	datgsql "github.com/datg/datg/sql"
+)
+
+// tablesPage is every paper table, as sql/tables computes it for datg
+// tables, with each row (a cell of the paper's table: the queries are
+// tidy) linked to the index of the traces behind it.
+type tablesPage struct {
+	Tables []tableView
+}
+
+type tableView struct {
+	Name    string
+	Err     string // the query failed: why (the other tables still show)
+	Columns []string
+	Rows    []tableRow
+}
+
+type tableRow struct {
+	Cells []string
+	Href  string // the index of the row's traces ("": no filter of the index says them)
+}
+
+// tablesOnce guards computing a generation's tables once.
+var tablesMu sync.Mutex
+
+func (s *Server) tables(ctx context.Context, r *runDB, req *http.Request, info *pageInfo) (string, any, error) {
+	tablesMu.Lock()
+	defer tablesMu.Unlock()
+	if r.tables == nil {
+		p, err := computeTables(ctx, r)
+		if err != nil {
+			return "", nil, err
+		}
+		r.tables = p
+	}
+	info.Title = "paper tables"
+	return "tables", r.tables, nil
+}
+
+// computeTables runs every table's query over the generation.
+func computeTables(ctx context.Context, r *runDB) (*tablesPage, error) {
+	p := &tablesPage{}
+	for _, l := range tables.Listings() {
+		f, ok := datgsql.Table(l.Name)
+		if !ok {
+			return nil, fmt.Errorf("sql/tables has no %s.sql", l.Name)
+		}
+		tv := tableView{Name: l.Name}
+		if err := runTable(ctx, r, f.Text, l, &tv); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			tv.Err = err.Error()
+		}
+		p.Tables = append(p.Tables, tv)
+	}
+	return p, nil
+}
+
+func runTable(ctx context.Context, r *runDB, query string, l tables.Listing, tv *tableView) error {
+	rows, err := r.db.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if tv.Columns, err = rows.Columns(); err != nil {
+		return err
+	}
+	vals := make([]sql.NullString, len(tv.Columns))
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		row := tableRow{Cells: make([]string, len(vals))}
+		byName := map[string]string{}
+		for i, v := range vals {
+			row.Cells[i] = v.String
+			if v.Valid {
+				byName[tv.Columns[i]] = v.String
+			}
+		}
+		if f, ok := cellFilter(l, byName); ok {
+			row.Href = f.URL("/")
+		}
+		tv.Rows = append(tv.Rows, row)
+	}
+	return rows.Err()
+}
+
+// cellKeys map a table's key columns to the index's facets; columns named
+// in cellIgnored only label a row.
+var (
+	cellKeys    = map[string]string{"model": "model", "level": "level", "direction": "direction", "lang": "lang", "aligner": "aligner", "seed": "seed", "method": "method"}
+	cellIgnored = map[string]bool{"model_label": true, "ord": true, "resource": true}
+)
+
+// cellFilter is the index filter of a table row's traces: its key columns
+// as facets, and the traces the table reads (its scope, and the
+// directions the query keeps). A row keyed by a column the index has no
+// facet for (a resource group, a pair of aligners) has none.
+func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
+	f := Filter{Values: map[string][]string{}, Ranges: map[string]rangeOf{}, Page: 1, Per: defaultPer}
+	switch l.Scope {
+	case "probe", "control", "reference":
+		f.Values["scope"] = []string{l.Scope}
+	}
+	for col, v := range row {
+		param, ok := cellKeys[col]
+		switch {
+		case ok:
+		case cellIgnored[col]:
+			continue
+		case isNumber(v):
+			continue // a measure, not a key
+		default:
+			return f, false
+		}
+		if col == "seed" && v == "all" {
+			continue
+		}
+		if col == "lang" && l.Name == "grader_agreement" {
+			param = "reasoning" // the answer's language
+		}
+		f.Values[param] = []string{v}
+	}
+	if _, ok := row["direction"]; !ok {
+		lang, hasLang := row["lang"]
+		switch {
+		case l.Name == "compliance" || l.Name == "compliance_agreement":
+			f.Values["direction"] = []string{"en-x"}
+		case strings.HasPrefix(l.Name, "datg_") && hasLang && lang == "en":
+			f.Values["direction"] = []string{"en-en"}
+		case strings.HasPrefix(l.Name, "datg_") && hasLang:
+			f.Values["direction"] = []string{"en-x"}
+		case strings.HasPrefix(l.Name, "datg_"):
+			f.Values["direction"] = []string{"en-en", "en-x"}
+		}
+	}
+	if len(f.Values) == 0 {
+		return f, false
+	}
+	return f, true
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}

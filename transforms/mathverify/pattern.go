@@ -77,6 +77,51 @@ type pattern struct {
 	prog   *program
 	names  []string
 	starts func(rs []rune, i int) bool // a cheap necessary condition for a match at i, or nil
+	// direct, when set, is findAll written out for this pattern: what the
+	// program finds, without running it (pattern_diff_test.go compares
+	// the two on every test text).
+	direct func(p *pattern, rs []rune) []span
+	// startsIn, when set, makes a stricter starts for one text, called
+	// with increasing positions (so it can keep its place in the text).
+	startsIn func(rs []rune) func(i int) bool
+	// key, when set, is runes one of which every match has within
+	// keyWindow runes of its start: findAll skips to them.
+	key       *runeSet
+	keyWindow int
+}
+
+// runeSet is a set of runes: a table for ASCII, a function for the rest
+// (nil: none).
+type runeSet struct {
+	ascii [utf8RuneSelf]bool
+	other func(rune) bool
+}
+
+const utf8RuneSelf = 0x80
+
+func newRuneSet(ascii string, other func(rune) bool) *runeSet {
+	s := &runeSet{other: other}
+	for _, c := range ascii {
+		s.ascii[c] = true
+	}
+	return s
+}
+
+func (s *runeSet) has(r rune) bool {
+	if r < utf8RuneSelf {
+		return s.ascii[r]
+	}
+	return s.other != nil && s.other(r)
+}
+
+// nextKey is the first position at or after i holding a rune of s, or -1.
+func (s *runeSet) next(rs []rune, i int) int {
+	for ; i < len(rs); i++ {
+		if s.has(rs[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // span is one match: its bounds and the bounds of each group (-1 when the
@@ -109,6 +154,14 @@ func (s span) text(rs []rune, name string) string {
 // program serves every position, so what it learns about positions that
 // cannot lead to a match holds for all of them.
 func (p *pattern) findAll(m *matcher) []span {
+	if p.direct != nil {
+		return p.direct(p, m.rs)
+	}
+	return p.runAll(m)
+}
+
+// runAll is findAll by running the pattern's program.
+func (p *pattern) runAll(m *matcher) []span {
 	var out []span
 	steps := m.steps
 	r := p.prog.newRun(m)
@@ -119,8 +172,23 @@ func (p *pattern) findAll(m *matcher) []span {
 	for j := range caps {
 		caps[j] = -1
 	}
+	var startsAt func(int) bool
+	if p.startsIn != nil {
+		startsAt = p.startsIn(m.rs)
+	}
+	key := -1 // the next rune of p.key at or after i, once searched
 	for i := 0; i <= len(m.rs); {
-		if p.starts != nil && !p.starts(m.rs, i) {
+		if p.key != nil {
+			if key < i {
+				if key = p.key.next(m.rs, i); key < 0 {
+					break
+				}
+			}
+			if key-p.keyWindow+1 > i {
+				i = key - p.keyWindow + 1
+			}
+		}
+		if p.starts != nil && !p.starts(m.rs, i) || startsAt != nil && !startsAt(i) {
 			i++
 			continue
 		}

@@ -383,6 +383,7 @@ type candidate struct {
 func extract(text string) (ex extraction) {
 	rs := []rune(text)
 	m := newMatcher(rs)
+	defer m.release()
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(budgetExceeded); ok {

@@ -9,7 +9,10 @@ package mathverify
 // end of the previous match), in work linear in the text (vm.go). Indices
 // are rune offsets, as Python's str indices are code points.
 
-import "unicode"
+import (
+	"sync"
+	"unicode"
+)
 
 type pnode interface{}
 
@@ -59,7 +62,27 @@ type matcher struct {
 }
 
 func newMatcher(rs []rune) *matcher {
-	return &matcher{rs: rs, budget: baseSteps + stepsPerRune*len(rs)}
+	return &matcher{rs: rs, budget: baseSteps + stepsPerRune*len(rs), stack: getStack()}
+}
+
+// release returns the matcher's stack for the next text.
+func (m *matcher) release() {
+	putStack(m.stack)
+	m.stack = nil
+}
+
+// Backtracking stacks grow with the text (a greedy loop over a long run
+// keeps a choice per rune); growing one for every pattern, lookahead and
+// text was a third of grading a long trace. They are reused.
+var stackPool = sync.Pool{New: func() any { return new([]job) }}
+
+func getStack() []job { return (*stackPool.Get().(*[]job))[:0] }
+
+func putStack(s []job) {
+	if cap(s) > 0 {
+		s = s[:0]
+		stackPool.Put(&s)
+	}
 }
 
 type budgetExceeded struct{}
@@ -208,6 +231,11 @@ func (p *pattern) runAll(m *matcher) []span {
 		}
 	}
 	m.stack = r.stack[:0] // for the next pattern
+	for _, sub := range r.subs {
+		if sub != nil {
+			putStack(sub.stack)
+		}
+	}
 	counted(m.steps - steps)
 	return out
 }

@@ -100,6 +100,13 @@ func (t *targetPatterns) keyed(key *runeSet, window int) {
 	p.key, p.keyWindow = key, window
 }
 
+// word gives the pattern added last the word every match begins with
+// (what its startsWithFold condition checks); the word's first rune is
+// an ASCII letter, which the search compares with |0x20 as that does.
+func (t *targetPatterns) word(w string) {
+	t.out[len(t.out)-1].p.word = []rune(w)
+}
+
 // The key runes of the start conditions.
 var (
 	keyFinal  = newRuneSet("fF", nil)              // startsWithFold("final answer")
@@ -121,11 +128,11 @@ func exprPatterns() []prioritized {
 	ps := &targetPatterns{target: targetExpr}
 	add := ps.add
 	add(0, "expr-final-answer", finalAnswerIHope(exprOrNumber), startsWithFold("final answer"))
-	ps.keyed(keyFinal, 1)
+	ps.word("final answer")
 	add(50, "expr-final-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("final answer"), rep(anyDot, 0, 100, true), plus(space), lit("is"), opt(lit(":")), exprOrNumber(b))
 	}, startsWithFold("final answer"))
-	ps.keyed(keyFinal, 1)
+	ps.word("final answer")
 	answerEq := func(colon bool) func(b *patternBuilder) pnode {
 		return func(b *patternBuilder) pnode {
 			head := []pnode{litFold("answer")}
@@ -139,9 +146,9 @@ func exprPatterns() []prioritized {
 		}
 	}
 	add(100, "expr-answer", answerEq(true), startsWithFold("answer"))
-	ps.keyed(keyAnswer, 1)
+	ps.word("answer")
 	add(200, "expr-answer", answerEq(false), startsWithFold("answer"))
-	ps.keyed(keyAnswer, 1)
+	ps.word("answer")
 	// Both begin at the start, a space or "=", then take at most "**",
 	// a currency sign, "-", "(" and "-" or "." before their first digit.
 	anchorStart := func(rs []rune, i int) bool {
@@ -296,19 +303,19 @@ func latexPatterns() []prioritized {
 	ps := &targetPatterns{target: targetLatex}
 	add := ps.add
 	add(0, "latex-final-answer", finalAnswerIHope(latexEnvs), startsWithFold("final answer"))
-	ps.keyed(keyFinal, 1)
+	ps.word("final answer")
 	add(50, "latex-final-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("final answer"), rep(anyAll, 0, 100, true), plus(space), lit("is"), opt(lit(":")), star(space), latexEnvs(b))
 	}, startsWithFold("final answer"))
-	ps.keyed(keyFinal, 1)
+	ps.word("final answer")
 	add(100, "latex-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("answer"), lit(":"), rep(anyAll, 0, 50, true), latexEnvs(b))
 	}, startsWithFold("answer"))
-	ps.keyed(keyAnswer, 1)
+	ps.word("answer")
 	add(200, "latex-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("answer"), rep(anyAll, 0, 50, true), latexEnvs(b))
 	}, startsWithFold("answer"))
-	ps.keyed(keyAnswer, 1)
+	ps.word("answer")
 	add(300, "latex", latexEnvs, latexEnvStart)
 	ps.keyed(keyLatex, 2)
 	add(50, "boxed", func(b *patternBuilder) pnode {

@@ -57,12 +57,32 @@ type matcher struct {
 	rs     []rune
 	steps  int
 	budget int
-	stack  []job // the runs' backtracking stack, reused
-	caps   []int // findAll's groups, reused
+	stack  []job            // the runs' backtracking stack, reused
+	caps   []int            // findAll's groups, reused
+	words  map[string][]int // wordAt's answers
 }
 
 func newMatcher(rs []rune) *matcher {
 	return &matcher{rs: rs, budget: baseSteps + stepsPerRune*len(rs), stack: getStack()}
+}
+
+// wordAt lists where word (folded, as the patterns fold) occurs, once per
+// word and text.
+func (m *matcher) wordAt(word []rune) []int {
+	if at, ok := m.words[string(word)]; ok {
+		return at
+	}
+	var at []int
+	for i := 0; i+len(word) <= len(m.rs); i++ {
+		if m.rs[i]|0x20 == word[0] && litAt(m.rs, i, word, true) {
+			at = append(at, i)
+		}
+	}
+	if m.words == nil {
+		m.words = map[string][]int{}
+	}
+	m.words[string(word)] = at
+	return at
 }
 
 // release returns the matcher's stack for the next text.
@@ -111,6 +131,9 @@ type pattern struct {
 	// keyWindow runes of its start: findAll skips to them.
 	key       *runeSet
 	keyWindow int
+	// word, when set, is a literal (folded) every match begins with: the
+	// matcher finds its occurrences once for all the patterns that have it.
+	word []rune
 }
 
 // runeSet is a set of runes: a table for ASCII, a function for the rest
@@ -200,7 +223,20 @@ func (p *pattern) runAll(m *matcher) []span {
 		startsAt = p.startsIn(m.rs)
 	}
 	key := -1 // the next rune of p.key at or after i, once searched
+	var words []int
+	if p.word != nil {
+		words = m.wordAt(p.word)
+	}
 	for i := 0; i <= len(m.rs); {
+		if p.word != nil {
+			for len(words) > 0 && words[0] < i {
+				words = words[1:]
+			}
+			if len(words) == 0 {
+				break
+			}
+			i = words[0]
+		}
 		if p.key != nil {
 			if key < i {
 				if key = p.key.next(m.rs, i); key < 0 {

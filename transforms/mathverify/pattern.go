@@ -10,6 +10,7 @@ package mathverify
 // are rune offsets, as Python's str indices are code points.
 
 import (
+	"strings"
 	"sync"
 	"unicode"
 )
@@ -330,18 +331,26 @@ var (
 	anyAll = cls(func(rune) bool { return true })        // . with DOTALL
 )
 
+// oneOf is the class of chars: a table when they are ASCII (every class
+// here; the matcher tests a class at almost every step).
 func oneOf(chars string) func(rune) bool {
-	return func(r rune) bool {
-		for _, c := range chars {
-			if c == r {
-				return true
-			}
+	var ascii [utf8RuneSelf]bool
+	for _, c := range chars {
+		if c >= utf8RuneSelf {
+			return func(r rune) bool { return strings.ContainsRune(chars, r) }
 		}
-		return false
+		ascii[c] = true
 	}
+	return func(r rune) bool { return r < utf8RuneSelf && ascii[r] }
 }
 
 func noneOf(chars string) func(rune) bool {
-	f := oneOf(chars)
-	return func(r rune) bool { return !f(r) }
+	var ascii [utf8RuneSelf]bool
+	for _, c := range chars {
+		if c >= utf8RuneSelf {
+			return func(r rune) bool { return !strings.ContainsRune(chars, r) }
+		}
+		ascii[c] = true
+	}
+	return func(r rune) bool { return r >= utf8RuneSelf || !ascii[r] }
 }

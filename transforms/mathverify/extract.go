@@ -238,10 +238,12 @@ func boxedEnvStart(rs []rune, i int) bool {
 // boxedEnvStart: its first environment holds a \boxed{ (the pattern's
 // one literal every match has) before anything that would close the
 // environment first: a newline for "$...$", "\(...\)" and " [...]", "$$"
-// for "$$...$$", "\]" for "\[...\]". Most of a trace is before its
-// first box or on lines without one, and is not run at all.
+// for "$$...$$", "\]" for "\[...\]", and also an unescaped "$" for
+// "$...$", "\)" for "\(...\)". Most of a trace is before its first box
+// or on lines without one, and is not run at all.
 func boxedEnvMayHoldBox(rs []rune) func(i int) bool {
 	box, nl, dd, br := newNextRunes(rs, []rune(`\boxed{`)), newNextRunes(rs, []rune("\n")), newNextRunes(rs, []rune("$$")), newNextRunes(rs, []rune(`\]`))
+	dollar, paren := newNextRunes(rs, []rune("$")), newNextRunes(rs, []rune(`\)`))
 	return func(i int) bool {
 		if i+1 >= len(rs) {
 			return false
@@ -258,8 +260,19 @@ func boxedEnvMayHoldBox(rs []rune) func(i int) bool {
 			c := br.from(i + 2)
 			return c < 0 || c >= b
 		}
-		n := nl.from(i)
-		return n < 0 || n >= b
+		if n := nl.from(i); n >= 0 && n < b {
+			return false
+		}
+		switch {
+		case rs[i] == '$':
+			// "$...$" holds no "$" but an escaped one.
+			d := dollar.from(i + 1)
+			return d < 0 || d >= b || rs[d-1] == '\\'
+		case rs[i] == '\\' && rs[i+1] == '(':
+			c := paren.from(i + 2)
+			return c < 0 || c >= b
+		}
+		return true
 	}
 }
 

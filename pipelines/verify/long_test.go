@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/datg/datg/internal/testenv"
@@ -205,5 +207,56 @@ func TestLongTraceVerdictsUnchanged(t *testing.T) {
 	}
 	if len(g) != len(w) {
 		t.Fatalf("%d verdicts, want %d", len(g), len(w))
+	}
+}
+
+// verify grades a batch on every CPU with one parsed gold per problem
+// shared by the workers: grading must read the gold only. Four workers
+// grade the same traces with shared golds and must agree with one
+// grading alone (run with -race to see a write to a shared gold).
+func TestSharedGoldsGradeAlikeConcurrently(t *testing.T) {
+	texts, goldTexts := longTraceCases(t)
+	if testing.Short() {
+		texts, goldTexts = texts[:40], goldTexts[:40]
+	}
+	shared := map[string][]gold{}
+	for _, g := range goldTexts {
+		if shared[g] == nil {
+			for _, gr := range graders {
+				shared[g] = append(shared[g], gr.newGold(g))
+			}
+		}
+	}
+	want := make([][]verdict, len(texts))
+	for i, text := range texts {
+		for k := range graders {
+			want[i] = append(want[i], graders[k].newGold(goldTexts[i]).grade(text, false))
+		}
+	}
+	const workers = 4
+	got := make([][][]verdict, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range texts {
+				i := (j + w*len(texts)/workers) % len(texts)
+				if got[w] == nil {
+					got[w] = make([][]verdict, len(texts))
+				}
+				for k := range graders {
+					got[w][i] = append(got[w][i], shared[goldTexts[i]][k].grade(texts[i], false))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for w := range workers {
+		for i := range texts {
+			if !slices.Equal(got[w][i], want[i]) {
+				t.Fatalf("worker %d, trace %d: %+v, alone %+v", w, i, got[w][i], want[i])
+			}
+		}
 	}
 }

@@ -7,8 +7,9 @@ DATA    ?= data/run
 SRC     ?= data/demo
 LIMIT   ?=
 PKGS    := ./...
-# The DuckDB driver's Arrow interface (datg sql's output) is behind this tag.
-TAGS    := -tags duckdb_arrow
+# No build tags are needed (datg calls DuckDB's Arrow C functions itself,
+# internal/duck/arrow.go); TAGS='-tags ...' passes some to go build/vet/test.
+TAGS    ?=
 
 .PHONY: build test demo tables bench control-eval lint readme clean
 

@@ -6,6 +6,12 @@ require (
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/duckdb/duckdb-go-bindings v0.1.21
+	github.com/duckdb/duckdb-go-bindings/darwin-amd64 v0.1.21
+	github.com/duckdb/duckdb-go-bindings/darwin-arm64 v0.1.21
+	github.com/duckdb/duckdb-go-bindings/linux-amd64 v0.1.21
+	github.com/duckdb/duckdb-go-bindings/linux-arm64 v0.1.21
+	github.com/duckdb/duckdb-go-bindings/windows-amd64 v0.1.21
 	github.com/google/go-cmp v0.7.0
 	github.com/marcboeker/go-duckdb/mapping v0.0.21
 	github.com/marcboeker/go-duckdb/v2 v2.4.3
@@ -26,12 +32,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/andybalholm/brotli v1.2.3 // indirect
-	github.com/duckdb/duckdb-go-bindings v0.1.21 // indirect
-	github.com/duckdb/duckdb-go-bindings/darwin-amd64 v0.1.21 // indirect
-	github.com/duckdb/duckdb-go-bindings/darwin-arm64 v0.1.21 // indirect
-	github.com/duckdb/duckdb-go-bindings/linux-amd64 v0.1.21 // indirect
-	github.com/duckdb/duckdb-go-bindings/linux-arm64 v0.1.21 // indirect
-	github.com/duckdb/duckdb-go-bindings/windows-amd64 v0.1.21 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/go-viper/mapstructure/v2 v2.4.0 // indirect
 	github.com/goccy/go-json v0.10.6 // indirect

@@ -1,10 +1,10 @@
 package transforms
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/datg/datg/study"
 )
@@ -19,8 +19,6 @@ const (
 	MinLength        = 40
 )
 
-var mathSpanRe = regexp.MustCompile(`(?s)\$\$.*?\$\$|\\\[.*?\\\]|\\\(.*?\\\)|\$[^$]*?\$`)
-
 // ReasoningText is the part of a trace whose language is checked: the
 // reasoning the model wrote, without the direct-first prefix datg put in
 // its mouth and without the visible answer after </think>.
@@ -33,12 +31,6 @@ func ReasoningText(text, prefix string) string {
 		s = s[:i]
 	}
 	return s
-}
-
-// StripMath removes display and inline math ($$...$$, \[...\], \(...\),
-// $...$), which is in no natural language.
-func StripMath(s string) string {
-	return mathSpanRe.ReplaceAllString(s, " ")
 }
 
 // Letters counts the letters of s.
@@ -114,34 +106,96 @@ func TextLength(s string) int {
 	return n
 }
 
+// LettersAndLength is (Letters(s), TextLength(s)) in one pass, with
+// ASCII, most of a trace's text whatever its language, read without a
+// table lookup.
+func LettersAndLength(s string) (letters, length int) {
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+				letters++
+				length++
+			}
+			continue
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		}
+		switch {
+		case r >= hangulFirst && r <= hangulLast:
+			length += 2
+			if (r-hangulFirst)%hangulTCount != 0 {
+				length++
+			}
+		case unicode.Is(unicode.Han, r):
+			length += hanWeight
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana):
+			length += kanaWeight
+		case unicode.IsLetter(r) || unicode.IsMark(r):
+			length++
+		}
+	}
+	return letters, length
+}
+
 // Segments cuts text into pieces of about size characters at sentence or
 // line ends and returns at most max of them, spread evenly over the text,
 // so the check of a runaway trace costs no more than that of a normal one.
+//
+// A piece ends at the first sentence or line end once it holds size bytes,
+// or at 2*size bytes; pieces of white space alone are dropped. Only the
+// pieces returned are copied: the text is read once, for the ends.
 func Segments(text string, size, max int) []string {
-	var segs []string
-	var cur strings.Builder
-	flush := func() {
-		if s := strings.TrimSpace(cur.String()); s != "" {
-			segs = append(segs, s)
+	type span struct{ start, end int }
+	var spans []span
+	start, n, blank := 0, 0, true // the current piece: where, its bytes, all space so far
+	for i, r := range text {
+		n += utf8.RuneLen(r) // an invalid byte is read as U+FFFD, 3 bytes
+		if blank && !unicode.IsSpace(r) {
+			blank = false
 		}
-		cur.Reset()
-	}
-	for _, r := range text {
-		cur.WriteRune(r)
 		end := r == '\n' || r == '.' || r == '?' || r == '!' || r == '。' || r == '।' || r == '؟'
-		if end && cur.Len() >= size || cur.Len() >= 2*size {
-			flush()
+		if end && n >= size || n >= 2*size {
+			next := i + utf8.RuneLen(r)
+			if r == utf8.RuneError {
+				_, w := utf8.DecodeRuneInString(text[i:])
+				next = i + w
+			}
+			if !blank {
+				spans = append(spans, span{start, next})
+			}
+			start, n, blank = next, 0, true
 		}
 	}
-	flush()
-	if len(segs) <= max {
-		return segs
+	if !blank {
+		spans = append(spans, span{start, len(text)})
 	}
-	out := make([]string, 0, max)
-	for i := 0; i < max; i++ {
-		out = append(out, segs[i*len(segs)/max])
+	if len(spans) > max {
+		picked := make([]span, max)
+		for i := range picked {
+			picked[i] = spans[i*len(spans)/max]
+		}
+		spans = picked
 	}
-	return out
+	segs := make([]string, len(spans))
+	for i, sp := range spans {
+		segs[i] = segmentText(text[sp.start:sp.end])
+	}
+	return segs
+}
+
+// segmentText is a piece as the characters read from it, trimmed: the
+// piece itself, or, where it holds bytes that are not UTF-8, with each
+// such byte read as U+FFFD.
+func segmentText(piece string) string {
+	if !utf8.ValidString(piece) {
+		var b strings.Builder
+		for _, r := range piece {
+			b.WriteRune(r)
+		}
+		piece = b.String()
+	}
+	return strings.TrimSpace(piece)
 }
 
 // LanguageShares turns per-segment detections into each language's share

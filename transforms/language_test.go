@@ -147,5 +147,8 @@ func FuzzTextLength(f *testing.F) {
 		if n < letters || n > hanWeight*runes {
 			t.Fatalf("TextLength(%q) = %d: %d letters, %d characters", s, n, letters, runes)
 		}
+		if l, m := LettersAndLength(s); l != letters || m != n {
+			t.Fatalf("LettersAndLength(%q) = %d, %d; Letters and TextLength give %d, %d", s, l, m, letters, n)
+		}
 	})
 }

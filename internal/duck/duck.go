@@ -225,7 +225,7 @@ func (db *DB) Arrow(ctx context.Context, query string) (array.RecordReader, erro
 		if err != nil {
 			return err
 		}
-		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		a, err := newArrowFromConn(dc.(driver.Conn))
 		if err != nil {
 			return err
 		}

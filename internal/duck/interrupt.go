@@ -29,19 +29,30 @@ type interruptFunc func()
 // connection no longer has the layout it reads (after an upgrade of
 // go-duckdb: the tests of this package then fail too).
 func interrupter(dc driver.Conn) (interruptFunc, error) {
+	conn, err := rawConnection(dc)
+	if err != nil {
+		return nil, fmt.Errorf("interrupting DuckDB: %w", err)
+	}
+	return func() { mapping.Interrupt(conn) }, nil
+}
+
+// rawConnection is the C connection of dc, a go-duckdb connection, read
+// from its unexported field; an error, rather than a guess, when the
+// field is gone or the connection closed.
+func rawConnection(dc driver.Conn) (mapping.Connection, error) {
 	c, ok := dc.(*duckdb.Conn)
 	if !ok {
-		return nil, fmt.Errorf("interrupting DuckDB: a %T is not a *duckdb.Conn", dc)
+		return mapping.Connection{}, fmt.Errorf("a %T is not a *duckdb.Conn", dc)
 	}
 	field := reflect.ValueOf(c).Elem().FieldByName("conn")
 	if !field.IsValid() || field.Type() != reflect.TypeFor[mapping.Connection]() {
-		return nil, fmt.Errorf("interrupting DuckDB: duckdb.Conn has no conn field of type mapping.Connection (go-duckdb changed)")
+		return mapping.Connection{}, fmt.Errorf("duckdb.Conn has no conn field of type mapping.Connection (go-duckdb changed)")
 	}
 	conn := *(*mapping.Connection)(unsafe.Pointer(field.UnsafeAddr()))
 	if conn.Ptr == nil {
-		return nil, fmt.Errorf("interrupting DuckDB: the connection is closed")
+		return mapping.Connection{}, fmt.Errorf("the connection is closed")
 	}
-	return func() { mapping.Interrupt(conn) }, nil
+	return conn, nil
 }
 
 // interruptEvery is how often an ended context interrupts again: DuckDB

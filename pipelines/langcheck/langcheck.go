@@ -99,7 +99,7 @@ func newChecker(chosen string) (*checker, error) {
 // every detector's decision.
 func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection, error) {
 	text := reasoningOf(t)
-	letters, length := transforms.Letters(text), transforms.TextLength(text)
+	letters, length := transforms.LettersAndLength(text)
 	hash := transforms.TextHash(t.Text)
 	length32 := int32(min(length, 1<<31-1))
 	var comp schema.Compliance

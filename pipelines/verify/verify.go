@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 
+	"github.com/datg/datg/internal/parallel"
 	"github.com/datg/datg/internal/progress"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
@@ -36,6 +38,12 @@ type Summary struct {
 	GoldUnparsed              int // traces whose gold the grader could not read
 	// Disagree counts the traces another grader judged otherwise.
 	Disagree int
+}
+
+// gradedTrace is a trace's verdicts, by grader, and its text's hash.
+type gradedTrace struct {
+	verdicts []verdict
+	hash     string
 }
 
 // Run grades every trace with every grader and rewrites the answers table
@@ -93,19 +101,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	prog := progress.Start(stderr, "verify", int(total))
 	defer prog.Finish()
-	err = store.Scan(snap.Dir, schema.Traces, func(t *schema.Trace) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		g, ok := golds[t.ProblemID]
-		if !ok {
-			return fmt.Errorf("trace %s: problem %s: %w (ingest it first)", t.TraceID, t.ProblemID, ErrNoGold)
-		}
-		hash := transforms.TextHash(t.Text)
+	// write writes one trace's verdicts and counts them.
+	write := func(t *schema.Trace, gt gradedTrace) error {
+		g, vs, hash := golds[t.ProblemID], gt.verdicts, gt.hash
 		var mine verdict
 		rows := make([]schema.Verdict, len(graders))
 		for i, gr := range graders {
-			v := g.golds[i].grade(t.Text, t.Truncated)
+			v := vs[i]
 			rows[i] = schema.Verdict{TraceID: t.TraceID, Grader: gr.name, Extracted: v.Extracted, HasAnswer: v.HasAnswer,
 				Correct: v.Correct, Reason: v.Reason, FoundIn: v.Where, TextHash: hash}
 			if gr.name == chosen.name {
@@ -134,7 +136,56 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		return answers.Write(schema.Answer{TraceID: t.TraceID, Extracted: mine.Extracted, HasAnswer: mine.HasAnswer,
 			Correct: mine.Correct, Gold: g.raw, Reason: mine.Reason, FoundIn: mine.Where, Grader: chosen.name, TextHash: hash})
+	}
+	// Traces are read in batches; each batch is graded on every CPU and
+	// written in order (grading a long trace is most of verify's time).
+	const batchSize = 256
+	batch := make([]schema.Trace, 0, batchSize)
+	graded := make([]gradedTrace, batchSize)
+	flush := func() error {
+		g := parallel.New(ctx, runtime.GOMAXPROCS(0))
+		for i := range batch {
+			if g.Stopped() {
+				break
+			}
+			g.Go(func(context.Context) error {
+				t := &batch[i]
+				gl := golds[t.ProblemID]
+				vs := make([]verdict, len(graders))
+				for k := range graders {
+					vs[k] = gl.golds[k].grade(t.Text, t.Truncated)
+				}
+				graded[i] = gradedTrace{verdicts: vs, hash: transforms.TextHash(t.Text)}
+				return nil
+			})
+		}
+		if err := g.Wait(nil); err != nil {
+			return err
+		}
+		for i := range batch {
+			if err := write(&batch[i], graded[i]); err != nil {
+				return err
+			}
+		}
+		batch = batch[:0]
+		return nil
+	}
+	err = store.Scan(snap.Dir, schema.Traces, func(t *schema.Trace) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, ok := golds[t.ProblemID]; !ok {
+			return fmt.Errorf("trace %s: problem %s: %w (ingest it first)", t.TraceID, t.ProblemID, ErrNoGold)
+		}
+		batch = append(batch, *t)
+		if len(batch) == batchSize {
+			return flush()
+		}
+		return nil
 	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
 	if err != nil {
 		return sum, fmt.Errorf("grading traces: %w", err)
 	}

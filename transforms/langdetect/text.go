@@ -129,15 +129,61 @@ func mailHostEnd(text []rune, from int) (end int, ok bool) {
 	return 0, false
 }
 
+// prepareMargin bounds how far back the end of a text can change what
+// the URL, mail and Vietnamese passes make of it: a URL match reads at
+// most 8 + urlMaxRun characters ahead of where it starts, a mail match
+// starts at most mailMaxUser characters before its '@' and ends at most
+// 2 * mailMaxPart + 1 after it (the run before the '@' is read to its end,
+// but only its last mailMaxUser characters can be replaced), and a
+// Vietnamese vowel composes with the next character. Rounded up.
+const prepareMargin = 4096
+
 // prepare turns a text into the characters langdetect extracts n-grams
-// from.
+// from: the first maxTextLength characters once URLs and mail addresses
+// are spaced out and Vietnamese composed.
+//
+// Only a prefix of the text is read: the passes are run on the first
+// maxTextLength + prepareMargin characters, and on twice as many while
+// what they leave is shorter than that. Each pass reads left to right
+// and looks at most its part of prepareMargin ahead, and leaves at most
+// one character for each it reads, so once the prefix's result holds
+// maxTextLength + prepareMargin characters, its first maxTextLength are
+// those of the whole text's (prepareWhole in the tests checks this).
 func (m *model) prepare(text string, maxTextLength int) []rune {
-	runes := []rune(text)
+	for k := maxTextLength + prepareMargin; ; k *= 2 {
+		head, whole := runePrefix(text, k)
+		runes := m.spaceOutAndCompose([]rune(head))
+		if whole || len(runes) >= maxTextLength+prepareMargin {
+			return m.firstChars(runes, maxTextLength)
+		}
+	}
+}
+
+// runePrefix is text's first n characters, and whether that is all of it.
+func runePrefix(text string, n int) (string, bool) {
+	if len(text) <= n { // n characters hold at least n bytes
+		return text, true
+	}
+	for i := range text {
+		if n == 0 {
+			return text[:i], false
+		}
+		n--
+	}
+	return text, true
+}
+
+// spaceOutAndCompose replaces URLs and mail addresses with a space and
+// composes Vietnamese.
+func (m *model) spaceOutAndCompose(runes []rune) []rune {
 	runes = removeURLs(runes)
 	runes = removeMails(runes)
-	runes = m.norm.normalizeVietnamese(runes)
-	// append(): the first maxTextLength characters, a space after a space
-	// dropped.
+	return m.norm.normalizeVietnamese(runes)
+}
+
+// firstChars is append(): the first maxTextLength characters, a space
+// after a space dropped, then cleaning_text.
+func (m *model) firstChars(runes []rune, maxTextLength int) []rune {
 	n := min(len(runes), maxTextLength)
 	kept := make([]rune, 0, n)
 	var pre rune = -1

@@ -72,10 +72,12 @@ func exprOrNumber(b *patternBuilder) pnode {
 	return alt(exprWithAnchors(b), numberWithAnchors(b))
 }
 
-func startsFold(word string) func([]rune, int) bool {
+// startsWithFold is where a pattern beginning with word (folded) can
+// match: the word is there.
+func startsWithFold(word string) func([]rune, int) bool {
 	w := []rune(word)
 	return func(rs []rune, i int) bool {
-		return i < len(rs) && (rs[i] == w[0] || rs[i] == w[0]-32)
+		return i+len(w) <= len(rs) && rs[i]|0x20 == w[0] && litAt(rs, i, w, true)
 	}
 }
 
@@ -91,6 +93,29 @@ func (t *targetPatterns) add(priority int, where string, root func(b *patternBui
 	t.out = append(t.out, prioritized{p: b.build(root(b), starts), target: t.target, priority: priority, where: where})
 }
 
+// keyed gives the pattern added last its key runes: one of them is within
+// window runes of every match's start (what its starts condition needs).
+func (t *targetPatterns) keyed(key *runeSet, window int) {
+	p := t.out[len(t.out)-1].p
+	p.key, p.keyWindow = key, window
+}
+
+// word gives the pattern added last the word every match begins with
+// (what its startsWithFold condition checks); the word's first rune is
+// an ASCII letter, which the search compares with |0x20 as that does.
+func (t *targetPatterns) word(w string) {
+	t.out[len(t.out)-1].p.word = []rune(w)
+}
+
+// The key runes of the start conditions.
+var (
+	keyFinal  = newRuneSet("fF", nil)              // startsWithFold("final answer")
+	keyAnswer = newRuneSet("aA", nil)              // startsWithFold("answer")
+	keyLatex  = newRuneSet(`$\-[`, nil)            // latexEnvStart: at the start, or "[" after a space
+	keyBoxed  = newRuneSet(`$\[`, nil)             // boxedEnvStart
+	keyDigit  = newRuneSet("0123456789", isDigitU) // anchorStart: a digit within 8
+)
+
 // finalAnswerIHope is both targets' first pattern, "final answer is
 // <answer>. I hope", around the target's answer pattern.
 func finalAnswerIHope(answer func(b *patternBuilder) pnode) func(b *patternBuilder) pnode {
@@ -102,10 +127,12 @@ func finalAnswerIHope(answer func(b *patternBuilder) pnode) func(b *patternBuild
 func exprPatterns() []prioritized {
 	ps := &targetPatterns{target: targetExpr}
 	add := ps.add
-	add(0, "expr-final-answer", finalAnswerIHope(exprOrNumber), startsFold("final"))
+	add(0, "expr-final-answer", finalAnswerIHope(exprOrNumber), startsWithFold("final answer"))
+	ps.word("final answer")
 	add(50, "expr-final-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("final answer"), rep(anyDot, 0, 100, true), plus(space), lit("is"), opt(lit(":")), exprOrNumber(b))
-	}, startsFold("final"))
+	}, startsWithFold("final answer"))
+	ps.word("final answer")
 	answerEq := func(colon bool) func(b *patternBuilder) pnode {
 		return func(b *patternBuilder) pnode {
 			head := []pnode{litFold("answer")}
@@ -118,13 +145,19 @@ func exprPatterns() []prioritized {
 				notAhead(seq(star(space), lit("="))))...)
 		}
 	}
-	add(100, "expr-answer", answerEq(true), startsFold("answer"))
-	add(200, "expr-answer", answerEq(false), startsFold("answer"))
+	add(100, "expr-answer", answerEq(true), startsWithFold("answer"))
+	ps.word("answer")
+	add(200, "expr-answer", answerEq(false), startsWithFold("answer"))
+	ps.word("answer")
+	// Both begin at the start, a space or "=", then take at most "**",
+	// a currency sign, "-", "(" and "-" or "." before their first digit.
 	anchorStart := func(rs []rune, i int) bool {
-		return i == 0 || (i < len(rs) && (isSpaceU(rs[i]) || rs[i] == '='))
+		return (i == 0 || (i < len(rs) && (isSpaceU(rs[i]) || rs[i] == '='))) && digitWithin(rs, i, 8)
 	}
 	add(300, "expr", exprWithAnchors, anchorStart)
+	ps.keyed(keyDigit, 8)
 	add(300, "number", numberWithAnchors, anchorStart)
+	ps.keyed(keyDigit, 8)
 	return ps.out
 }
 
@@ -170,42 +203,175 @@ func latexEnvs(b *patternBuilder) pnode {
 	return seq(parts...)
 }
 
+// latexEnvStart is where an environment of latexEnv can begin: "$", "\["
+// or "\(", " [" (any space), and, but for boxed, "\frac{" or "-\frac{".
 func latexEnvStart(rs []rune, i int) bool {
-	if i >= len(rs) {
+	if i+1 >= len(rs) {
 		return false
 	}
-	switch rs[i] {
-	case '$', '\\', '-':
+	switch next := rs[i+1]; rs[i] {
+	case '$':
+		return true
+	case '\\':
+		return next == '[' || next == '(' || next == 'f'
+	case '-':
+		return next == '\\'
+	}
+	return rs[i+1] == '[' && isSpaceU(rs[i])
+}
+
+// boxedEnvStart is latexEnvStart for latexEnv(boxed): no fraction.
+func boxedEnvStart(rs []rune, i int) bool {
+	if i+1 >= len(rs) {
+		return false
+	}
+	switch next := rs[i+1]; rs[i] {
+	case '$':
+		return true
+	case '\\':
+		return next == '[' || next == '('
+	}
+	return rs[i+1] == '[' && isSpaceU(rs[i])
+}
+
+// boxedEnvMayHoldBox is where latexEnv(boxed) can match, past
+// boxedEnvStart: its first environment holds a \boxed{ (the pattern's
+// one literal every match has) before anything that would close the
+// environment first: a newline for "$...$", "\(...\)" and " [...]", "$$"
+// for "$$...$$", "\]" for "\[...\]", and also an unescaped "$" for
+// "$...$", "\)" for "\(...\)". Most of a trace is before its first box
+// or on lines without one, and is not run at all.
+func boxedEnvMayHoldBox(rs []rune) func(i int) bool {
+	box, nl, dd, br := newNextRunes(rs, []rune(`\boxed{`)), newNextRunes(rs, []rune("\n")), newNextRunes(rs, []rune("$$")), newNextRunes(rs, []rune(`\]`))
+	dollar, paren := newNextRunes(rs, []rune("$")), newNextRunes(rs, []rune(`\)`))
+	return func(i int) bool {
+		if i+1 >= len(rs) {
+			return false
+		}
+		b := box.from(i + 1)
+		if b < 0 {
+			return false
+		}
+		switch {
+		case rs[i] == '$' && rs[i+1] == '$':
+			d := dd.from(i + 2)
+			return d < 0 || d >= b
+		case rs[i] == '\\' && rs[i+1] == '[':
+			c := br.from(i + 2)
+			return c < 0 || c >= b
+		}
+		if n := nl.from(i); n >= 0 && n < b {
+			return false
+		}
+		switch {
+		case rs[i] == '$':
+			// "$...$" holds no "$" but an escaped one.
+			d := dollar.from(i + 1)
+			return d < 0 || d >= b || rs[d-1] == '\\'
+		case rs[i] == '\\' && rs[i+1] == '(':
+			c := paren.from(i + 2)
+			return c < 0 || c >= b
+		}
 		return true
 	}
-	return isSpaceU(rs[i])
+}
+
+// nextRunes finds the next occurrence of a run of runes, searched from
+// increasing positions: an occurrence found stays the answer until the
+// search passes it, so the text is read once.
+type nextRunes struct {
+	rs, lit  []rune
+	at       int // the first occurrence at or after searched, or -1
+	searched int
+	valid    bool
+}
+
+func newNextRunes(rs, lit []rune) *nextRunes { return &nextRunes{rs: rs, lit: lit} }
+
+func (n *nextRunes) from(i int) int {
+	if n.valid && i >= n.searched && (n.at < 0 || n.at >= i) {
+		return n.at
+	}
+	n.valid, n.searched, n.at = true, i, -1
+	for j := i; j+len(n.lit) <= len(n.rs); j++ {
+		if n.rs[j] == n.lit[0] && litAt(n.rs, j, n.lit, false) {
+			n.at = j
+			break
+		}
+	}
+	return n.at
+}
+
+// digitWithin reports whether one of the n runes from i is a digit.
+func digitWithin(rs []rune, i, n int) bool {
+	for _, r := range rs[min(i, len(rs)):min(i+n, len(rs))] {
+		if isDigitU(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func latexPatterns() []prioritized {
 	ps := &targetPatterns{target: targetLatex}
 	add := ps.add
-	add(0, "latex-final-answer", finalAnswerIHope(latexEnvs), startsFold("final"))
+	add(0, "latex-final-answer", finalAnswerIHope(latexEnvs), startsWithFold("final answer"))
+	ps.word("final answer")
 	add(50, "latex-final-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("final answer"), rep(anyAll, 0, 100, true), plus(space), lit("is"), opt(lit(":")), star(space), latexEnvs(b))
-	}, startsFold("final"))
+	}, startsWithFold("final answer"))
+	ps.word("final answer")
 	add(100, "latex-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("answer"), lit(":"), rep(anyAll, 0, 50, true), latexEnvs(b))
-	}, startsFold("answer"))
+	}, startsWithFold("answer"))
+	ps.word("answer")
 	add(200, "latex-answer", func(b *patternBuilder) pnode {
 		return seq(litFold("answer"), rep(anyAll, 0, 50, true), latexEnvs(b))
-	}, startsFold("answer"))
+	}, startsWithFold("answer"))
+	ps.word("answer")
 	add(300, "latex", latexEnvs, latexEnvStart)
+	ps.keyed(keyLatex, 2)
 	add(50, "boxed", func(b *patternBuilder) pnode {
 		parts := []pnode{latexEnv(b, "first_", true)}
 		for i := 1; i <= 5; i++ {
 			parts = append(parts, star(space), opt(seq(joiner(), latexEnv(b, fmt.Sprintf("next%d_", i), true))))
 		}
 		return seq(parts...)
-	}, latexEnvStart)
+	}, boxedEnvStart)
+	ps.keyed(keyBoxed, 2)
+	ps.out[len(ps.out)-1].p.startsIn = boxedEnvMayHoldBox
 	add(50, "boxed", func(b *patternBuilder) pnode {
 		return b.group("first_latexBoxed", seq(lit(`\boxed{`), plus(anyAll), lit("}")))
 	}, func(rs []rune, i int) bool { return i < len(rs) && rs[i] == '\\' })
+	ps.out[len(ps.out)-1].p.direct = boxedGreedy
 	return ps.out
+}
+
+// boxedGreedy is findAll of (\\boxed\{.+\}) with DOTALL, whose run
+// takes the whole rest of the text and backs off to its last '}' (a
+// backtracking stack as long as the text). Its only match starts at the
+// first \boxed{ with a '}' at least one character after it and ends at
+// the text's last '}'; a later \boxed{ has no '}' far enough after it
+// if that one has not, and none is left after the match.
+func boxedGreedy(p *pattern, rs []rune) []span {
+	open := []rune(`\boxed{`)
+	last := -1
+	for j := len(rs) - 1; j >= 0; j-- {
+		if rs[j] == '}' {
+			last = j
+			break
+		}
+	}
+	for i := 0; i+len(open) <= len(rs); i++ {
+		if rs[i] != '\\' || !litAt(rs, i, open, false) {
+			continue
+		}
+		if last < i+len(open)+1 {
+			return nil
+		}
+		return []span{{start: i, end: last + 1, caps: []int{i, last + 1}, pat: p}}
+	}
+	return nil
 }
 
 // allPatterns is every pattern sorted by priority, stably: the LaTeX
@@ -237,6 +403,7 @@ type candidate struct {
 func extract(text string) (ex extraction) {
 	rs := []rune(text)
 	m := newMatcher(rs)
+	defer m.release()
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(budgetExceeded); ok {

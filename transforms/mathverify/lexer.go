@@ -183,6 +183,42 @@ var accentCmds = []string{`\acute`, `\bar`, `\overline`, `\breve`, `\check`, `\w
 
 const maxTokens = 4000
 
+// lexEntries are the literal rules, Greek letters and other symbols that
+// begin with one rune, in their lists' order.
+type lexEntries struct {
+	lits         []litRule
+	greek, other []string
+}
+
+var noLexEntries lexEntries
+
+// lexByFirst indexes litRules, greekLetters and otherSymbols by their
+// first rune: lex tried every entry at every position (a sixth of the
+// time of grading a short answer).
+var lexByFirst = func() map[rune]*lexEntries {
+	m := map[rune]*lexEntries{}
+	at := func(s string) *lexEntries {
+		r := []rune(s)[0]
+		if m[r] == nil {
+			m[r] = &lexEntries{}
+		}
+		return m[r]
+	}
+	for _, lr := range litRules {
+		e := at(lr.text)
+		e.lits = append(e.lits, lr)
+	}
+	for _, g := range greekLetters {
+		e := at(g)
+		e.greek = append(e.greek, g)
+	}
+	for _, g := range otherSymbols {
+		e := at(g)
+		e.other = append(e.other, g)
+	}
+	return m
+}()
+
 func isWS(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' }
 
 func lex(src string) ([]token, error) {
@@ -200,11 +236,15 @@ func lex(src string) ([]token, error) {
 				bestLen, bestOrder, bestTyp = n, order, typ
 			}
 		}
-		for _, lr := range litRules {
-			if lr.text[0] == byte(string(rs[i])[0]) || rs[i] >= 0x80 {
-				if n := prefixLen(rs, i, lr.text); n > 0 {
-					consider(n, lr.order, lr.typ)
-				}
+		// Only the entries beginning with rs[i] can match at i
+		// (prefixLen compares every rune): lexByFirst lists them.
+		first := lexByFirst[rs[i]]
+		if first == nil {
+			first = &noLexEntries
+		}
+		for _, lr := range first.lits {
+			if n := prefixLen(rs, i, lr.text); n > 0 {
+				consider(n, lr.order, lr.typ)
 			}
 		}
 		consider(lexNumberish(rs, i))
@@ -212,7 +252,7 @@ func lex(src string) ([]token, error) {
 		if isASCIILetter(rs[i]) && rs[i] != 'e' && rs[i] != 'E' {
 			consider(1, orderLetter, "LETTER")
 		}
-		for _, g := range greekLetters {
+		for _, g := range first.greek {
 			if n := prefixLen(rs, i, g); n > 0 {
 				if i+n < len(rs) && rs[i+n] == ' ' {
 					n++
@@ -220,7 +260,7 @@ func lex(src string) ([]token, error) {
 				consider(n, orderGreek, "GREEK_CMD")
 			}
 		}
-		for _, g := range otherSymbols {
+		for _, g := range first.other {
 			if n := prefixLen(rs, i, g); n > 0 {
 				if i+n < len(rs) && rs[i+n] == ' ' {
 					n++

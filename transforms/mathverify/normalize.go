@@ -158,6 +158,7 @@ func sub(p *pattern, text string, repl func(rs []rune, s span) string) string {
 	rs := []rune(text)
 	m := newMatcher(rs)
 	spans := p.findAll(m)
+	m.release()
 	if len(spans) == 0 {
 		return text
 	}

@@ -9,7 +9,11 @@ package mathverify
 // end of the previous match), in work linear in the text (vm.go). Indices
 // are rune offsets, as Python's str indices are code points.
 
-import "unicode"
+import (
+	"strings"
+	"sync"
+	"unicode"
+)
 
 type pnode interface{}
 
@@ -54,12 +58,52 @@ type matcher struct {
 	rs     []rune
 	steps  int
 	budget int
-	stack  []job // the runs' backtracking stack, reused
-	caps   []int // findAll's groups, reused
+	stack  []job            // the runs' backtracking stack, reused
+	caps   []int            // findAll's groups, reused
+	words  map[string][]int // wordAt's answers
 }
 
 func newMatcher(rs []rune) *matcher {
-	return &matcher{rs: rs, budget: baseSteps + stepsPerRune*len(rs)}
+	return &matcher{rs: rs, budget: baseSteps + stepsPerRune*len(rs), stack: getStack()}
+}
+
+// wordAt lists where word (folded, as the patterns fold) occurs, once per
+// word and text.
+func (m *matcher) wordAt(word []rune) []int {
+	if at, ok := m.words[string(word)]; ok {
+		return at
+	}
+	var at []int
+	for i := 0; i+len(word) <= len(m.rs); i++ {
+		if m.rs[i]|0x20 == word[0] && litAt(m.rs, i, word, true) {
+			at = append(at, i)
+		}
+	}
+	if m.words == nil {
+		m.words = map[string][]int{}
+	}
+	m.words[string(word)] = at
+	return at
+}
+
+// release returns the matcher's stack for the next text.
+func (m *matcher) release() {
+	putStack(m.stack)
+	m.stack = nil
+}
+
+// Backtracking stacks grow with the text (a greedy loop over a long run
+// keeps a choice per rune); growing one for every pattern, lookahead and
+// text was a third of grading a long trace. They are reused.
+var stackPool = sync.Pool{New: func() any { return new([]job) }}
+
+func getStack() []job { return (*stackPool.Get().(*[]job))[:0] }
+
+func putStack(s []job) {
+	if cap(s) > 0 {
+		s = s[:0]
+		stackPool.Put(&s)
+	}
 }
 
 type budgetExceeded struct{}
@@ -77,6 +121,54 @@ type pattern struct {
 	prog   *program
 	names  []string
 	starts func(rs []rune, i int) bool // a cheap necessary condition for a match at i, or nil
+	// direct, when set, is findAll written out for this pattern: what the
+	// program finds, without running it (pattern_diff_test.go compares
+	// the two on every test text).
+	direct func(p *pattern, rs []rune) []span
+	// startsIn, when set, makes a stricter starts for one text, called
+	// with increasing positions (so it can keep its place in the text).
+	startsIn func(rs []rune) func(i int) bool
+	// key, when set, is runes one of which every match has within
+	// keyWindow runes of its start: findAll skips to them.
+	key       *runeSet
+	keyWindow int
+	// word, when set, is a literal (folded) every match begins with: the
+	// matcher finds its occurrences once for all the patterns that have it.
+	word []rune
+}
+
+// runeSet is a set of runes: a table for ASCII, a function for the rest
+// (nil: none).
+type runeSet struct {
+	ascii [utf8RuneSelf]bool
+	other func(rune) bool
+}
+
+const utf8RuneSelf = 0x80
+
+func newRuneSet(ascii string, other func(rune) bool) *runeSet {
+	s := &runeSet{other: other}
+	for _, c := range ascii {
+		s.ascii[c] = true
+	}
+	return s
+}
+
+func (s *runeSet) has(r rune) bool {
+	if r < utf8RuneSelf {
+		return s.ascii[r]
+	}
+	return s.other != nil && s.other(r)
+}
+
+// nextKey is the first position at or after i holding a rune of s, or -1.
+func (s *runeSet) next(rs []rune, i int) int {
+	for ; i < len(rs); i++ {
+		if s.has(rs[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // span is one match: its bounds and the bounds of each group (-1 when the
@@ -109,6 +201,14 @@ func (s span) text(rs []rune, name string) string {
 // program serves every position, so what it learns about positions that
 // cannot lead to a match holds for all of them.
 func (p *pattern) findAll(m *matcher) []span {
+	if p.direct != nil {
+		return p.direct(p, m.rs)
+	}
+	return p.runAll(m)
+}
+
+// runAll is findAll by running the pattern's program.
+func (p *pattern) runAll(m *matcher) []span {
 	var out []span
 	steps := m.steps
 	r := p.prog.newRun(m)
@@ -119,8 +219,36 @@ func (p *pattern) findAll(m *matcher) []span {
 	for j := range caps {
 		caps[j] = -1
 	}
+	var startsAt func(int) bool
+	if p.startsIn != nil {
+		startsAt = p.startsIn(m.rs)
+	}
+	key := -1 // the next rune of p.key at or after i, once searched
+	var words []int
+	if p.word != nil {
+		words = m.wordAt(p.word)
+	}
 	for i := 0; i <= len(m.rs); {
-		if p.starts != nil && !p.starts(m.rs, i) {
+		if p.word != nil {
+			for len(words) > 0 && words[0] < i {
+				words = words[1:]
+			}
+			if len(words) == 0 {
+				break
+			}
+			i = words[0]
+		}
+		if p.key != nil {
+			if key < i {
+				if key = p.key.next(m.rs, i); key < 0 {
+					break
+				}
+			}
+			if key-p.keyWindow+1 > i {
+				i = key - p.keyWindow + 1
+			}
+		}
+		if p.starts != nil && !p.starts(m.rs, i) || startsAt != nil && !startsAt(i) {
 			i++
 			continue
 		}
@@ -140,6 +268,11 @@ func (p *pattern) findAll(m *matcher) []span {
 		}
 	}
 	m.stack = r.stack[:0] // for the next pattern
+	for _, sub := range r.subs {
+		if sub != nil {
+			putStack(sub.stack)
+		}
+	}
 	counted(m.steps - steps)
 	return out
 }
@@ -198,18 +331,26 @@ var (
 	anyAll = cls(func(rune) bool { return true })        // . with DOTALL
 )
 
+// oneOf is the class of chars: a table when they are ASCII (every class
+// here; the matcher tests a class at almost every step).
 func oneOf(chars string) func(rune) bool {
-	return func(r rune) bool {
-		for _, c := range chars {
-			if c == r {
-				return true
-			}
+	var ascii [utf8RuneSelf]bool
+	for _, c := range chars {
+		if c >= utf8RuneSelf {
+			return func(r rune) bool { return strings.ContainsRune(chars, r) }
 		}
-		return false
+		ascii[c] = true
 	}
+	return func(r rune) bool { return r < utf8RuneSelf && ascii[r] }
 }
 
 func noneOf(chars string) func(rune) bool {
-	f := oneOf(chars)
-	return func(r rune) bool { return !f(r) }
+	var ascii [utf8RuneSelf]bool
+	for _, c := range chars {
+		if c >= utf8RuneSelf {
+			return func(r rune) bool { return !strings.ContainsRune(chars, r) }
+		}
+		ascii[c] = true
+	}
+	return func(r rune) bool { return r >= utf8RuneSelf || !ascii[r] }
 }

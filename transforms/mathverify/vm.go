@@ -344,7 +344,7 @@ func (r *run) lookahead(in *inst, pos int) bool {
 	}
 	if r.looks[k] == nil {
 		r.looks[k] = make([]int8, len(r.m.rs)+1)
-		r.subs[k] = &run{p: in.sub, m: r.m, boolean: true}
+		r.subs[k] = &run{p: in.sub, m: r.m, boolean: true, stack: getStack()}
 	}
 	if v := r.looks[k][pos]; v != 0 {
 		return v == 1

@@ -47,7 +47,7 @@ func accuracyGroups(r *result, _ layoutOpts) grid {
 			"difficulty and direction, the mean accuracy (%) over the target languages of each resource group (HRL, MRL, LRL: high-, " +
 			"medium- and low-resource), with the 95% Wilson interval of the group's pooled traces (n, the problems times the group's " +
 			"languages, is in the csv). en-en is the English reference, in no group.",
-		Wide: true, TitleLabel: "Model", Header: header, Align: "ll" + strings.Repeat("r", len(groups)),
+		Wide: true, TitleLabel: "Model", Keys: 1, Header: header, Align: "ll" + strings.Repeat("r", len(groups)),
 	}
 	type rowKey struct{ model, level, dir string }
 	lines := map[rowKey][]string{}

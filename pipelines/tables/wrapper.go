@@ -20,8 +20,8 @@ const figureCaption = "Final-answer accuracy across input-reasoning language set
 	"low-resource), with 95% Wilson confidence intervals. The pale bar, en-en, is not part of any group average."
 
 // wrapper is paper.tex: an article of columns columns (0 is 1) with the
-// packages the tables need, the figure, then every table in the registry's
-// (the paper's) order. Each input is guarded by \IfFileExists, so the
+// packages the tables need, the figure, then every table: the paper's in
+// its order, then those beyond it. Each input is guarded by \IfFileExists, so the
 // document compiles whichever tables a run has written (--only, tables
 // skipped for missing inputs); the figure is included without extension,
 // so pdflatex takes accuracy_groups.pdf when there is one, else the PNG.
@@ -44,9 +44,10 @@ func wrapper(columns int) []byte {
 \section*{Tables of the run}
 Tables and figure as the paper lays them out; index.md says where each is in the paper.
 `, class, class, texPackages)
+	// The figure, the paper's tables in its order (so that its Tables 1 to
+	// 5 keep their numbers here), then the tables beyond the paper.
 	for _, t := range registry {
 		if t.Figure != nil {
-			fig := t.Name
 			fmt.Fprintf(&b, `\IfFileExists{%[1]s.pdf}{\def\datgfigure{%[1]s}}{\IfFileExists{%[1]s.png}{\def\datgfigure{%[1]s}}{\let\datgfigure\relax}}
 \ifx\datgfigure\relax\else
 \begin{figure*}[tbp]
@@ -56,9 +57,15 @@ Tables and figure as the paper lays them out; index.md says where each is in the
 \label{fig:%s}
 \end{figure*}
 \fi
-`, fig, texEscape(figureCaption), labelSafe(fig))
+`, t.Name, texEscape(figureCaption), labelSafe(t.Name))
 		}
-		fmt.Fprintf(&b, "\\IfFileExists{%[1]s.tex}{\\input{%[1]s}}{}\n", t.Name)
+	}
+	for _, beyond := range []bool{false, true} {
+		for _, t := range registry {
+			if inPaper := t.Paper.Number != "" && t.Figure == nil; inPaper != beyond {
+				fmt.Fprintf(&b, "\\IfFileExists{%[1]s.tex}{\\input{%[1]s}}{}\n", t.Name)
+			}
+		}
 	}
 	b.WriteString("\\end{document}\n")
 	return []byte(b.String())

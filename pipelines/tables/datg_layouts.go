@@ -92,12 +92,45 @@ var datgMetrics = []struct{ col, name, arrow string }{
 // datgFull is the appendix table "Full DATG results" (tab:app_datg_full):
 // a block per pair in the appendix's order (en-en, en-fr, en-zh, ...), a
 // row per level (High, Medium, Low), CAR, PMF and HAR for each model, three
-// decimals; with --ci each mean's bootstrap interval.
+// decimals; with --ci a part per model (and aligner), each mean with its
+// bootstrap interval.
 func datgFull(r *result, o layoutOpts) grid {
 	models, labels := modelsOf(r), modelLabels(r)
 	caption := "Full DATG results by language pair, difficulty, model scale, and metric: mean CAR, PMF and HAR of each trace's best reference DAG (en-en and en-x)."
 	if o.CI {
-		caption += " In brackets, 95% bootstrap intervals (1,000 replicates of the cell's traces)."
+		// Nine intervals side by side would not read: a part per model.
+		caption += " A part per model; in brackets, 95% bootstrap intervals (1,000 replicates of the cell's traces)."
+		g := grid{Caption: caption + coverageNote(r), Wide: true, Keys: 1, PartLabel: "Model",
+			Header: []string{"Pair", "Difficulty", "CAR", "PMF", "HAR"}, Align: "llccc"}
+		aligners := uniqueIn(r.Rows, r.col("aligner"))
+		for _, model := range models {
+			own := &result{Columns: r.Columns}
+			for _, row := range r.Rows {
+				if plain(row[r.col("model")]) == model {
+					own.Rows = append(own.Rows, row)
+				}
+			}
+			one := pairBlocks(own, grid{}, levelFull, func(cell func(string) []any) []string {
+				row := cell(model)
+				if row == nil {
+					return []string{"--", "--", "--"}
+				}
+				var line []string
+				for _, m := range datgMetrics {
+					line = append(line, interval(frac(row[r.col(m.col)], 3), row[r.col(m.col+"_lo")], row[r.col(m.col+"_hi")], fracOf(3)))
+				}
+				return line
+			})
+			for _, p := range one.Parts {
+				aligner := p.Title
+				p.Title = labels[model]
+				if len(aligners) > 1 {
+					p.Title += ", aligner " + aligner
+				}
+				g.Parts = append(g.Parts, p)
+			}
+		}
+		return g
 	}
 	g := grid{Caption: caption + coverageNote(r), Wide: true, Keys: 1,
 		Groups: [][]span{{{"", 2}}}, Header: []string{"Pair", "Difficulty"}, Align: "ll"}
@@ -117,11 +150,7 @@ func datgFull(r *result, o layoutOpts) grid {
 					line = append(line, "--")
 					continue
 				}
-				v := frac(row[r.col(m.col)], 3)
-				if o.CI {
-					v = interval(v, row[r.col(m.col+"_lo")], row[r.col(m.col+"_hi")], fracOf(3))
-				}
-				line = append(line, v)
+				line = append(line, frac(row[r.col(m.col)], 3))
 			}
 		}
 		return line

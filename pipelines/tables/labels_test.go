@@ -238,10 +238,12 @@ func TestLayoutsKeyCellsByModel(t *testing.T) {
 		}
 		relabel := strings.NewReplacer(deepseek8B, "8B", "Qwen/Qwen3-8B", "8B").Replace
 		// long shows the rows as they come: the model column is in the table.
-		if lay := entry.Layout; lay != nil && !isLong(lay) {
-			want, got := layoutText(lay(res, layoutOpts{})), layoutText(lay(same, layoutOpts{}))
-			if relabel(want) != got {
-				t.Errorf("%s: with both 8B models labelled 8B the layout is\n%s\nwant\n%s", f.Name, got, relabel(want))
+		for _, o := range []layoutOpts{{}, {CI: true}} {
+			if lay := entry.Layout; lay != nil && !isLong(lay) {
+				want, got := layoutText(lay(res, o)), layoutText(lay(same, o))
+				if relabel(want) != got {
+					t.Errorf("%s (%+v): with both 8B models labelled 8B the layout is\n%s\nwant\n%s", f.Name, o, got, relabel(want))
+				}
 			}
 		}
 		if draw := entry.Figure; draw != nil {

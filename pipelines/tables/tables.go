@@ -48,7 +48,7 @@ func (c Config) Validate() error {
 	var p inputerr.Problems
 	p.Nested(store.CheckDir(c.Data))
 	if c.Columns != 0 && c.Columns != 1 && c.Columns != 2 {
-		p.Add("Columns", "%w: %d (1 or 2)", ErrColumns, c.Columns)
+		p.Add("Columns", "%w, not %d", ErrColumns, c.Columns)
 	}
 	for _, name := range c.Only {
 		if _, ok := registered(name); !ok {

@@ -11,7 +11,7 @@ PKGS    := ./...
 # internal/duck/arrow.go); TAGS='-tags ...' passes some to go build/vet/test.
 TAGS    ?=
 
-.PHONY: build test demo tables bench control-eval lint readme clean
+.PHONY: build test demo tables paper-full bench control-eval lint readme clean
 
 # The commit datg --version prints. go build records it (vcs.revision), but
 # not in a linked git worktree (golang/go#58218) nor with -buildvcs=false;
@@ -34,6 +34,13 @@ demo: build
 # Every paper table from the Parquet tables of $(DATA).
 tables: build
 	$(BIN) tables --data $(DATA)
+
+# The paper's full design (the simulator over ../shared/polymath, all 125
+# problems per level, 38,250 probe traces) through scripts/demo.sh, its
+# tables compiled with pdflatex in one and two columns, with and without
+# --ci: longer than a test should take (docs/paper-tables.md).
+paper-full:
+	DATG_FULL_DESIGN=1 DATG_REQUIRE_PDFLATEX=1 $(GO) test $(TAGS) -timeout 3h -run '^TestFullDesignPaperTeXCompiles$$' -v ./cmd/datg
 
 bench:
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchtime 1x -timeout 60m $(PKGS)

@@ -76,10 +76,9 @@ echo "== tables"
 cat <<MSG
 
 Done in $(( $(date +%s) - start ))s. Outputs (the numbers come from a simulated model):
-  tables:  $DATA/tables/  (datg_main.md is Table 1, datg_correctness_main.md Table 2,
-           direction_accuracy.md, compliance.md, datg_full.md, datg_correctness.md and
-           control.md Table 3, reference_diversity.md the appendix tables; aligner_agreement.md
-           compares the aligners)
+  tables:  $DATA/tables/  (index.md says which file is which table of the paper: datg_main
+           is Table 1, datg_correctness_main Table 2, control Table 3; paper.tex inputs them
+           all: cd $DATA/tables && pdflatex paper.tex)
   Parquet: $DATA/*.parquet (problems traces answers compliance derivations dags nodes edges
            alignments alignment_events harmful_actions alignment_errors scores trials)
   journal: $DATA/journal/llm/  (rerun 'make demo' and nothing is requested again)

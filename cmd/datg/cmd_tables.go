@@ -8,11 +8,20 @@ import (
 )
 
 var cmdTables = &Command{
-	UsageLine: "tables [--out DIR] [--only NAME,..] [--probe-seed N]",
+	UsageLine: "tables [--out DIR] [--only NAME,..] [--probe-seed N] [--ci] [--columns 1|2]",
 	Short:     "regenerate the paper's tables from the run (DuckDB SQL in sql/tables)",
 	Long: `Tables runs every query in sql/tables over the run and writes, per table,
-<name>.csv (tidy: one row per cell), <name>.md and <name>.tex (booktabs,
-laid out as the paper lays the table out) into --out (default DIR/tables).
+<name>.csv (tidy: one row per cell, every count and interval), <name>.md
+(captioned, numbers right-aligned) and <name>.tex (a complete table float
+with its caption and \label{tab:<name>}, fitted to the text block, laid out
+as the paper lays the table out) into --out (default DIR/tables), and the
+accuracy figure. paper.tex inputs every table and the figure (pdflatex
+paper.tex in that directory; --columns 2 sets it in two columns, as the
+paper is); index.md says where each file is in the paper.
+
+The paper's tables show the paper's layout; --ci adds to each cell its 95%
+interval (Wilson for accuracies, bootstrap for DATG means), as
+52.8 [48.4, 57.1]. The tables beyond the paper always show theirs.
 
 The probe tables (all but control, reference_diversity and the human
 audit's) read the direction probe alone: base traces at the probe's seed
@@ -45,6 +54,8 @@ func init() {
 	fs := &cmdTables.Flag
 	fs.StringVar(&tablesCfg.Out, "out", tablesCfg.Out, "output directory (default DIR/tables)")
 	fs.Var(&tablesOnly, "only", "write only these tables")
+	fs.BoolVar(&tablesCfg.CI, "ci", tablesCfg.CI, "add 95% intervals (Wilson, bootstrap) to the paper's tables")
+	fs.IntVar(&tablesCfg.Columns, "columns", 1, "columns of paper.tex: 1 or 2")
 }
 
 func runTables(ctx context.Context, cmd *Command, args []string) error {

@@ -8,10 +8,10 @@ import (
 // table: a row per pair en-x, a column per (model, level); each cell is
 // "langdetect/lingua" in percent, followed by the number of traces the two
 // decide differently when there are any.
-func complianceAgreement(r *result) grid {
+func complianceAgreement(r *result, _ layoutOpts) grid {
 	iLD, iLI, iDis := r.col("pct_langdetect"), r.col("pct_lingua"), r.col("disagree")
 	return langByModelLevel(r, "Reasoning language compliance (%) under en-x by the two detectors of datg langcheck: langdetect (the paper's rule) / lingua (datg's segment detector); in parentheses, the traces they decide differently.",
-		"Pair", pairName, func(row []any) string {
+		"Pair", pairName, complianceLangs, func(row []any) string {
 			cell := fixedN(row[iLD], 1) + "/" + fixedN(row[iLI], 1)
 			if n, ok := row[iDis].(int64); ok && n > 0 {
 				cell += " (" + strconv.FormatInt(n, 10) + ")"

@@ -61,12 +61,12 @@ func TestComplianceAgreementKeysCellsByModel(t *testing.T) {
 		{"a/X-8B", "8B", "low", "sw", int64(2), 100.0, 100.0, int64(0)},
 		{"b/Y-8B", "8B", "low", "te", int64(1), 0.0, 100.0, int64(1)},
 	}
-	g := complianceAgreement(r)
-	if want := []string{"Pair", "8B Low", "8B Med.", "8B Low"}; !slices.Equal(g.Header, want) {
-		t.Errorf("header %q, want %q", g.Header, want)
+	g := complianceAgreement(r, layoutOpts{})
+	if want := []string{"Pair", "8B Low", "8B Med.", "8B Low"}; !slices.Equal(g.mdHeader(), want) {
+		t.Errorf("header %q, want %q", g.mdHeader(), want)
 	}
 	want := [][]string{{"en-sw", "100.0/100.0", "50.0/100.0 (1)", "--"}, {"en-te", "--", "--", "0.0/100.0 (1)"}}
-	if !slices.EqualFunc(g.Sections[0].Rows, want, slices.Equal) {
-		t.Errorf("rows %q, want %q", g.Sections[0].Rows, want)
+	if !slices.EqualFunc(g.sections()[0].Rows, want, slices.Equal) {
+		t.Errorf("rows %q, want %q", g.sections()[0].Rows, want)
 	}
 }

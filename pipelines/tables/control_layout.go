@@ -2,20 +2,27 @@ package tables
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/datg/datg/study"
 )
 
-// controlTable is Table 3: a row per method (a section per model when there
-// are several); for each level the accuracy of each language and their
-// average, then for each level the decoded tokens in millions, the retry
-// rate and the mean trials per example, both over all languages.
-func controlTable(r *result) grid {
+// controlTable is Table 3 (tab:control_main): a row per method (Base,
+// Loop-Retry, Formula-Retry; a section per model when there are several);
+// under "Accuracy ↑", for each level the accuracy of each language and
+// their average, the best of each column in bold; under "Decoded Cost",
+// for each level the decoded tokens in millions, the retry rate and the
+// mean trials per example, both over all languages. With --ci each
+// accuracy has its Wilson interval.
+func controlTable(r *result, o layoutOpts) grid {
 	seeds := seedsOf(r)
 	r = pooledSeeds(r)
 	iMethod, iModel, iLevel, iLang := r.col("method"), r.col("model"), r.col("level"), r.col("lang")
+	iLo, hasLo := r.colOK("wilson_low")
+	iHi, hasHi := r.colOK("wilson_high")
 	labels := modelLabels(r)
 	levels := easiestFirst(uniqueIn(r.Rows, iLevel))
 	var langs []string
@@ -29,25 +36,27 @@ func controlTable(r *result) grid {
 	for _, row := range r.Rows {
 		cell[key{plain(row[iMethod]), plain(row[iModel]), plain(row[iLevel]), plain(row[iLang])}] = row
 	}
-	g := grid{Caption: "Test-time controls: accuracy (%) per language and their average (Avg); Tok. (M) is every decoded token (aborted attempts and scaffolds included) per sampling seed in millions, Retry% the share of examples that retried, Trials the mean attempts per example. " +
-		"Base (datg control --method base) samples each example once as Loop-Retry's first trial does, without a checkpoint. " +
-		poolNote(seeds),
-		Super: []span{{"", 1}}, TexHeader: []string{"Method"}, Header: []string{"Method"}, Align: "l"}
+	caption := "Test-time control results: accuracy (%) per language and their average (Avg), the best of each column in bold. " +
+		"Tok. (M) is every decoded token (aborted attempts and scaffolds included) per sampling seed in millions, excluding prompt tokens; " +
+		"Retry% the percentage of examples that trigger at least one retry; Trials the average number of generation attempts per example. " +
+		"Base (datg control --method base) samples each example once as Loop-Retry's first trial does, without a checkpoint. "
+	if o.CI {
+		caption += "In brackets, 95% Wilson intervals. "
+	}
+	caption += poolNote(seeds)
+	accCols, costCols := len(levels)*(len(langs)+1), len(levels)*3
+	g := grid{Caption: caption, Wide: true, TitleLabel: "Model",
+		Groups: [][]span{{{"", 1}, {"Accuracy ↑", accCols}, {"Decoded Cost", costCols}}, {{"", 1}}},
+		Header: []string{"Method"}, Align: "l"}
 	for _, l := range levels {
-		g.Super = append(g.Super, span{levelLabel(l), len(langs) + 1})
-		for _, lang := range append(slices.Clone(langs), "Avg") {
-			g.TexHeader = append(g.TexHeader, lang)
-			g.Header = append(g.Header, levelLabel(l)+" "+lang)
-			g.Align += "c"
-		}
+		g.Groups[1] = append(g.Groups[1], span{levelShort.name(l), len(langs) + 1})
+		g.Header = append(g.Header, append(slices.Clone(langs), "Avg")...)
+		g.Align += strings.Repeat("r", len(langs)+1)
 	}
 	for _, l := range levels {
-		g.Super = append(g.Super, span{levelLabel(l), 3})
-		for _, h := range []string{"Tok. (M)", "Retry%", "Trials"} {
-			g.TexHeader = append(g.TexHeader, h)
-			g.Header = append(g.Header, levelLabel(l)+" "+h)
-			g.Align += "c"
-		}
+		g.Groups[1] = append(g.Groups[1], span{levelShort.name(l), 3})
+		g.Header = append(g.Header, "Tok. (M)", "Retry%", "Trials")
+		g.Align += "rrr"
 	}
 	g.Caption += uneven(r) + noBase(r)
 	models := uniqueIn(r.Rows, iModel)
@@ -62,8 +71,10 @@ func controlTable(r *result) grid {
 				own = append(own, row)
 			}
 		}
-		for _, method := range uniqueIn(own, iMethod) {
+		var accuracies [][]float64 // per row, each accuracy column's value (NaN: none)
+		for _, method := range methodOrder(uniqueIn(own, iMethod)) {
 			line := []string{methodLabel(method)}
+			var acc []float64
 			get := func(level, lang, col string, decimals int) string {
 				row, ok := cell[key{method, model, level, lang}]
 				if !ok {
@@ -72,19 +83,77 @@ func controlTable(r *result) grid {
 				return fixedN(row[r.col(col)], decimals)
 			}
 			for _, l := range levels {
-				for _, lang := range langs {
-					line = append(line, get(l, lang, "accuracy", 1))
+				for _, lang := range append(slices.Clone(langs), "all") {
+					v := get(l, lang, "accuracy", 1)
+					f, err := strconv.ParseFloat(v, 64)
+					if err != nil {
+						f = math.NaN()
+					}
+					acc = append(acc, f)
+					if o.CI && hasLo && hasHi {
+						if row, ok := cell[key{method, model, l, lang}]; ok {
+							v = interval(v, row[iLo], row[iHi], pct(1))
+						}
+					}
+					line = append(line, v)
 				}
-				line = append(line, get(l, "all", "accuracy", 1))
 			}
 			for _, l := range levels {
 				line = append(line, get(l, "all", "tokens_m", 3), get(l, "all", "retry_pct", 1), get(l, "all", "trials", 2))
 			}
 			s.Rows = append(s.Rows, line)
+			accuracies = append(accuracies, acc)
 		}
-		g.Sections = append(g.Sections, s)
+		s.Bold = bestInColumns(accuracies, 1)
+		g.add(s)
 	}
 	return g
+}
+
+// bestInColumns marks, in each column of values (rows of equal length;
+// NaN for none), the cells that hold the column's largest value when some
+// other row's is smaller, as the paper bolds Table 3's best accuracies:
+// ties are all bold, and a column where every method scores the same has
+// no best. Columns are offset by first in the returned cells.
+func bestInColumns(values [][]float64, first int) map[cellAt]bool {
+	bold := map[cellAt]bool{}
+	if len(values) == 0 {
+		return bold
+	}
+	for c := range values[0] {
+		best, worse := math.Inf(-1), false
+		for _, row := range values {
+			if v := row[c]; !math.IsNaN(v) {
+				best = math.Max(best, v)
+			}
+		}
+		for _, row := range values {
+			worse = worse || !math.IsNaN(row[c]) && row[c] < best
+		}
+		if !worse {
+			continue
+		}
+		for r, row := range values {
+			if row[c] == best {
+				bold[cellAt{r, first + c}] = true
+			}
+		}
+	}
+	return bold
+}
+
+// methodOrder puts methods in Table 3's row order (Base, Loop-Retry,
+// Formula-Retry), others after as they come.
+func methodOrder(methods []string) []string {
+	rank := func(m string) int {
+		if i := slices.Index(table3Methods, study.Method(m)); i >= 0 {
+			return i
+		}
+		return len(table3Methods)
+	}
+	out := slices.Clone(methods)
+	slices.SortStableFunc(out, func(a, b string) int { return rank(a) - rank(b) })
+	return out
 }
 
 // poolNote says the accuracies pool the seeds and where the per-seed ones
@@ -191,7 +260,7 @@ func uneven(r *result) string {
 	var parts []string
 	for _, k := range keys {
 		if differ[k] {
-			parts = append(parts, labels[k.model]+" "+levelLabel(k.level)+": "+strings.Join(counts[k], ", "))
+			parts = append(parts, labels[k.model]+" "+levelShort.name(k.level)+": "+strings.Join(counts[k], ", "))
 		}
 	}
 	if len(parts) == 0 {

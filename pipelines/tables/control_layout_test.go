@@ -17,9 +17,9 @@ import (
 // sw and te, low and medium), its rows out of order (medium before low, te
 // before sw), with Formula-Retry's medium te cell missing.
 func controlResult() *result {
-	r := &result{Columns: []string{"method", "model", "model_label", "level", "lang", "n", "accuracy", "tokens_m", "retry_pct", "trials", "forced_pct"}}
+	r := &result{Columns: []string{"method", "model", "model_label", "level", "lang", "n", "accuracy", "tokens_m", "retry_pct", "trials", "forced_pct", "wilson_low", "wilson_high"}}
 	add := func(method, level, lang string, acc, tok, retry, trials float64) {
-		r.Rows = append(r.Rows, []any{method, "Qwen/Qwen3-4B", "4B", level, lang, int64(125), acc, tok, retry, trials, 0.0})
+		r.Rows = append(r.Rows, []any{method, "Qwen/Qwen3-4B", "4B", level, lang, int64(125), acc, tok, retry, trials, 0.0, acc - 8, acc + 8})
 	}
 	for _, m := range []struct {
 		method           string
@@ -44,39 +44,48 @@ func controlResult() *result {
 }
 
 func TestControlLayout(t *testing.T) {
-	g := controlTable(controlResult())
-	wantHeader := []string{"Method", "Low sw", "Low te", "Low Avg", "Med. sw", "Med. te", "Med. Avg",
-		"Low Tok. (M)", "Low Retry%", "Low Trials", "Med. Tok. (M)", "Med. Retry%", "Med. Trials"}
-	if !slices.Equal(g.Header, wantHeader) {
-		t.Errorf("header %q, want %q", g.Header, wantHeader)
+	g := controlTable(controlResult(), layoutOpts{})
+	wantHeader := []string{"Method", "Accuracy ↑ Low sw", "Accuracy ↑ Low te", "Accuracy ↑ Low Avg", "Accuracy ↑ Med. sw", "Accuracy ↑ Med. te", "Accuracy ↑ Med. Avg",
+		"Decoded Cost Low Tok. (M)", "Decoded Cost Low Retry%", "Decoded Cost Low Trials", "Decoded Cost Med. Tok. (M)", "Decoded Cost Med. Retry%", "Decoded Cost Med. Trials"}
+	if got := g.mdHeader(); !slices.Equal(got, wantHeader) {
+		t.Errorf("header %q, want %q", got, wantHeader)
 	}
 	// One model gives one untitled section.
 	if d := cmp.Diff([]string{""}, sectionTitles(g)); d != "" {
 		t.Errorf("section titles (-want +got):\n%s", d)
 	}
-	md := string(g.markdown())
+	md := string(g.markdown(""))
 	wantContains(t, "markdown", md,
-		"| Method | Low sw | Low te | Low Avg | Med. sw | Med. te | Med. Avg | Low Tok. (M) | Low Retry% | Low Trials | Med. Tok. (M) | Med. Retry% | Med. Trials |\n",
+		"| Method | Accuracy ↑ Low sw | Accuracy ↑ Low te | Accuracy ↑ Low Avg | Accuracy ↑ Med. sw | Accuracy ↑ Med. te | Accuracy ↑ Med. Avg | Decoded Cost Low Tok. (M) | Decoded Cost Low Retry% | Decoded Cost Low Trials | Decoded Cost Med. Tok. (M) | Decoded Cost Med. Retry% | Decoded Cost Med. Trials |\n",
+		"| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
 		"| Base | 45.6 | 64.8 | 55.2 | 4.8 | 8.0 | 6.4 | 0.522 | 0.0 | 1.00 | 1.772 | 0.0 | 1.00 |\n",
-		"| Loop-Retry | 74.4 | 74.4 | 74.4 | 35.2 | 8.8 | 22.0 | 0.395 | 22.4 | 1.31 | 1.809 | 50.4 | 1.90 |\n",
-		"| Formula-Retry | 87.2 | 75.2 | 81.2 | 18.4 | -- | 14.0 | 0.311 | 10.0 | 1.10 | 1.937 | 46.8 | 2.00 |\n")
+		// The paper's bold: the best accuracy of each column.
+		// Formula-Retry has no medium te: Loop-Retry's 8.8 is the best there is.
+		"| Loop-Retry | 74.4 | 74.4 | 74.4 | **35.2** | **8.8** | **22.0** | 0.395 | 22.4 | 1.31 | 1.809 | 50.4 | 1.90 |\n",
+		"| Formula-Retry | **87.2** | **75.2** | **81.2** | 18.4 | -- | 14.0 | 0.311 | 10.0 | 1.10 | 1.937 | 46.8 | 2.00 |\n")
 	// Methods in the query's order.
 	if i, j, k := strings.Index(md, "| Base |"), strings.Index(md, "| Loop-Retry |"), strings.Index(md, "| Formula-Retry |"); !(i < j && j < k) {
 		t.Errorf("methods out of order:\n%s", md)
 	}
-	wantContains(t, "latex", string(g.latex()),
-		`\begin{tabular}{lcccccccccccc}`,
+	wantContains(t, "latex", string(g.latex("t", "")),
+		`\begin{tabular}{lrrrrrrrrrrrr}`,
+		` & \multicolumn{6}{c}{Accuracy $\uparrow$} & \multicolumn{6}{c}{Decoded Cost} \\`,
+		`\cmidrule(lr){2-7}\cmidrule(lr){8-13}`,
 		` & \multicolumn{3}{c}{Low} & \multicolumn{3}{c}{Med.} & \multicolumn{3}{c}{Low} & \multicolumn{3}{c}{Med.} \\`,
 		`\cmidrule(lr){2-4}\cmidrule(lr){5-7}\cmidrule(lr){8-10}\cmidrule(lr){11-13}`,
 		`Method & sw & te & Avg & sw & te & Avg & Tok. (M) & Retry\% & Trials & Tok. (M) & Retry\% & Trials \\`,
-		`Loop-Retry & 74.4 & 74.4 & 74.4 & 35.2 & 8.8 & 22.0 & 0.395 & 22.4 & 1.31 & 1.809 & 50.4 & 1.90 \\`,
-		`Formula-Retry & 87.2 & 75.2 & 81.2 & 18.4 & -- & 14.0 & 0.311 & 10.0 & 1.10 & 1.937 & 46.8 & 2.00 \\`)
+		`Loop-Retry & 74.4 & 74.4 & 74.4 & \textbf{35.2} & \textbf{8.8} & \textbf{22.0} & 0.395 & 22.4 & 1.31 & 1.809 & 50.4 & 1.90 \\`,
+		`Formula-Retry & \textbf{87.2} & \textbf{75.2} & \textbf{81.2} & 18.4 & -- & 14.0 & 0.311 & 10.0 & 1.10 & 1.937 & 46.8 & 2.00 \\`,
+		`\caption{Test-time control results`, `\label{tab:t}`, `\begin{table*}`)
+	// --ci: each accuracy with its Wilson interval; the layout stays.
+	wantContains(t, "markdown --ci", string(controlTable(controlResult(), layoutOpts{CI: true}).markdown("")),
+		"| Formula-Retry | **87.2 \\[79.2, 95.2\\]** | **75.2 \\[67.2, 83.2\\]** |")
 }
 
 // sectionTitles are the titles of a grid's sections, in order.
 func sectionTitles(g grid) []string {
 	var titles []string
-	for _, s := range g.Sections {
+	for _, s := range g.sections() {
 		titles = append(titles, s.Title)
 	}
 	return titles
@@ -85,12 +94,12 @@ func sectionTitles(g grid) []string {
 // Several models get a titled section each, every method a row in each.
 func TestControlLayoutSectionPerModel(t *testing.T) {
 	r := controlResult()
-	r.Rows = append(r.Rows, []any{"loop-retry", "Qwen/Qwen3-8B", "8B", "low", "sw", int64(10), 50.0, 0.1, 20.0, 1.2, 0.0})
-	g := controlTable(r)
+	r.Rows = append(r.Rows, []any{"loop-retry", "Qwen/Qwen3-8B", "8B", "low", "sw", int64(10), 50.0, 0.1, 20.0, 1.2, 0.0, 40.0, 60.0})
+	g := controlTable(r, layoutOpts{})
 	if d := cmp.Diff([]string{"4B", "8B"}, sectionTitles(g)); d != "" {
 		t.Fatalf("section titles (-want +got):\n%s", d)
 	}
-	wantContains(t, "markdown", string(g.markdown()), "| **8B** |", "| Loop-Retry | 50.0 | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- |")
+	wantContains(t, "markdown", string(g.markdown("")), "| 8B | Loop-Retry | 50.0 | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- |")
 }
 
 // control needs trials: skipped without the table, refused while a
@@ -140,8 +149,8 @@ func TestControlInputs(t *testing.T) {
 	}
 	md := readOutput(t, dir, "control.md")
 	wantContains(t, "control.md", md,
-		"| Method | Low sw | Low Avg | Low Tok. (M) | Low Retry% | Low Trials |\n",
-		"| Loop-Retry | 100.0 | 100.0 | 0.003 | 100.0 | 2.00 |\n",
+		"| Method | Accuracy ↑ Low sw | Accuracy ↑ Low Avg | Decoded Cost Low Tok. (M) | Decoded Cost Low Retry% | Decoded Cost Low Trials |\n",
+		"| Loop-Retry | **100.0** | **100.0** | 0.003 | 100.0 | 2.00 |\n",
 		"| Formula-Retry | 0.0 | 0.0 | 0.002 | 0.0 | 1.00 |\n",
 		"No Base for org/my\\_model&amp;v2: run datg control --method base")
 	// The probe's trace b of the same example is no Base row.
@@ -158,10 +167,10 @@ func TestControlCaptionFlagsUnevenExamples(t *testing.T) {
 	}
 	add("control-base", 30)
 	add("loop-retry", 30)
-	if c := controlTable(r).Caption; strings.Contains(c, "Caution") {
+	if c := controlTable(r, layoutOpts{}).Caption; strings.Contains(c, "Caution") {
 		t.Fatalf("even examples flagged: %s", c)
 	}
 	add("formula-retry", 20)
-	wantContains(t, "the caption", controlTable(r).Caption, "Caution", "4B Low: Base 30, Loop-Retry 30, Formula-Retry 20")
+	wantContains(t, "the caption", controlTable(r, layoutOpts{}).Caption, "Caution", "4B Low: Base 30, Loop-Retry 30, Formula-Retry 20")
 
 }

@@ -59,20 +59,22 @@ func TestDATGLayouts(t *testing.T) {
 	checks := map[string][]string{
 		"datg_full.md": {
 			"| Pair | Difficulty | CAR 8B | CAR org/my\\_model&amp;v2 | PMF 8B | PMF org/my\\_model&amp;v2 | HAR 8B | HAR org/my\\_model&amp;v2 |",
-			"| en-en | Med. | -- | -- | -- | -- | -- | -- |",
-			"|  | Low | -- | .750 | -- | .500 | -- | .250 |",
-			"|  | Low | -- | .400 | -- | .250 | -- | .125 |",
+			// The paper's level names in this table (Medium), and the pair
+			// on every row: a column, never a block heading.
+			"| en-en | Medium | -- | -- | -- | -- | -- | -- |",
+			"| en-en | Low | -- | .750 | -- | .500 | -- | .250 |",
+			"| en-sw | Low | -- | .400 | -- | .250 | -- | .125 |",
 			// An edgeless DAG has no PMF: the cell says so instead of 0.
-			"| en-te | Med. | 1.000 | -- | -- | -- | .000 | -- |",
+			"| en-te | Medium | 1.000 | -- | -- | -- | .000 | -- |",
 		},
 		"datg_full.tex": {`\multicolumn{2}{c}{CAR}`, ` & Low & -- & .750 & -- & .500 & -- & .250 \\`},
 		"datg_main.md":  {"| HRL | en | --/.75 | --/-- | --/.50 | --/-- | --/.25 | --/-- |", "| LRL | te | --/-- | 1.00/-- |"},
 		"datg_correctness.md": {
-			"|  | Low | -- | -- | -- | -- | 1.000 | .750/-- | .500/-- | .250/-- |",
-			"|  | Low | -- | -- | -- | -- | .000 | --/.400 | --/.250 | --/.125 |",
+			"| en-en | Low | -- | -- | -- | -- | 1.000 | .750/-- | .500/-- | .250/-- |",
+			"| en-sw | Low | -- | -- | -- | -- | .000 | --/.400 | --/.250 | --/.125 |",
 			"| en-te | Med. | 1.000 | 1.000/-- | --/-- | .000/-- | -- |",
 		},
-		"datg_correctness_main.md": {"| Low | --/.400 | --/.250 | --/.125 |", "| Med. | 1.000/-- | --/-- | .000/-- |", "| All | 1.000/.400 | --/.250 | .000/.125 |"},
+		"datg_correctness_main.md": {"| Low | --/.400 | --/.250 | --/.125 |", "| Medium | 1.000/-- | --/-- | .000/-- |", "| All | 1.000/.400 | --/.250 | .000/.125 |"},
 	}
 	for file, wants := range checks {
 		wantContains(t, file, readOutput(t, dir, file), wants...)
@@ -87,16 +89,16 @@ func TestDATGLevelOrder(t *testing.T) {
 	for _, level := range []string{"top", "low", "high", "medium"} {
 		r.Rows = append(r.Rows, []any{"symbolic", "Qwen/Qwen3-8B", "8B", "en", "HRL", level, 0.5, 0.5, 0.0})
 	}
-	if got, want := datgMain(r).Header[2:6], []string{"CAR Low", "CAR Med.", "CAR High", "CAR Top"}; !slices.Equal(got, want) {
+	if got, want := datgMain(r, layoutOpts{}).mdHeader()[2:6], []string{"CAR ↑ Low", "CAR ↑ Med.", "CAR ↑ High", "CAR ↑ Top"}; !slices.Equal(got, want) {
 		t.Errorf("Table 1 columns %q, want %q", got, want)
 	}
 	var rows []string
-	for _, s := range datgFull(r).Sections {
+	for _, s := range datgFull(r, layoutOpts{}).sections() {
 		for _, line := range s.Rows {
 			rows = append(rows, line[1])
 		}
 	}
-	if want := []string{"Top", "High", "Med.", "Low"}; !slices.Equal(rows, want) {
+	if want := []string{"Top", "High", "Medium", "Low"}; !slices.Equal(rows, want) {
 		t.Errorf("appendix rows %q, want %q", rows, want)
 	}
 }
@@ -104,12 +106,12 @@ func TestDATGLevelOrder(t *testing.T) {
 // The compliance table groups its columns by model (in the query's order)
 // and orders levels within each, however the rows interleave.
 func TestComplianceColumnOrder(t *testing.T) {
-	r := &result{Columns: []string{"model", "model_label", "level", "lang", "pct"}}
+	r := &result{Columns: []string{"model", "model_label", "level", "lang", "pct", "wilson_low", "wilson_high"}}
 	for _, c := range [][2]string{{"4B", "high"}, {"8B", "low"}, {"4B", "low"}, {"8B", "high"}, {"4B", "medium"}, {"8B", "medium"}} {
-		r.Rows = append(r.Rows, []any{"Qwen/Qwen3-" + c[0], c[0], c[1], "sw", 50.0})
+		r.Rows = append(r.Rows, []any{"Qwen/Qwen3-" + c[0], c[0], c[1], "sw", 50.0, 40.0, 60.0})
 	}
 	want := []string{"Pair", "4B Low", "4B Med.", "4B High", "8B Low", "8B Med.", "8B High"}
-	if got := compliance(r).Header; !slices.Equal(got, want) {
+	if got := compliance(r, layoutOpts{}).mdHeader(); !slices.Equal(got, want) {
 		t.Errorf("columns %q, want %q", got, want)
 	}
 }
@@ -207,32 +209,30 @@ func TestDAGShortfallInCaptions(t *testing.T) {
 	}
 }
 
-// The DATG layouts give each aligner its part of the table, aligners in the
-// order the query gives them, titled only when there are several.
+// The DATG layouts give each aligner its part of the table (a float of its
+// own in LaTeX, an Aligner column in Markdown), aligners in the order the
+// query gives them; one aligner makes one part and no Aligner column.
 func TestSectionPerAligner(t *testing.T) {
 	r := &result{Columns: []string{"aligner", "model", "model_label", "lang", "resource", "level",
-		"car", "pmf", "har", "car_c", "car_i", "pmf_c", "pmf_i", "har_c", "har_i"}}
+		"car", "pmf", "har", "car_c", "car_i", "pmf_c", "pmf_i", "har_c", "har_i", "n_c", "n_i"}}
 	for _, a := range []string{"symbolic", "llm", "symbolic"} {
-		r.Rows = append(r.Rows, []any{a, "Qwen/Qwen3-8B", "8B", "sw", "LRL", "low", 0.5, 0.5, 0.0, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0})
+		r.Rows = append(r.Rows, []any{a, "Qwen/Qwen3-8B", "8B", "sw", "LRL", "low", 0.5, 0.5, 0.0, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0, int64(1), int64(1)})
 	}
 	one := &result{Columns: r.Columns, Rows: r.Rows[:1]}
-	cases := []struct {
-		name     string
-		lay      layout
-		several  []string
-		oneTitle []string
-	}{
-		{"datg_main", datgMain, []string{"aligner symbolic", "aligner llm"}, []string{""}},
-		{"datg_correctness_main", datgCorrectnessMain, []string{"aligner symbolic", "aligner llm"}, []string{""}},
-		// A title of its own above each aligner's block per pair.
-		{"datg_full", datgFull, []string{"aligner symbolic", "", "aligner llm", ""}, []string{""}},
-	}
-	for _, c := range cases {
-		if d := cmp.Diff(c.several, sectionTitles(c.lay(r))); d != "" {
-			t.Errorf("%s, two aligners: section titles (-want +got):\n%s", c.name, d)
+	for name, lay := range map[string]layout{"datg_main": datgMain, "datg_correctness_main": datgCorrectnessMain, "datg_full": datgFull} {
+		g := lay(r, layoutOpts{})
+		var titles []string
+		for _, p := range g.Parts {
+			titles = append(titles, p.Title)
 		}
-		if d := cmp.Diff(c.oneTitle, sectionTitles(c.lay(one))); d != "" {
-			t.Errorf("%s, one aligner: section titles (-want +got):\n%s", c.name, d)
+		if d := cmp.Diff([]string{"symbolic", "llm"}, titles); d != "" {
+			t.Errorf("%s, two aligners: parts (-want +got):\n%s", name, d)
+		}
+		wantContains(t, name+".md", string(g.markdown("")), "| Aligner |", "| llm |")
+		wantContains(t, name+".tex", string(g.latex(name, "")), "Part 1 of 2: Aligner symbolic.", "\\label{tab:"+name+"-2}")
+		g = lay(one, layoutOpts{})
+		if len(g.Parts) != 1 || strings.Contains(string(g.markdown("")), "Aligner") {
+			t.Errorf("%s, one aligner: %d parts\n%s", name, len(g.Parts), g.markdown(""))
 		}
 	}
 }

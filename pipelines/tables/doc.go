@@ -2,8 +2,10 @@
 // Every number comes from a query in sql/tables/; this package runs each
 // query in an embedded DuckDB over the run and writes the result as
 // <name>.csv (tidy, one row per cell), <name>.md and <name>.tex (laid out as
-// the paper lays the table out; booktabs) into DIR/tables or --out, all of a
-// run's outputs at once (internal/outdir). Layouts place cells by model and
+// the paper lays the table out: render.go and latex.go, a complete float
+// fitted to the text block) into DIR/tables or --out, with paper.tex, which
+// inputs them all, and index.md (wrapper.go), all of a run's outputs at
+// once (internal/outdir). Layouts place cells by model and
 // show its label; every rendered text goes through its format's escape
 // (escape.go).
 //
@@ -21,12 +23,18 @@
 //     per cell), ordered as the table reads. Use the staging views
 //     (sql/staging) and macros (sql/macros) rather than repeating them.
 //  2. Add an entry to registry.go where the table stands in the paper:
-//     {Name: "<name>", Needs: []string{"answers", ...}, Layout: <layout>}.
+//     {Name: "<name>", Needs: []string{"answers", ...}, Layout: <layout>,
+//     Paper: paperRef{"Table N", "tab:<its label in the paper>"}} (no Paper
+//     for a table beyond the paper; add a line to contents in wrapper.go).
 //     Needs lists every derived table the query reads ([]string{} for
 //     none); a new derived table also needs its entry in inputs.go.
 //     Layout is long until the table has the paper's arrangement.
-//  3. For the paper's arrangement, write the layout func(*result) grid in a
-//     file named for the table (as control_layout.go), and a test of it.
+//  3. For the paper's arrangement, write the layout
+//     func(*result, layoutOpts) grid in a file named for the table (as
+//     control_layout.go), showing intervals when layoutOpts.CI (always for
+//     a table beyond the paper), and a test of it; go test
+//     ./pipelines/tables -run TestLayoutsGolden -update adds its golden
+//     .md and .tex.
 //  4. sql's TestTablesGolden runs every query over sql/testdata/fixture:
 //     add fixture rows the query needs, run go test ./sql -run
 //     TestTablesGolden -update once to write sql/testdata/golden/<name>.csv,

@@ -50,3 +50,6 @@ func (e *StaleError) Error() string {
 
 // Unwrap is the sentinels of the stale inputs.
 func (e *StaleError) Unwrap() []error { return e.errs }
+
+// ErrColumns means a column count for tables/paper.tex other than 1 or 2.
+var ErrColumns = errors.New("paper.tex has 1 or 2 columns")

@@ -28,7 +28,8 @@ func oneLine(s string) string {
 }
 
 // texSpecials are LaTeX's special characters and what prints each
-// literally. With them replaced and no line break left, no text can start a
+// literally (and the tables' arrows and ±, their math symbols). With them
+// replaced and no line break left, no text can start a
 // command, a group, a comment, a math or alignment switch, or end a
 // comment line. < > | print wrongly in the default OT1 encoding; [ ] are
 // braced so that a row starting with one is not taken for \\'s optional
@@ -36,7 +37,12 @@ func oneLine(s string) string {
 var texSpecials = strings.NewReplacer(
 	`\`, `\textbackslash{}`, `{`, `\{`, `}`, `\}`, `$`, `\$`, `&`, `\&`, `#`, `\#`,
 	`^`, `\textasciicircum{}`, `_`, `\_`, `~`, `\textasciitilde{}`, `%`, `\%`,
-	`<`, `\textless{}`, `>`, `\textgreater{}`, `|`, `\textbar{}`, `[`, `{[}`, `]`, `{]}`)
+	`<`, `\textless{}`, `>`, `\textgreater{}`, `|`, `\textbar{}`, `[`, `{[}`, `]`, `{]}`,
+	// The tables' own symbols, which pdflatex does not take as UTF-8
+	// without packages: the paper's metric directions and mean ± sd.
+	// Math symbols, not textcomp's: their fonts are in every TeX install
+	// (Debian's texlive-latex-base), where TS1 text fonts need more.
+	"↑", `$\uparrow$`, "↓", `$\downarrow$`, "±", `$\pm$`)
 
 // texEscape makes text literal in LaTeX, in a cell or a comment.
 func texEscape(s string) string { return texSpecials.Replace(oneLine(s)) }

@@ -6,39 +6,49 @@ import (
 )
 
 // humanEval is the first part of the appendix table "Human evaluation of
-// DATG": a row per language and All (a section per aligner when there are
-// several): n, DAG node and edge validity (%), CAR and PMF MAE and
+// DATG" (tab:app_human_eval): a row per language in the paper's order (fr,
+// sw, bn, te) and All under a rule (a part per aligner): n, DAG node and edge validity (%), CAR and PMF MAE and
 // Pearson/Spearman against the human alignments, and HAR precision (%)
 // under the two confirmation rules, any annotator (the paper's figure is
 // comparable with it) and every annotator (datg's stricter variant). The
 // caption says how many candidates the precision is over, as the paper's
 // does ("HAR precision is over 162 candidates").
-func humanEval(r *result) grid {
+func humanEval(r *result, _ layoutOpts) grid {
 	g := grid{
-		Super:     []span{{"", 2}, {"DAG", 2}, {"CAR", 2}, {"PMF", 2}, {"HAR", 2}},
-		TexHeader: []string{"Lang.", "n", "Node", "Edge", "MAE", "r", "MAE", "r", "any", "all"},
-		Header:    []string{"Lang.", "n", "DAG node", "DAG edge", "CAR MAE", "CAR r", "PMF MAE", "PMF r", "HAR any", "HAR all"},
-		Align:     "lrrrcccc" + "rr"}
+		Groups: [][]span{{{"", 2}, {"DAG", 2}, {"CAR", 2}, {"PMF", 2}, {"HAR", 2}}},
+		Header: []string{"Lang.", "n", "Node", "Edge", "MAE", "r", "MAE", "r", "any", "all"},
+		Align:  "lrrrcccc" + "rr"}
 	var over []string
-	eachAligner(r, func(title string, rows [][]any) {
-		s := section{Title: title}
+	iLang := r.col("lang")
+	eachAligner(r, &g, func(rows [][]any) {
+		var langs, all section
 		for _, row := range rows {
-			get := func(col string) any { return row[r.col(col)] }
-			lang := plain(get("lang"))
-			if lang == "all" {
-				lang = "All"
-				n := fmt.Sprintf("%s of %s candidates judged", plain(get("har_judged")), plain(get("har_candidates")))
-				if title != "" {
-					n = title + ": " + n
+			if plain(row[iLang]) == "all" {
+				all.Rows = append(all.Rows, humanEvalRow(r, row, "All"))
+				n := fmt.Sprintf("%s of %s candidates judged", plain(row[r.col("har_judged")]), plain(row[r.col("har_candidates")]))
+				if len(uniqueIn(r.Rows, r.col("aligner"))) > 1 {
+					n = "aligner " + g.Parts[len(g.Parts)-1].Title + ": " + n
 				}
 				over = append(over, n)
 			}
-			s.Rows = append(s.Rows, []string{lang, plain(get("n")), fixedN(get("node_valid"), 1), fixedN(get("edge_valid"), 1),
-				frac(get("car_mae"), 3), frac(get("car_pearson"), 3) + "/" + frac(get("car_spearman"), 3),
-				frac(get("pmf_mae"), 3), frac(get("pmf_pearson"), 3) + "/" + frac(get("pmf_spearman"), 3),
-				fixedN(get("har_precision_any"), 1), fixedN(get("har_precision_all"), 1)})
 		}
-		g.Sections = append(g.Sections, s)
+		// The paper's languages first (fr, sw, bn, te), the others after.
+		byLang := map[string][]any{}
+		var present []string
+		for _, row := range rows {
+			if l := plain(row[iLang]); l != "all" {
+				byLang[l] = row
+				present = append(present, l)
+			}
+		}
+		for _, l := range paperOrder(present, humanEvalLangs) {
+			langs.Rows = append(langs.Rows, humanEvalRow(r, byLang[l], l))
+		}
+		for _, s := range []section{langs, all} {
+			if len(s.Rows) > 0 {
+				g.add(s)
+			}
+		}
 	})
 	g.Caption = "Human evaluation of DATG. DAG validity in percent; CAR/PMF: MAE and Pearson/Spearman against the human alignments; " +
 		"HAR: precision (%) of the harmful-action candidates of all three lists, a candidate confirmed when any annotator who judged it says harmful (any) " +
@@ -52,7 +62,7 @@ func humanEval(r *result) grid {
 
 // humanAgreement is the table's second part: pooled Cohen's kappa per
 // annotation layer, in one row.
-func humanAgreement(r *result) grid {
+func humanAgreement(r *result, _ layoutOpts) grid {
 	labels := map[string]string{"node": "Node", "edge": "Edge", "status": "Node-event", "harmful": "HAR"}
 	g := grid{Caption: "Inter-annotator agreement of the human evaluation (pooled Cohen's kappa).",
 		Header: []string{"Agreement"}, Align: "l"}
@@ -67,6 +77,16 @@ func humanAgreement(r *result) grid {
 		g.Align += "c"
 		line = append(line, frac(row[r.col("kappa")], 3))
 	}
-	g.Sections = []section{{Rows: [][]string{line}}}
+	g.add(section{Rows: [][]string{line}})
 	return g
+}
+
+// humanEvalRow is a row of the human evaluation, its language shown as
+// lang.
+func humanEvalRow(r *result, row []any, lang string) []string {
+	get := func(col string) any { return row[r.col(col)] }
+	return []string{lang, plain(get("n")), fixedN(get("node_valid"), 1), fixedN(get("edge_valid"), 1),
+		frac(get("car_mae"), 3), frac(get("car_pearson"), 3) + "/" + frac(get("car_spearman"), 3),
+		frac(get("pmf_mae"), 3), frac(get("pmf_pearson"), 3) + "/" + frac(get("pmf_spearman"), 3),
+		fixedN(get("har_precision_any"), 1), fixedN(get("har_precision_all"), 1)}
 }

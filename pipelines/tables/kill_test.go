@@ -117,6 +117,12 @@ func TestKilledTablesLeaveOneSet(t *testing.T) {
 	}
 	rest := outputsOf(t, runs[0], out, nil)
 	sets := [2]fileSet{{}, outputsOf(t, runs[1], t.TempDir(), killedTables)}
+	// paper.tex and index.md name the tables, not their numbers: the same
+	// for both runs, they cannot tell which run the directory holds.
+	for _, same := range []string{paperTeX, indexMD} {
+		delete(sets[1], same)
+		delete(rest, same)
+	}
 	for name, sum := range sets[1] {
 		if rest[name] == sum {
 			t.Fatalf("%s does not tell the two runs apart", name)

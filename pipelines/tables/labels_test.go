@@ -13,7 +13,6 @@ import (
 
 	"github.com/datg/datg/internal/duck"
 	datgsql "github.com/datg/datg/sql"
-	"github.com/datg/datg/study"
 )
 
 const deepseek8B = "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
@@ -54,20 +53,27 @@ func readMarkdown(t *testing.T, path string) mdTable {
 		t.Fatal(err)
 	}
 	tbl := mdTable{rows: map[string][][]string{}}
-	title := ""
+	titled := false // a first column Model: the block each row is in
 	for _, line := range strings.Split(string(data), "\n") {
 		if !strings.HasPrefix(line, "| ") {
 			continue
 		}
 		cells := strings.Split(strings.TrimSuffix(strings.TrimPrefix(line, "| "), " |"), " | ")
+		title := ""
+		if titled {
+			title, cells = cells[0], cells[1:]
+		}
 		switch {
 		case tbl.header == nil:
+			if titled = cells[0] == "Model"; titled {
+				cells = cells[1:]
+			}
 			tbl.header = cells
 		case strings.HasPrefix(cells[0], "---"):
-		case strings.HasPrefix(cells[0], "**"):
-			title = strings.Trim(cells[0], "*")
-			tbl.titles = append(tbl.titles, title)
 		default:
+			if !slices.Contains(tbl.titles, title) && title != "" {
+				tbl.titles = append(tbl.titles, title)
+			}
 			tbl.rows[title] = append(tbl.rows[title], cells)
 		}
 	}
@@ -114,7 +120,7 @@ func TestSameSizeModelsKeepTheirOwnCells(t *testing.T) {
 	seen := map[string]bool{}
 	for _, rec := range recs {
 		seen[rec[col("model")]] = true
-		h := slices.Index(md.header, rec[col("model_label")]+" "+levelNames[study.Level(rec[col("level")])])
+		h := slices.Index(md.header, rec[col("model_label")]+" "+levelShort.name(rec[col("level")]))
 		pct, _ := strconv.ParseFloat(rec[col("pct")], 64)
 		found := false
 		for _, row := range md.rows[""] {
@@ -232,10 +238,12 @@ func TestLayoutsKeyCellsByModel(t *testing.T) {
 		}
 		relabel := strings.NewReplacer(deepseek8B, "8B", "Qwen/Qwen3-8B", "8B").Replace
 		// long shows the rows as they come: the model column is in the table.
-		if lay := entry.Layout; lay != nil && !isLong(lay) {
-			want, got := layoutText(lay(res)), layoutText(lay(same))
-			if relabel(want) != got {
-				t.Errorf("%s: with both 8B models labelled 8B the layout is\n%s\nwant\n%s", f.Name, got, relabel(want))
+		for _, o := range []layoutOpts{{}, {CI: true}} {
+			if lay := entry.Layout; lay != nil && !isLong(lay) {
+				want, got := layoutText(lay(res, o)), layoutText(lay(same, o))
+				if relabel(want) != got {
+					t.Errorf("%s (%+v): with both 8B models labelled 8B the layout is\n%s\nwant\n%s", f.Name, o, got, relabel(want))
+				}
 			}
 		}
 		if draw := entry.Figure; draw != nil {
@@ -257,7 +265,7 @@ func TestLayoutsKeyCellsByModel(t *testing.T) {
 	}
 }
 
-func layoutText(g grid) string { return string(g.markdown()) + string(g.latex()) }
+func layoutText(g grid) string { return string(g.markdown("")) + string(g.latex("t", "")) }
 
 // isLong says whether a layout is long, which shows a result's rows as they
 // come (funcs compare by their code's address).

@@ -12,36 +12,82 @@ import (
 
 // layout turns a query result into the paper's arrangement of the table
 // (each table's is in registry.go).
-type layout func(*result) grid
-
-// levelNames are the paper's column labels for levels.
-var levelNames = map[study.Level]string{study.Low: "Low", study.Medium: "Med.", study.High: "High", study.Top: "Top"}
+type layout func(*result, layoutOpts) grid
 
 // compliance is the appendix table "Reasoning language compliance under
-// en-x": a row per pair en-x, a column per (model, level), percentages.
-func compliance(r *result) grid {
+// en→x" (tab:app_cot_compliance): a row per pair en-x in the paper's order
+// (fr, ru, zh, ja, th, sw, bn, te, ko, id, ms), a column per (model,
+// level), percentages with one decimal.
+func compliance(r *result, o layoutOpts) grid {
 	iPct := r.col("pct")
-	return langByModelLevel(r, "Reasoning language compliance (%) under en-x.", "Pair", pairName,
-		func(row []any) string { return strconv.FormatFloat(row[iPct].(float64), 'f', 1, 64) })
+	iLo, iHi := r.col("wilson_low"), r.col("wilson_high")
+	caption := "Reasoning language compliance under en-x. Values are percentages of the traces whose reasoning is in the requested language (langdetect, the paper's rule)."
+	if o.CI {
+		caption += " In brackets, 95% Wilson intervals."
+	}
+	return langByModelLevel(r, caption, "Pair", pairName, complianceLangs, func(row []any) string {
+		cell := fixedN(row[iPct], 1)
+		if o.CI {
+			cell = interval(cell, row[iLo], row[iHi], pct(1))
+		}
+		return cell
+	})
 }
 
-// graderAgreement is grader_agreement laid out like compliance: a row per
-// reasoning language, a column per (model, level), each cell Math-Verify's
-// accuracy and the multilingual grader's.
-func graderAgreement(r *result) grid {
-	iMV, iML := r.col("acc_math_verify"), r.col("acc_multilingual")
-	return langByModelLevel(r, "Final-answer accuracy (%) by reasoning language under Math-Verify's rules / datg's multilingual grader (the csv counts the verdicts that differ each way).",
-		"Language", func(lang string) string { return lang },
-		func(row []any) string {
-			return strconv.FormatFloat(row[iMV].(float64), 'f', 1, 64) + "/" + strconv.FormatFloat(row[iML].(float64), 'f', 1, 64)
-		})
+// graderAgreement compares the two graders, beyond the paper: a section
+// per model, a row per reasoning language, for each level the accuracy
+// under Math-Verify's rules and under datg's multilingual grader with
+// their Wilson intervals, and how many verdicts differ.
+func graderAgreement(r *result, _ layoutOpts) grid {
+	iModel, iLevel, iLang := r.col("model"), r.col("level"), r.col("lang")
+	iMV, iMVLo, iMVHi := r.col("acc_math_verify"), r.col("math_verify_low"), r.col("math_verify_high")
+	iML, iMLLo, iMLHi := r.col("acc_multilingual"), r.col("multilingual_low"), r.col("multilingual_high")
+	iOnlyMV, iOnlyML := r.col("only_math_verify"), r.col("only_multilingual")
+	labels := modelLabels(r)
+	levels := easiestFirst(uniqueIn(r.Rows, iLevel))
+	g := grid{
+		Caption: "Final-answer accuracy (%) by reasoning language under Math-Verify's rules (MV) and under datg's multilingual grader (ML), " +
+			"with 95% Wilson intervals; Differ counts the traces the two grade differently (MV only right / ML only right)." + goldUnparsedNote(r),
+		Wide: true, TitleLabel: "Model", Groups: [][]span{{{"", 1}}}, Header: []string{"Language"}, Align: "l",
+	}
+	for _, l := range levels {
+		g.Groups[0] = append(g.Groups[0], span{levelFull.name(l), 3})
+		g.Header = append(g.Header, "MV", "ML", "Differ")
+		g.Align += "rrr"
+	}
+	type key struct{ model, level, lang string }
+	cells := map[key][]any{}
+	for _, row := range r.Rows {
+		cells[key{plain(row[iModel]), plain(row[iLevel]), plain(row[iLang])}] = row
+	}
+	langs := studyOrder(uniqueIn(r.Rows, iLang))
+	for _, model := range modelsOf(r) {
+		s := section{Title: labels[model]}
+		for _, lang := range langs {
+			line := []string{lang}
+			for _, l := range levels {
+				row, ok := cells[key{model, l, lang}]
+				if !ok {
+					line = append(line, "--", "--", "--")
+					continue
+				}
+				line = append(line,
+					interval(fixedN(row[iMV], 1), row[iMVLo], row[iMVHi], pct(1)),
+					interval(fixedN(row[iML], 1), row[iMLLo], row[iMLHi], pct(1)),
+					plain(row[iOnlyMV])+"/"+plain(row[iOnlyML]))
+			}
+			s.Rows = append(s.Rows, line)
+		}
+		g.add(s)
+	}
+	return g
 }
 
 // langByModelLevel lays out a result with model, level and lang columns as
-// a row per language (under rowHeader, named by rowName) and a column per
-// (model, level), each cell what cell makes of its row; "--" where there is
-// none.
-func langByModelLevel(r *result, caption, rowHeader string, rowName func(lang string) string, cell func(row []any) string) grid {
+// a row per language (under rowHeader, named by rowName, in order's order)
+// and a column per (model, level) under a group per model, each cell what
+// cell makes of its row; "--" where there is none.
+func langByModelLevel(r *result, caption, rowHeader string, rowName func(lang string) string, order []string, cell func(row []any) string) grid {
 	iModel, iLevel, iLang := r.col("model"), r.col("level"), r.col("lang")
 	labels := modelLabels(r)
 	type col struct{ model, level string }
@@ -63,18 +109,18 @@ func langByModelLevel(r *result, caption, rowHeader string, rowName func(lang st
 	slices.SortFunc(cols, func(a, b col) int {
 		return cmp.Or(slices.Index(models, a.model)-slices.Index(models, b.model), levelOrder(a.level)-levelOrder(b.level))
 	})
-	g := grid{Caption: caption + goldUnparsedNote(r), Header: []string{rowHeader}, Align: "l", Super: []span{{"", 1}}}
+	g := grid{Caption: caption + goldUnparsedNote(r), Wide: true, Groups: [][]span{{{"", 1}}}, Header: []string{rowHeader}, Align: "l"}
 	for i, c := range cols {
-		g.Header = append(g.Header, levelNames[study.Level(c.level)])
+		g.Header = append(g.Header, levelShort.name(c.level))
 		g.Align += "r"
 		if i > 0 && cols[i-1].model == c.model {
-			g.Super[len(g.Super)-1].Cols++
+			g.Groups[0][len(g.Groups[0])-1].Cols++
 		} else {
-			g.Super = append(g.Super, span{labels[c.model], 1})
+			g.Groups[0] = append(g.Groups[0], span{labels[c.model], 1})
 		}
 	}
 	var s section
-	for _, l := range studyOrder(uniqueIn(r.Rows, iLang)) {
+	for _, l := range paperOrder(uniqueIn(r.Rows, iLang), order) {
 		row := []string{rowName(l)}
 		for _, c := range cols {
 			v, ok := cells[key{l, c}]
@@ -85,12 +131,7 @@ func langByModelLevel(r *result, caption, rowHeader string, rowName func(lang st
 		}
 		s.Rows = append(s.Rows, row)
 	}
-	g.Sections = []section{s}
-	// Markdown has one header row: it names the model in each column.
-	g.TexHeader = append([]string(nil), g.Header...)
-	for i, c := range cols {
-		g.Header[i+1] = labels[c.model] + " " + levelNames[study.Level(c.level)]
-	}
+	g.add(s)
 	return g
 }
 
@@ -116,73 +157,80 @@ func goldUnparsedNote(r *result) string {
 
 func levelOrder(level string) int { return slices.Index(study.Levels, study.Level(level)) }
 
-// directionAccuracy is the appendix table "Full direction-probing accuracy":
-// a block per model, a row per (level, direction), a column per language in
-// the study's order, "--" where a direction has no cell (en-en only has en).
-func directionAccuracy(r *result) grid {
+// directionAccuracy is the appendix table "Full direction-probing
+// accuracy" (tab:app_direction_accuracy_full): a block per model, a row per
+// (level, direction) as the paper names them (low, en-x), a column per
+// language in the study's order, percentages with two decimals, "--" where
+// a direction has no cell (en-en only has en).
+func directionAccuracy(r *result, o layoutOpts) grid {
 	iModel, iLevel, iDir, iLang, iAcc := r.col("model"), r.col("level"), r.col("direction"), r.col("lang"), r.col("accuracy")
+	iLo, iHi := r.col("wilson_low"), r.col("wilson_high")
 	labels := modelLabels(r)
 	langs := studyOrder(uniqueIn(r.Rows, iLang))
+	caption := "Full direction-probing accuracy by model, difficulty, direction, and language. Values are percentages."
+	if o.CI {
+		caption += " In brackets, 95% Wilson intervals."
+	}
 	g := grid{
-		Caption: "Final-answer accuracy (%) by model, level, direction and language.",
-		Header:  append([]string{"Difficulty", "Direction"}, langs...),
-		Align:   "ll" + strings.Repeat("r", len(langs)),
+		Caption: caption, Wide: true, TitleLabel: "Model",
+		Header: append([]string{"Difficulty", "Direction"}, langs...),
+		Align:  "ll" + strings.Repeat("r", len(langs)),
 	}
 	// A block per model and a row per (level, direction), in the query's
 	// order, keyed by the model's name.
 	type rowKey struct{ model, level, dir string }
-	block := map[string]int{}
+	var models []string
+	blocks := map[string]*section{}
 	line := map[rowKey][]string{}
 	for _, row := range r.Rows {
 		model := plain(row[iModel])
-		b, ok := block[model]
+		s, ok := blocks[model]
 		if !ok {
-			b = len(g.Sections)
-			block[model] = b
-			g.Sections = append(g.Sections, section{Title: labels[model]})
+			s = &section{Title: labels[model]}
+			blocks[model] = s
+			models = append(models, model)
 		}
 		key := rowKey{model, plain(row[iLevel]), plain(row[iDir])}
 		cells, ok := line[key]
 		if !ok {
-			cells = append([]string{key.level, key.dir}, repeatCells("--", len(langs))...)
+			cells = append([]string{levelLower.name(key.level), key.dir}, repeatCells("--", len(langs))...)
 			line[key] = cells
-			g.Sections[b].Rows = append(g.Sections[b].Rows, cells)
+			s.Rows = append(s.Rows, cells)
 		}
-		cells[2+slices.Index(langs, plain(row[iLang]))] = fixed(row[iAcc])
+		cell := fixed(row[iAcc])
+		if o.CI {
+			cell = interval(cell, row[iLo], row[iHi], pct(2))
+		}
+		cells[2+slices.Index(langs, plain(row[iLang]))] = cell
+	}
+	for _, m := range models {
+		g.add(*blocks[m])
 	}
 	g.Caption += goldUnparsedNote(r)
 	return g
 }
 
-// long shows a result as it is, numbers as the query rounded them.
-func long(r *result) grid {
-	g := grid{Header: r.Columns}
+// long shows a result as it is, numbers as the query rounded them: the
+// layout of a new query until it has the paper's.
+func long(r *result, _ layoutOpts) grid {
+	g := grid{Header: r.Columns, Wide: true}
 	s := section{}
+	numeric := make([]bool, len(r.Columns))
 	for _, row := range r.Rows {
 		cells := make([]string, len(row))
-		align := ""
 		for i, v := range row {
-			switch v.(type) {
-			case float64, int64:
-				cells[i] = plain(v)
-				align += "r"
-			case nil:
+			cells[i] = plain(v)
+			if v == nil {
 				cells[i] = "--"
-				align += "l"
-			default:
-				cells[i] = plain(v)
-				align += "l"
 			}
-		}
-		if g.Align == "" {
-			g.Align = align
+			numeric[i] = numeric[i] || isNumber(v)
 		}
 		s.Rows = append(s.Rows, cells)
 	}
-	if g.Align == "" {
-		g.Align = strings.Repeat("l", len(r.Columns))
+	for _, n := range numeric {
+		g.Align += map[bool]string{true: "r", false: "l"}[n]
 	}
-	g.Sections = []section{s}
+	g.add(s)
 	return g
 }
 
@@ -192,4 +240,16 @@ func repeatCells(s string, n int) []string {
 		out[i] = s
 	}
 	return out
+}
+
+// count64 reads a count as text (a count is BIGINT, a sum of counts
+// HUGEINT): "" when it is none.
+func countText(v any) string {
+	if v == nil {
+		return "--"
+	}
+	if n, err := strconv.ParseInt(plain(v), 10, 64); err == nil {
+		return strconv.FormatInt(n, 10)
+	}
+	return plain(v)
 }

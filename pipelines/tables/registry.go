@@ -23,6 +23,22 @@ type outputTable struct {
 	Layout layout
 	// Figure, when set, also draws the result (SVG and PNG).
 	Figure figure
+	// Paper is where the paper shows the table ("Table 1", with its
+	// label in the paper's source); empty for the tables beyond the paper.
+	// Captions and tables/index.md say it.
+	Paper paperRef
+}
+
+// paperRef is a table or figure of the paper: its number as printed and
+// its \label in the paper's source.
+type paperRef struct{ Number, Label string }
+
+// String is "Table 1 (tab:datg_main)"; "" for none.
+func (p paperRef) String() string {
+	if p.Number == "" {
+		return ""
+	}
+	return p.Number + " (" + p.Label + ")"
 }
 
 // figure draws a table's result as a figure, SVG and PNG.
@@ -34,22 +50,22 @@ type figure func(*result) (svg, png []byte, err error)
 // sql/tables once, and nothing else.
 var registry = []outputTable{
 	// Main text: Figure 2, Tables 1, 2 and 3.
-	{Name: "accuracy_groups", Needs: []string{"answers"}, Reads: probeTraces, Layout: long, Figure: accuracyFigure},
-	{Name: "datg_main", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgMain},
-	{Name: "datg_correctness_main", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgCorrectnessMain},
-	{Name: "control", Needs: []string{"answers", "trials"}, Reads: controlTraces, Layout: controlTable},
+	{Name: "accuracy_groups", Needs: []string{"answers"}, Reads: probeTraces, Layout: accuracyGroups, Figure: accuracyFigure, Paper: paperRef{"Figure 2", "fig:execution_gap"}},
+	{Name: "datg_main", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgMain, Paper: paperRef{"Table 1", "tab:datg_main"}},
+	{Name: "datg_correctness_main", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgCorrectnessMain, Paper: paperRef{"Table 2", "tab:datg_correctness"}},
+	{Name: "control", Needs: []string{"answers", "trials"}, Reads: controlTraces, Layout: controlTable, Paper: paperRef{"Table 3", "tab:control_main"}},
 	// Appendix.
-	{Name: "compliance", Needs: []string{"compliance"}, Reads: probeTraces, Layout: compliance},
-	{Name: "reference_diversity", Needs: []string{"answers", "scores"}, Reads: referenceTraces, Layout: referenceDiversity},
-	{Name: "human_eval", Needs: []string{"annotations", "scores"}, Reads: allTraces, Layout: humanEval},
-	{Name: "human_agreement", Needs: []string{"annotations"}, Reads: allTraces, Layout: humanAgreement},
-	{Name: "direction_accuracy", Needs: []string{"answers"}, Reads: probeTraces, Layout: directionAccuracy},
-	{Name: "datg_full", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgFull},
-	{Name: "datg_correctness", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgCorrectness},
+	{Name: "compliance", Needs: []string{"compliance"}, Reads: probeTraces, Layout: compliance, Paper: paperRef{"Table 4", "tab:app_cot_compliance"}},
+	{Name: "reference_diversity", Needs: []string{"answers", "scores"}, Reads: referenceTraces, Layout: referenceDiversity, Paper: paperRef{"Table 5", "tab:app_reference_diversity"}},
+	{Name: "human_eval", Needs: []string{"annotations", "scores"}, Reads: allTraces, Layout: humanEval, Paper: paperRef{"Table 6, top", "tab:app_human_eval"}},
+	{Name: "human_agreement", Needs: []string{"annotations"}, Reads: allTraces, Layout: humanAgreement, Paper: paperRef{"Table 6, bottom", "tab:app_human_eval"}},
+	{Name: "direction_accuracy", Needs: []string{"answers"}, Reads: probeTraces, Layout: directionAccuracy, Paper: paperRef{"Table 7", "tab:app_direction_accuracy_full"}},
+	{Name: "datg_full", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgFull, Paper: paperRef{"Table 8", "tab:app_datg_full"}},
+	{Name: "datg_correctness", Needs: []string{"answers", "scores"}, Reads: probeTraces, Layout: datgCorrectness, Paper: paperRef{"Table 9", "tab:app_datg_correctness_full"}},
 	// datg's checks of its own tools.
 	{Name: "grader_agreement", Needs: []string{"verdicts"}, Reads: probeTraces, Layout: graderAgreement},
 	{Name: "compliance_agreement", Needs: []string{"compliance", "detections"}, Reads: probeTraces, Layout: complianceAgreement},
-	{Name: "aligner_agreement", Needs: []string{"scores"}, Reads: probeTraces, Layout: long},
+	{Name: "aligner_agreement", Needs: []string{"scores"}, Reads: probeTraces, Layout: alignerAgreement},
 }
 
 // registered is the registry's entry for a query, if it has one.

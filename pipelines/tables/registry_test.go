@@ -62,15 +62,16 @@ func TestValidateNamesConfigFields(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Data = ""
 	cfg.Only = []string{"compliance", "complience"}
+	cfg.Columns = 3
 	err := cfg.Validate()
-	if !errors.Is(err, inputerr.ErrInvalidConfig) || !errors.Is(err, ErrUnknownTable) {
-		t.Fatalf("Validate() = %v, want ErrInvalidConfig and ErrUnknownTable", err)
+	if !errors.Is(err, inputerr.ErrInvalidConfig) || !errors.Is(err, ErrUnknownTable) || !errors.Is(err, ErrColumns) {
+		t.Fatalf("Validate() = %v, want ErrInvalidConfig, ErrUnknownTable and ErrColumns", err)
 	}
 	var fields []string
 	for _, fe := range inputerr.Fields(err) {
 		fields = append(fields, fe.Field)
 	}
-	if want := []string{"Data", "Only"}; !slices.Equal(fields, want) {
+	if want := []string{"Data", "Columns", "Only"}; !slices.Equal(fields, want) {
 		t.Errorf("fields at fault = %v, want %v", fields, want)
 	}
 	if _, err := Run(context.Background(), cfg); !errors.Is(err, inputerr.ErrInvalidConfig) {

@@ -3,31 +3,118 @@ package tables
 import (
 	"bytes"
 	"encoding/csv"
-	"fmt"
-	"strconv"
 	"strings"
 )
 
-// grid is a laid-out table: a header, then sections (a titled group of rows,
-// like the paper's per-model blocks).
+// grid is a laid-out table: header rows, then parts (the floats of a long
+// table: one per aligner, say), each of sections (a block of rows, like the
+// paper's per-model or per-pair blocks). markdown() and latex() render it.
 type grid struct {
-	Caption   string
-	Super     []span   // an optional header row above the header, in LaTeX only
-	TexHeader []string // the LaTeX header under Super (default Header)
-	Header    []string
-	Align     string // one LaTeX column spec letter per column
-	Sections  []section
+	Caption string
+	// Wide makes the LaTeX float a table* (spanning both columns of a
+	// two-column paper), as the paper places the table.
+	Wide bool
+	// Groups are header rows of column groups above Header, top first
+	// (Table 3's "Accuracy | Decoded Cost", then its levels). Markdown has
+	// one header row: it joins each column's group labels and header.
+	Groups [][]span
+	Header []string // the last header row: one label per column
+	// Align has one letter per column: l for text, c or r for numbers
+	// (right-aligned in Markdown either way).
+	Align string
+	// Keys is how many leading columns name a block of rows (the pair of
+	// the appendix DATG tables): LaTeX shows them on the block's first row
+	// only, as the paper's \multirow does; Markdown repeats them on every
+	// row, so the rows sort and copy whole.
+	Keys int
+	// PartLabel names what the parts are ("Aligner"): with several parts
+	// Markdown has a first column of that name, and each LaTeX float's
+	// caption names its part.
+	PartLabel string
+	// TitleLabel names what section titles are ("Model"): Markdown shows
+	// them as a column of that name, LaTeX as a bold row above the
+	// section, as the paper's appendix does.
+	TitleLabel string
+	Parts      []part
 }
 
-// span is a header cell over several columns.
+// span is a header cell over several columns; an empty label spans
+// columns without a group.
 type span struct {
 	Label string
 	Cols  int
 }
 
+// part is a group of sections that LaTeX keeps in floats of its own.
+type part struct {
+	Title    string
+	Sections []section
+}
+
 type section struct {
-	Title string // empty: no title row
+	Title string // empty: no title
 	Rows  [][]string
+	// Bold marks the cells shown in bold (Table 3's best accuracies).
+	Bold map[cellAt]bool
+}
+
+// cellAt is a cell of a section: its row and column.
+type cellAt struct{ row, col int }
+
+// add appends a section to the last part, making the first part if none.
+func (g *grid) add(s section) {
+	if len(g.Parts) == 0 {
+		g.Parts = append(g.Parts, part{})
+	}
+	p := &g.Parts[len(g.Parts)-1]
+	p.Sections = append(p.Sections, s)
+}
+
+// sections are every section of every part, in order.
+func (g grid) sections() []section {
+	var out []section
+	for _, p := range g.Parts {
+		out = append(out, p.Sections...)
+	}
+	return out
+}
+
+// hasTitles says whether any section has a title.
+func (g grid) hasTitles() bool {
+	for _, s := range g.sections() {
+		if s.Title != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// mdHeader is Markdown's one header row: for each column, its group labels
+// (top first) and its header, joined.
+func (g grid) mdHeader() []string {
+	out := make([]string, len(g.Header))
+	for i, h := range g.Header {
+		var words []string
+		for _, row := range g.Groups {
+			if l := groupOf(row, i); l != "" {
+				words = append(words, l)
+			}
+		}
+		out[i] = strings.Join(append(words, h), " ")
+	}
+	return out
+}
+
+// groupOf is the label of the span of row over column i.
+func groupOf(row []span, i int) string {
+	col := 0
+	for _, sp := range row {
+		if i < col+sp.Cols {
+			return sp.Label
+		}
+		col += sp.Cols
+	}
+	return ""
 }
 
 func csvBytes(r *result) []byte {
@@ -48,92 +135,63 @@ func csvBytes(r *result) []byte {
 	return b.Bytes()
 }
 
-func (g grid) markdown() []byte {
+// markdown renders the grid as one GitHub Markdown table under its caption
+// (lead, when set, opens the caption: the table's place in the paper).
+// Group labels are columns (Aligner, Model) repeated on every row, never
+// rows of their own, and numbers are right-aligned.
+func (g grid) markdown(lead string) []byte {
 	var b strings.Builder
-	if g.Caption != "" {
-		b.WriteString(mdBlock(g.Caption) + "\n\n")
+	caption := strings.TrimSpace(lead + " " + g.Caption)
+	if caption != "" {
+		b.WriteString(mdBlock(caption) + "\n\n")
 	}
-	row := func(cells []string) {
-		esc := make([]string, len(cells))
+	parts := len(g.Parts) > 1 && g.PartLabel != ""
+	titles := g.hasTitles()
+	var header []string
+	var align string
+	if parts {
+		header, align = append(header, g.PartLabel), align+"l"
+	}
+	if titles {
+		header, align = append(header, g.TitleLabel), align+"l"
+	}
+	header, align = append(header, g.mdHeader()...), align+g.Align
+	esc := func(cells []string) []string {
+		out := make([]string, len(cells))
 		for i, c := range cells {
-			esc[i] = mdEscape(c)
+			out[i] = mdEscape(c)
 		}
-		b.WriteString("| " + strings.Join(esc, " | ") + " |\n")
+		return out
 	}
-	row(g.Header)
-	seps := make([]string, len(g.Header))
+	line := func(cells []string) { b.WriteString("| " + strings.Join(cells, " | ") + " |\n") }
+	line(esc(header))
+	seps := make([]string, len(header))
 	for i := range seps {
 		seps[i] = "---"
-		if i < len(g.Align) && g.Align[i] == 'r' {
+		if i < len(align) && align[i] != 'l' {
 			seps[i] = "---:"
 		}
 	}
-	b.WriteString("| " + strings.Join(seps, " | ") + " |\n")
-	for _, s := range g.Sections {
-		if s.Title != "" {
-			cells := make([]string, len(g.Header))
-			cells[0] = "**" + mdEscape(s.Title) + "**"
-			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-		}
-		for _, r := range s.Rows {
-			row(r)
+	line(seps)
+	for _, p := range g.Parts {
+		for _, s := range p.Sections {
+			for r, row := range s.Rows {
+				var cells []string
+				if parts {
+					cells = append(cells, mdEscape(p.Title))
+				}
+				if titles {
+					cells = append(cells, mdEscape(s.Title))
+				}
+				for c, v := range esc(row) {
+					if s.Bold[cellAt{r, c}] && v != "" {
+						v = "**" + v + "**"
+					}
+					cells = append(cells, v)
+				}
+				line(cells)
+			}
 		}
 	}
 	return []byte(b.String())
-}
-
-func (g grid) latex() []byte {
-	var b strings.Builder
-	b.WriteString("% generated by datg tables; needs \\usepackage{booktabs}\n")
-	b.WriteString("\\begin{tabular}{" + g.Align + "}\n\\toprule\n")
-	if len(g.Super) > 0 {
-		var cells, rules []string
-		col := 1
-		for _, sp := range g.Super {
-			if sp.Cols == 1 {
-				cells = append(cells, texEscape(sp.Label))
-			} else {
-				cells = append(cells, "\\multicolumn{"+strconv.Itoa(sp.Cols)+"}{c}{"+texEscape(sp.Label)+"}")
-			}
-			if sp.Label != "" {
-				rules = append(rules, fmt.Sprintf("\\cmidrule(lr){%d-%d}", col, col+sp.Cols-1))
-			}
-			col += sp.Cols
-		}
-		b.WriteString(strings.Join(cells, " & ") + " \\\\\n" + strings.Join(rules, "") + "\n")
-	}
-	header := g.Header
-	if g.TexHeader != nil {
-		header = g.TexHeader
-	}
-	b.WriteString(texRow(header) + "\n\\midrule\n")
-	for i, s := range g.Sections {
-		if i > 0 {
-			b.WriteString("\\midrule\n")
-		}
-		if s.Title != "" {
-			b.WriteString("\\multicolumn{" + strconv.Itoa(len(g.Header)) + "}{l}{\\textbf{" + texEscape(s.Title) + "}} \\\\\n")
-		}
-		for _, r := range s.Rows {
-			b.WriteString(texRow(r) + "\n")
-		}
-	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
-	if g.Caption != "" {
-		b.WriteString("% " + texEscape(g.Caption) + "\n")
-	}
-	return []byte(b.String())
-}
-
-func texRow(cells []string) string {
-	esc := make([]string, len(cells))
-	for i, c := range cells {
-		esc[i] = texEscape(c)
-	}
-	// The row follows the previous row's \\, which would take a leading *
-	// for its starred form.
-	if len(esc) > 0 && strings.HasPrefix(esc[0], "*") {
-		esc[0] = "{}" + esc[0]
-	}
-	return strings.Join(esc, " & ") + ` \\`
 }

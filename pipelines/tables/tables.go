@@ -26,7 +26,15 @@ type Config struct {
 	// ProbeSeed is the seed of the direction probe, whose base traces the
 	// probe tables read; nil is the study's, study.ProbeSeed (42).
 	ProbeSeed *int64
-	Stdout    io.Writer // told where each output went
+	// CI adds each cell's 95% interval (Wilson for accuracies, bootstrap
+	// for DATG means) and n to the paper's tables, which otherwise show
+	// the paper's layouts; the tables beyond the paper always show theirs.
+	CI bool
+	// Columns is the layout of tables/paper.tex, the document that inputs
+	// every table: 1 (one-column article, the default when 0) or 2
+	// (twocolumn, as the paper is set).
+	Columns int
+	Stdout  io.Writer // told where each output went
 	// Stderr is warned of cells whose DATG scores cover under 95% of their
 	// graded traces, and of base traces outside the probe.
 	Stderr io.Writer
@@ -39,6 +47,9 @@ func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 func (c Config) Validate() error {
 	var p inputerr.Problems
 	p.Nested(store.CheckDir(c.Data))
+	if c.Columns != 0 && c.Columns != 1 && c.Columns != 2 {
+		p.Add("Columns", "%w, not %d", ErrColumns, c.Columns)
+	}
 	for _, name := range c.Only {
 		if _, ok := registered(name); !ok {
 			p.Add("Only", "%w: %q (known: %s)", ErrUnknownTable, name, strings.Join(tableNames(), ", "))
@@ -129,14 +140,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			fmt.Fprintf(cfg.Stderr, "datg tables: warning: %s: %d cells have DATG scores for under 95%% of their graded traces (align and score the rest), e.g. %s\n",
 				t.Name, len(c.low), strings.Join(c.low[:min(3, len(c.low))], "; "))
 		}
-		g := t.Layout(res)
+		g := t.Layout(res, layoutOpts{CI: cfg.CI})
 		if t.Reads == probeTraces {
 			g.Caption = strings.TrimSpace(g.Caption + probeNote(res, probeSeed))
 		}
 		if slices.Contains(t.Needs, "scores") {
 			g.Caption += shortfall
 		}
-		files[t.Name+".csv"], files[t.Name+".md"], files[t.Name+".tex"] = csvBytes(res), g.markdown(), g.latex()
+		files[t.Name+".csv"], files[t.Name+".md"], files[t.Name+".tex"] = csvBytes(res), g.markdown(t.lead()), g.latex(t.Name, t.Paper.String())
 		exts := "csv,md,tex"
 		if t.Figure != nil && len(res.Rows) > 0 {
 			svg, png, err := t.Figure(res)
@@ -148,6 +159,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		written = append(written, t.Name)
 		report = append(report, fmt.Sprintf("%s: %d rows -> %s.{%s}", t.Name, len(res.Rows), filepath.Join(out, t.Name), exts))
+	}
+	if len(files) > 0 {
+		// The wrapper and the map input and name every table, written
+		// now or before: each \input is guarded by \IfFileExists.
+		files[paperTeX], files[indexMD] = wrapper(cfg.Columns), index()
+		report = append(report, fmt.Sprintf("%s, %s: every table in one document, and where each is in the paper", filepath.Join(out, paperTeX), filepath.Join(out, indexMD)))
 	}
 	if len(files) == 0 {
 		if len(refused) > 0 {
@@ -220,6 +237,9 @@ func staleError(refused []refusal, written int) *StaleError {
 // pages, were it pointed at the same directory).
 func staleOutput(written []string) func(name string) bool {
 	return func(name string) bool {
+		if name == paperTeX || name == indexMD {
+			return false // written by every run
+		}
 		table, ext, _ := strings.Cut(name, ".")
 		if !slices.Contains(outputExts, ext) {
 			return false

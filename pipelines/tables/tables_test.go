@@ -45,19 +45,25 @@ func TestRunWritesPaperLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sum.Written) != 8 { // csv, md, tex of two tables, and the figure as svg and png
+	// csv, md, tex of two tables, the figure as svg and png, paper.tex and
+	// index.md.
+	if len(sum.Written) != 10 {
 		t.Fatalf("wrote %v", sum.Written)
 	}
 	wantContains(t, "direction_accuracy.md", readOutput(t, dir, "direction_accuracy.md"),
-		"| Difficulty | Direction | en | sw | te |",
-		"| **org/my\\_model&amp;v2** |",
-		"| low | en-en | 100.00 | -- | -- |",
-		"| low | en-x | -- | 0.00 | -- |",
-		"| low | x-en | -- | 100.00 | -- |",
-		"| **8B** |",
-		"| medium | en-x | -- | -- | 100.00 |")
+		"Table 7 (tab:app\\_direction\\_accuracy\\_full) of the paper. Full direction-probing accuracy",
+		"| Model | Difficulty | Direction | en | sw | te |\n| --- | --- | --- | ---: | ---: | ---: |\n",
+		"| org/my\\_model&amp;v2 | low | en-en | 100.00 | -- | -- |",
+		"| org/my\\_model&amp;v2 | low | en-x | -- | 0.00 | -- |",
+		"| org/my\\_model&amp;v2 | low | x-en | -- | 100.00 | -- |",
+		"| 8B | medium | en-x | -- | -- | 100.00 |")
 	wantContains(t, "direction_accuracy.tex", readOutput(t, dir, "direction_accuracy.tex"),
-		`\toprule`, `\multicolumn{5}{l}{\textbf{org/my\_model\&v2}} \\`, `low & en-en & 100.00 & -- & -- \\`, `\bottomrule`)
+		`\begin{table*}[tp]`, `\toprule`, `\multicolumn{5}{l}{\textbf{org/my\_model\&v2}} \\`, `low & en-en & 100.00 & -- & -- \\`, `\bottomrule`,
+		`\caption{Full direction-probing accuracy`, `\label{tab:direction_accuracy}`, `\end{table*}`)
+	wantContains(t, "paper.tex", readOutput(t, dir, "paper.tex"), `\documentclass[10pt,onecolumn]{article}`,
+		`\IfFileExists{direction_accuracy.tex}{\input{direction_accuracy}}{}`, `\includegraphics[width=\textwidth,height=0.8\textheight,keepaspectratio]{\datgfigure}`)
+	wantContains(t, "index.md", readOutput(t, dir, "index.md"), "| `direction_accuracy.{csv,md,tex}` | Table 7 (tab:app\\_direction\\_accuracy\\_full) |",
+		"| `grader_agreement.{csv,md,tex}` | beyond the paper |")
 	// 8B has no en-en trace to pair with; the en-x sw trace of my_model is
 	// wrong where its en-en one is right (one discordant pair, p = 1).
 	// No gold here is unreadable: gold_unparsed is 0.

@@ -239,14 +239,15 @@ func TestLayoutsKeyCellsByModel(t *testing.T) {
 			}
 		}
 		if draw := entry.Figure; draw != nil {
-			a, _, err := draw(res)
+			drawnA, err := draw(res)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, _, err := draw(same)
+			drawnB, err := draw(same)
 			if err != nil {
 				t.Fatal(err)
 			}
+			a, b := drawnA["svg"], drawnB["svg"]
 			if na, nb := len(svgTexts(t, a)), len(svgTexts(t, b)); na != nb {
 				t.Errorf("%s figure: %d texts with distinct labels, %d with shared ones", f.Name, na, nb)
 			}

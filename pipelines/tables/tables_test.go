@@ -45,7 +45,7 @@ func TestRunWritesPaperLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sum.Written) != 8 { // csv, md, tex of two tables, and the figure as svg and png
+	if len(sum.Written) != 9 { // csv, md, tex of two tables, and the figure as pdf, svg and png
 		t.Fatalf("wrote %v", sum.Written)
 	}
 	wantContains(t, "direction_accuracy.md", readOutput(t, dir, "direction_accuracy.md"),

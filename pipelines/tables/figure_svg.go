@@ -12,6 +12,7 @@ import (
 	"math"
 	"strings"
 
+	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 )
@@ -20,9 +21,9 @@ import (
 // whose texts name Liberation Serif and are placed by its glyph widths: in
 // a viewer without that font they are set in another one, wider or
 // narrower, and run into what follows them. Here a text is the outline of
-// its glyphs (glyphOutlines), so the SVG looks the same with any fonts or
-// none, and carries the text as its accessible name (aria-label and a
-// <title>), for screen readers and search. Coordinates are points, y up
+// its glyphs (glyphOutline, placed by glyphRun), so the SVG looks the same
+// with any fonts or none, and carries the text as its accessible name
+// (aria-label and a <title>), for screen readers and search. Coordinates are points, y up
 // inside a flipped group, as vgsvg writes them.
 type svgCanvas struct {
 	w, h  vg.Length
@@ -30,6 +31,9 @@ type svgCanvas struct {
 	buf   bytes.Buffer
 	stack []svgState
 	err   error // the first text that could not be drawn
+	// glyphs are the ids of the glyph outlines defined in defs.
+	glyphs map[glyphKey]string
+	defs   bytes.Buffer
 }
 
 // svgState is the graphics state between Push and Pop.
@@ -115,21 +119,68 @@ func (c *svgCanvas) Fill(p vg.Path) {
 }
 
 // FillString draws str with its baseline starting at pt, as gonum's text
-// handler asks, as the outlines of its glyphs in f.
+// handler asks: a group named by str, of a <use> of each glyph's outline,
+// which the document defines once per font, size and glyph.
 func (c *svgCanvas) FillString(f font.Face, pt vg.Point, str string) {
 	if f.Font.Size == 0 || str == "" {
 		return
 	}
-	glyphs, err := glyphOutlines(f, pt, str)
+	run, err := glyphRun(f, str)
 	if err != nil {
-		if c.err == nil {
-			c.err = fmt.Errorf("text %q: %w", str, err)
-		}
+		c.fail(fmt.Errorf("text %q: %w", str, err))
 		return
 	}
 	name := html.EscapeString(str)
-	fmt.Fprintf(&c.buf, "<path role=\"img\" aria-label=\"%s\" d=\"%s\" fill=\"%s\"%s><title>%s</title></path>\n",
-		name, pathData(glyphs), hexColor(c.top().color), opacity("fill-opacity", c.top().color), name)
+	fmt.Fprintf(&c.buf, "<g role=\"img\" aria-label=\"%s\" fill=\"%s\"%s><title>%s</title>",
+		name, hexColor(c.top().color), opacity("fill-opacity", c.top().color), name)
+	for _, g := range run {
+		id, err := c.glyph(f, g.index)
+		if err != nil {
+			c.fail(fmt.Errorf("text %q: %w", str, err))
+			return
+		}
+		if id != "" {
+			fmt.Fprintf(&c.buf, "<use xlink:href=\"#%s\" x=\"%s\" y=\"%s\"/>", id, num((pt.X + g.x).Points()), num(pt.Y.Points()))
+		}
+	}
+	c.buf.WriteString("</g>\n")
+}
+
+// glyphKey is a glyph of a font at a size.
+type glyphKey struct {
+	font  string
+	size  vg.Length
+	index sfnt.GlyphIndex
+}
+
+// glyph is the id of the glyph's outline in the document's <defs>, defined
+// on first use; "" for a glyph with no outline (a space).
+func (c *svgCanvas) glyph(f font.Face, idx sfnt.GlyphIndex) (string, error) {
+	key := glyphKey{f.Name(), f.Font.Size, idx}
+	if id, ok := c.glyphs[key]; ok {
+		return id, nil
+	}
+	outline, err := glyphOutline(f, idx)
+	if err != nil {
+		return "", err
+	}
+	id := ""
+	if len(outline) > 0 {
+		id = fmt.Sprintf("g%d", len(c.glyphs))
+		fmt.Fprintf(&c.defs, "<path id=\"%s\" d=\"%s\"/>\n", id, pathData(outline))
+	}
+	if c.glyphs == nil {
+		c.glyphs = map[glyphKey]string{}
+	}
+	c.glyphs[key] = id
+	return id, nil
+}
+
+// fail keeps the first text that could not be drawn, for WriteTo.
+func (c *svgCanvas) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
 }
 
 func (c *svgCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
@@ -154,9 +205,14 @@ func (c *svgCanvas) WriteTo(w io.Writer) (int64, error) {
 		open += s.groups
 	}
 	var doc bytes.Buffer
-	fmt.Fprintf(&doc, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%spt\" height=\"%spt\" viewBox=\"0 0 %s %s\" role=\"img\" aria-labelledby=\"figure-title\">\n",
+	fmt.Fprintf(&doc, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"%spt\" height=\"%spt\" viewBox=\"0 0 %s %s\" role=\"img\" aria-labelledby=\"figure-title\">\n",
 		num(c.w.Points()), num(c.h.Points()), num(c.w.Points()), num(c.h.Points()))
 	fmt.Fprintf(&doc, "<title id=\"figure-title\">%s</title>\n", html.EscapeString(c.title))
+	if c.defs.Len() > 0 {
+		doc.WriteString("<defs>\n")
+		doc.Write(c.defs.Bytes())
+		doc.WriteString("</defs>\n")
+	}
 	doc.Write(c.buf.Bytes())
 	doc.WriteString(strings.Repeat("</g>\n", open))
 	doc.WriteString("</svg>\n")

@@ -74,16 +74,20 @@ func drawFigure(t *testing.T, r *result) map[string][]byte {
 }
 
 // svgNode is an element of an SVG: its attributes, its <title> child's
-// text, its own text (of a <text>), and whether a rotation applies to it.
+// text, its own text (of a <text>), and whether a rotation applies to it;
+// for a text drawn as glyph outlines, the <use> of each glyph and the box
+// of their outlines.
 type svgNode struct {
 	name    string
 	attr    map[string]string
 	title   string
 	content string
 	rotated bool
+	uses    []*svgNode
+	box     *vg.Rectangle
 }
 
-// label is what a text of the SVG says: a path's accessible name, or a
+// label is what a text of the SVG says: a group's accessible name, or a
 // <text>'s content.
 func (n *svgNode) label() string {
 	if n.name == "text" {
@@ -101,6 +105,7 @@ func parseSVG(t *testing.T, svg []byte) []*svgNode {
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
+			glyphBoxes(t, nodes)
 			return nodes
 		}
 		if err != nil {
@@ -116,6 +121,9 @@ func parseSVG(t *testing.T, svg []byte) []*svgNode {
 			if len(stack) > 0 && stack[len(stack)-1].rotated {
 				n.rotated = true
 			}
+			if n.name == "use" && len(stack) > 0 {
+				stack[len(stack)-1].uses = append(stack[len(stack)-1].uses, n)
+			}
 			nodes, stack = append(nodes, n), append(stack, n)
 		case xml.EndElement:
 			stack = stack[:len(stack)-1]
@@ -128,6 +136,48 @@ func parseSVG(t *testing.T, svg []byte) []*svgNode {
 			}
 		}
 	}
+}
+
+// glyphBoxes sets the box of each text drawn as glyph outlines: the
+// outlines defined in the SVG's <defs>, at each <use>'s x and y.
+func glyphBoxes(t *testing.T, nodes []*svgNode) {
+	t.Helper()
+	defs := map[string]vg.Rectangle{}
+	for _, n := range nodes {
+		if id := n.attr["id"]; id != "" && n.name == "path" {
+			defs["#"+id] = pathBox(t, n.attr["d"])
+		}
+	}
+	for _, n := range nodes {
+		for _, u := range n.uses {
+			g, ok := defs[u.attr["href"]]
+			if !ok {
+				t.Fatalf("a <use> of %q, which the SVG does not define", u.attr["href"])
+			}
+			x, err1 := strconv.ParseFloat(u.attr["x"], 64)
+			y, err2 := strconv.ParseFloat(u.attr["y"], 64)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("a <use> at %q, %q", u.attr["x"], u.attr["y"])
+			}
+			at := vg.Point{X: vg.Length(x), Y: vg.Length(y)}
+			g = vg.Rectangle{Min: g.Min.Add(at), Max: g.Max.Add(at)}
+			if n.box == nil {
+				n.box = &g
+				continue
+			}
+			n.box.Min.X, n.box.Min.Y = min(n.box.Min.X, g.Min.X), min(n.box.Min.Y, g.Min.Y)
+			n.box.Max.X, n.box.Max.Y = max(n.box.Max.X, g.Max.X), max(n.box.Max.Y, g.Max.Y)
+		}
+	}
+}
+
+// textBox is the box of a text's glyph outlines.
+func textBox(t *testing.T, n *svgNode) vg.Rectangle {
+	t.Helper()
+	if n.box == nil {
+		t.Fatalf("text %q is no glyph outlines", n.label())
+	}
+	return *n.box
 }
 
 // svgTexts checks that an SVG is well-formed XML and returns its texts.
@@ -149,12 +199,12 @@ func svgTexts(t *testing.T, svg []byte) []string {
 	}
 }
 
-// svgTextNodes are the SVG's texts: paths named by an aria-label, and any
-// <text>.
+// svgTextNodes are the SVG's texts: groups named by an aria-label, and
+// any <text>.
 func svgTextNodes(nodes []*svgNode) []*svgNode {
 	var texts []*svgNode
 	for _, n := range nodes {
-		if _, ok := n.attr["aria-label"]; ok && n.name == "path" || n.name == "text" {
+		if _, ok := n.attr["aria-label"]; ok && n.name == "g" || n.name == "text" {
 			texts = append(texts, n)
 		}
 	}
@@ -205,7 +255,7 @@ func TestAccuracyFigure(t *testing.T) {
 	centers := map[string]vg.Point{}
 	for _, n := range svgTextNodes(nodes) {
 		if slices.Contains(titles, n.attr["aria-label"]) {
-			b := pathBox(t, n.attr["d"])
+			b := textBox(t, n)
 			centers[n.attr["aria-label"]] = vg.Point{X: (b.Min.X + b.Max.X) / 2, Y: (b.Min.Y + b.Max.Y) / 2}
 		}
 	}
@@ -275,7 +325,7 @@ func TestFigureSVGTextsAreOutlines(t *testing.T) {
 		if n.attr["aria-label"] != xTitle {
 			continue
 		}
-		b := pathBox(t, n.attr["d"])
+		b := textBox(t, n)
 		// The ink spans the advances less the side bearings at either end.
 		if w := b.Max.X - b.Min.X; w < 0.95*want || w > want {
 			t.Errorf("the x title's outline is %.2f pt wide, its text %.2f pt", w, want)
@@ -295,7 +345,7 @@ func TestFigureTextsDoNotCollide(t *testing.T) {
 		var labels []string
 		for _, n := range svgTextNodes(nodes) {
 			if !n.rotated {
-				boxes, labels = append(boxes, pathBox(t, n.attr["d"])), append(labels, n.attr["aria-label"])
+				boxes, labels = append(boxes, textBox(t, n)), append(labels, n.attr["aria-label"])
 			}
 		}
 		for i := range boxes {
@@ -425,9 +475,9 @@ func TestFigureEmptyPanelSaysNoData(t *testing.T) {
 	for _, n := range svgTextNodes(nodes) {
 		switch n.attr["aria-label"] {
 		case "8B · " + levelLabel("high"):
-			title = pathBox(t, n.attr["d"])
+			title = textBox(t, n)
 		case noDataText:
-			empty = pathBox(t, n.attr["d"])
+			empty = textBox(t, n)
 		}
 	}
 	// Centered under the panel's title, below it.

@@ -130,7 +130,7 @@ func (c *svgCanvas) FillString(f font.Face, pt vg.Point, str string) {
 		c.fail(fmt.Errorf("text %q: %w", str, err))
 		return
 	}
-	name := html.EscapeString(str)
+	name := xmlText(str)
 	fmt.Fprintf(&c.buf, "<g role=\"img\" aria-label=\"%s\" fill=\"%s\"%s><title>%s</title>",
 		name, hexColor(c.top().color), opacity("fill-opacity", c.top().color), name)
 	for _, g := range run {
@@ -207,7 +207,7 @@ func (c *svgCanvas) WriteTo(w io.Writer) (int64, error) {
 	var doc bytes.Buffer
 	fmt.Fprintf(&doc, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"%spt\" height=\"%spt\" viewBox=\"0 0 %s %s\" role=\"img\" aria-labelledby=\"figure-title\">\n",
 		num(c.w.Points()), num(c.h.Points()), num(c.w.Points()), num(c.h.Points()))
-	fmt.Fprintf(&doc, "<title id=\"figure-title\">%s</title>\n", html.EscapeString(c.title))
+	fmt.Fprintf(&doc, "<title id=\"figure-title\">%s</title>\n", xmlText(c.title))
 	if c.defs.Len() > 0 {
 		doc.WriteString("<defs>\n")
 		doc.Write(c.defs.Bytes())
@@ -257,6 +257,23 @@ func pathData(p vg.Path) string {
 		}
 	}
 	return b.String()
+}
+
+// xmlText is s as XML character data or an attribute value: escaped, and
+// each character XML 1.0 does not allow (C0 controls but TAB, CR and LF;
+// U+FFFE, U+FFFF; invalid UTF-8) replaced by U+FFFD, so no text of a run
+// makes the SVG ill-formed.
+func xmlText(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return html.EscapeString(strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return r
+		case r < 0x20, r == 0xFFFE, r == 0xFFFF:
+			return '\uFFFD'
+		}
+		return r
+	}, s))
 }
 
 // num writes a coordinate to 1/1000 pt, with no trailing zeros.

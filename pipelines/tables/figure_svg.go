@@ -23,8 +23,8 @@ import (
 // narrower, and run into what follows them. Here a text is the outline of
 // its glyphs (glyphOutline, placed by glyphRun), so the SVG looks the same
 // with any fonts or none, and carries the text as its accessible name
-// (aria-label and a <title>), for screen readers and search. Coordinates are points, y up
-// inside a flipped group, as vgsvg writes them.
+// (aria-label and a <title>), for screen readers and search. Coordinates
+// are points, y up inside a flipped group, as vgsvg writes them.
 type svgCanvas struct {
 	w, h  vg.Length
 	title string // the document's accessible name

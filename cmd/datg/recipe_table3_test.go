@@ -137,7 +137,7 @@ func TestTable3RecipeLeavesTheProbeTables(t *testing.T) {
 	mustDatg(t, in("score")...)
 	mustDatg(t, in("tables")...)
 	probe := tableFiles(t, data)
-	for _, name := range []string{"direction_accuracy.csv", "datg_main.md", "datg_full.tex", "compliance.csv", "accuracy_groups.svg"} {
+	for _, name := range []string{"direction_accuracy.csv", "datg_main.md", "datg_full.tex", "compliance.csv", "accuracy_groups.svg", "accuracy_groups.pdf"} {
 		if _, ok := probe[name]; !ok {
 			t.Fatalf("the probe run has no %s: %v", name, mapKeys(probe))
 		}

@@ -145,7 +145,7 @@ DATG_TEST_MAIN=1 exec "`+self+`" simulate --listen 127.0.0.1:$port --max-model-l
 	run("the README's recipe up to Table 3", probeSteps)
 	mustDatg(t, "tables", "--data", data)
 	probe := tableFiles(t, data)
-	for _, name := range []string{"direction_accuracy.csv", "datg_main.tex", "datg_correctness.md", "compliance.csv", "reference_diversity.csv", "accuracy_groups.svg"} {
+	for _, name := range []string{"direction_accuracy.csv", "datg_main.tex", "datg_correctness.md", "compliance.csv", "reference_diversity.csv", "accuracy_groups.svg", "accuracy_groups.pdf"} {
 		if _, ok := probe[name]; !ok {
 			t.Errorf("the probe's tables lack %s: %v", name, mapKeys(probe))
 		}

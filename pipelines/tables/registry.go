@@ -4,7 +4,8 @@ package tables
 // numbers, which come from its query, sql/tables/<Name>.sql.
 type outputTable struct {
 	// Name is the query's file name without .sql, and the base name of
-	// the outputs (<Name>.csv, .md, .tex; .svg and .png with a Figure).
+	// the outputs (<Name>.csv, .md, .tex; .pdf, .svg and .png with a
+	// Figure).
 	Name string
 	// Needs are the tables derived from traces that the query reads
 	// (inputs.go): the table is skipped while one is missing and refused
@@ -41,8 +42,9 @@ func (p paperRef) String() string {
 	return p.Number + " (" + p.Label + ")"
 }
 
-// figure draws a table's result as a figure, SVG and PNG.
-type figure func(*result) (svg, png []byte, err error)
+// figure draws a table's result as a figure: its file in each of
+// figureFormats, by extension.
+type figure func(*result) (map[string][]byte, error)
 
 // registry is every output table, in the paper's order: the main text's
 // figure and tables, the appendix's, then the tables datg adds to check its

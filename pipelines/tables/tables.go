@@ -150,12 +150,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		files[t.Name+".csv"], files[t.Name+".md"], files[t.Name+".tex"] = csvBytes(res), g.markdown(t.lead()), g.latex(t.Name, t.Paper.String())
 		exts := "csv,md,tex"
 		if t.Figure != nil && len(res.Rows) > 0 {
-			svg, png, err := t.Figure(res)
+			drawn, err := t.Figure(res)
 			if err != nil {
 				return Summary{}, fmt.Errorf("%s figure: %w", t.Name, err)
 			}
-			files[t.Name+".svg"], files[t.Name+".png"] = svg, png
-			exts += ",svg,png"
+			for _, ext := range figureFormats {
+				files[t.Name+"."+ext] = drawn[ext]
+			}
+			exts += "," + strings.Join(figureFormats, ",")
 		}
 		written = append(written, t.Name)
 		report = append(report, fmt.Sprintf("%s: %d rows -> %s.{%s}", t.Name, len(res.Rows), filepath.Join(out, t.Name), exts))
@@ -250,7 +252,7 @@ func staleOutput(written []string) func(name string) bool {
 }
 
 // outputExts are the kinds of file a table is written as.
-var outputExts = []string{"csv", "md", "tex", "svg", "png"}
+var outputExts = []string{"csv", "md", "tex", "svg", "png", "pdf"}
 
 // studyOrder sorts language codes in the paper's order; unknown codes last.
 func studyOrder(langs []string) []string {

@@ -45,9 +45,9 @@ func TestRunWritesPaperLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// csv, md, tex of two tables, the figure as svg and png, paper.tex and
-	// index.md.
-	if len(sum.Written) != 10 {
+	// csv, md, tex of two tables, the figure as pdf, svg and png, paper.tex
+	// and index.md.
+	if len(sum.Written) != 11 {
 		t.Fatalf("wrote %v", sum.Written)
 	}
 	wantContains(t, "direction_accuracy.md", readOutput(t, dir, "direction_accuracy.md"),

@@ -102,34 +102,16 @@ func datgFull(r *result, o layoutOpts) grid {
 		caption += " A part per model; in brackets, 95% bootstrap intervals (1,000 replicates of the cell's traces)."
 		g := grid{Caption: caption + coverageNote(r), Wide: true, Keys: 1, PartLabel: "Model",
 			Header: []string{"Pair", "Difficulty", "CAR", "PMF", "HAR"}, Align: "llccc"}
-		aligners := uniqueIn(r.Rows, r.col("aligner"))
-		for _, model := range models {
-			own := &result{Columns: r.Columns}
-			for _, row := range r.Rows {
-				if plain(row[r.col("model")]) == model {
-					own.Rows = append(own.Rows, row)
-				}
+		g.Parts = partPerModel(r, models, labels, levelFull, func(row []any) []string {
+			if row == nil {
+				return []string{"--", "--", "--"}
 			}
-			one := pairBlocks(own, grid{}, levelFull, func(cell func(string) []any) []string {
-				row := cell(model)
-				if row == nil {
-					return []string{"--", "--", "--"}
-				}
-				var line []string
-				for _, m := range datgMetrics {
-					line = append(line, interval(frac(row[r.col(m.col)], 3), row[r.col(m.col+"_lo")], row[r.col(m.col+"_hi")], fracOf(3)))
-				}
-				return line
-			})
-			for _, p := range one.Parts {
-				aligner := p.Title
-				p.Title = labels[model]
-				if len(aligners) > 1 {
-					p.Title += ", aligner " + aligner
-				}
-				g.Parts = append(g.Parts, p)
+			var line []string
+			for _, m := range datgMetrics {
+				line = append(line, interval(frac(row[r.col(m.col)], 3), row[r.col(m.col+"_lo")], row[r.col(m.col+"_hi")], fracOf(3)))
 			}
-		}
+			return line
+		})
 		return g
 	}
 	g := grid{Caption: caption + coverageNote(r), Wide: true, Keys: 1,
@@ -258,14 +240,14 @@ func datgMain(r *result, o layoutOpts) grid {
 // (tab:app_datg_correctness_full): a block per pair in the appendix's
 // order, a row per level (High, Med., Low), for each model Acc. (a
 // fraction, over every graded trace) and CAR, PMF, HAR as
-// correct/incorrect, three decimals; with --ci, Acc. with its Wilson
-// interval.
+// correct/incorrect, three decimals. With --ci, a part per model (twelve
+// intervals side by side would not read), Acc. with its Wilson interval
+// and each of the six means with its bootstrap interval.
 func datgCorrectness(r *result, o layoutOpts) grid {
-	iAcc, iLo, iHi := r.col("acc"), r.col("acc_low"), r.col("acc_high")
 	models, labels := modelsOf(r), modelLabels(r)
 	caption := "Correctness-stratified DATG results under en-x (and en-en) by language pair, difficulty, and model scale. For CAR, PMF, and HAR, each cell reports C/I for correct and incorrect traces; -- indicates no trace in that cell. Acc. is over every graded trace, a fraction."
 	if o.CI {
-		caption += " In brackets, Acc.'s 95% Wilson interval."
+		return datgCorrectnessCI(r, caption, models, labels)
 	}
 	g := grid{Caption: caption + coverageNote(r), Wide: true, Keys: 1,
 		Groups: [][]span{{{"", 2}}}, Header: []string{"Pair", "Diff."}, Align: "ll"}
@@ -282,17 +264,69 @@ func datgCorrectness(r *result, o layoutOpts) grid {
 				line = append(line, "--", "--", "--", "--")
 				continue
 			}
-			acc := frac(row[iAcc], 3)
-			if o.CI {
-				acc = interval(acc, row[iLo], row[iHi], fracOf(3))
-			}
-			line = append(line, acc)
+			line = append(line, frac(row[r.col("acc")], 3))
 			for _, m := range datgMetrics {
 				line = append(line, frac(row[r.col(m.col+"_c")], 3)+"/"+frac(row[r.col(m.col+"_i")], 3))
 			}
 		}
 		return line
 	})
+}
+
+// datgCorrectnessCI is datgCorrectness with --ci: a part per model, a
+// column per mean (C and I apart), each cell with its interval.
+func datgCorrectnessCI(r *result, caption string, models []string, labels map[string]string) grid {
+	caption += " A part per model; in brackets, Acc.'s 95% Wilson interval and each mean's 95% bootstrap interval (1,000 replicates of the cell's traces)."
+	g := grid{Caption: caption + coverageNote(r), Wide: true, Keys: 1, PartLabel: "Model",
+		Groups: [][]span{{{"", 3}}},
+		Header: []string{"Pair", "Diff.", "Acc."}, Align: "llc"}
+	for _, m := range datgMetrics {
+		g.Groups[0] = append(g.Groups[0], span{m.name, 2})
+		g.Header = append(g.Header, "C", "I")
+		g.Align += "cc"
+	}
+	g.Parts = partPerModel(r, models, labels, levelShort, func(row []any) []string {
+		if row == nil {
+			return []string{"--", "--", "--", "--", "--", "--", "--"}
+		}
+		line := []string{interval(frac(row[r.col("acc")], 3), row[r.col("acc_low")], row[r.col("acc_high")], fracOf(3))}
+		for _, m := range datgMetrics {
+			for _, side := range []string{"_c", "_i"} {
+				col := m.col + side
+				line = append(line, interval(frac(row[r.col(col)], 3), row[r.col(col+"_lo")], row[r.col(col+"_hi")], fracOf(3)))
+			}
+		}
+		return line
+	})
+	return g
+}
+
+// partPerModel lays out the appendix's pair blocks once per model, each a
+// part titled by the model (and its aligner when the run has several):
+// the --ci layouts, whose intervals leave no room for models side by side.
+// cells gives a row's cells from the model's result row (nil when it has
+// none).
+func partPerModel(r *result, models []string, labels map[string]string, style levelStyle, cells func(row []any) []string) []part {
+	var parts []part
+	aligners := uniqueIn(r.Rows, r.col("aligner"))
+	for _, model := range models {
+		own := &result{Columns: r.Columns}
+		for _, row := range r.Rows {
+			if plain(row[r.col("model")]) == model {
+				own.Rows = append(own.Rows, row)
+			}
+		}
+		one := pairBlocks(own, grid{}, style, func(cell func(string) []any) []string { return cells(cell(model)) })
+		for _, p := range one.Parts {
+			aligner := p.Title
+			p.Title = labels[model]
+			if len(aligners) > 1 {
+				p.Title += ", aligner " + aligner
+			}
+			parts = append(parts, p)
+		}
+	}
+	return parts
 }
 
 // cellKey is a DATG cell: a language, level and model (by name).

@@ -181,8 +181,9 @@ func TestDATGCoverage(t *testing.T) {
 	}
 	read := func(name string) string { return readOutput(t, dir, name) }
 	// b (wrong, scored) and e (right, not scored): Acc 0.5 over both; the
-	// DATG columns are b's.
-	wantContains(t, "datg_correctness.csv", read("datg_correctness.csv"), "symbolic,org/my_model&v2,org/my_model&v2,low,sw,1,0.5,", ",2,1\n")
+	// DATG columns are b's (n_graded 2, n_scored 1), and so are their
+	// bootstrap bounds (one trace: the bounds are its CAR).
+	wantContains(t, "datg_correctness.csv", read("datg_correctness.csv"), "symbolic,org/my_model&v2,org/my_model&v2,low,sw,1,0.5,", ",2,1,,,0.4,0.4,")
 	for _, name := range []string{"datg_full.csv", "datg_main.csv"} {
 		if csv := read(name); !strings.HasSuffix(strings.SplitN(csv, "\n", 2)[0], "n_graded,n_scored") {
 			t.Errorf("%s lacks n_graded and n_scored:\n%s", name, csv)

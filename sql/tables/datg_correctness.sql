@@ -6,7 +6,10 @@
 -- (_i) traces, by the answer grader. acc is over every graded trace of the
 -- cell (n_graded), as the paper's direction accuracy is; the DATG means are
 -- over the scored ones (n = n_scored). Ungraded traces are left out.
--- acc_low and acc_high bound acc with the 95% Wilson interval.
+-- acc_low and acc_high bound acc with the 95% Wilson interval; each DATG
+-- mean has a 95% percentile bootstrap interval (*_c_lo, *_c_hi, *_i_lo,
+-- *_i_hi), shown with datg tables --ci: 1,000 Poisson-bootstrap replicates
+-- of the cell's traces from the fixed seed datg_full uses.
 WITH graded AS (
     SELECT model, level, lang,
         count(*)                        AS n_graded,
@@ -27,6 +30,37 @@ scored AS (
     FROM stg_best_scores
     WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
     GROUP BY ALL
+),
+weighted AS (
+    SELECT aligner, model, level, lang, correct, b, car, pmf, har,
+        poisson1(bootstrap_draw(key_hash('20261122/' || trace_id), b)) AS w
+    FROM stg_best_scores, range(1000) r(b)
+    WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
+),
+replicates AS (
+    SELECT aligner, model, level, lang, correct, b,
+        sum(w * car) / nullif(sum(w), 0)                                  AS car,
+        sum(w * pmf) / nullif(sum(w) FILTER (WHERE pmf IS NOT NULL), 0)   AS pmf,
+        sum(w * har) / nullif(sum(w), 0)                                  AS har
+    FROM weighted
+    GROUP BY ALL
+),
+intervals AS (
+    SELECT aligner, model, level, lang,
+        round(quantile_cont(car, 0.025) FILTER (WHERE correct), 3)     AS car_c_lo,
+        round(quantile_cont(car, 0.975) FILTER (WHERE correct), 3)     AS car_c_hi,
+        round(quantile_cont(car, 0.025) FILTER (WHERE NOT correct), 3) AS car_i_lo,
+        round(quantile_cont(car, 0.975) FILTER (WHERE NOT correct), 3) AS car_i_hi,
+        round(quantile_cont(pmf, 0.025) FILTER (WHERE correct), 3)     AS pmf_c_lo,
+        round(quantile_cont(pmf, 0.975) FILTER (WHERE correct), 3)     AS pmf_c_hi,
+        round(quantile_cont(pmf, 0.025) FILTER (WHERE NOT correct), 3) AS pmf_i_lo,
+        round(quantile_cont(pmf, 0.975) FILTER (WHERE NOT correct), 3) AS pmf_i_hi,
+        round(quantile_cont(har, 0.025) FILTER (WHERE correct), 3)     AS har_c_lo,
+        round(quantile_cont(har, 0.975) FILTER (WHERE correct), 3)     AS har_c_hi,
+        round(quantile_cont(har, 0.025) FILTER (WHERE NOT correct), 3) AS har_i_lo,
+        round(quantile_cont(har, 0.975) FILTER (WHERE NOT correct), 3) AS har_i_hi
+    FROM replicates
+    GROUP BY ALL
 )
 SELECT
     s.aligner, s.model, s.model_label, s.level, s.lang,
@@ -38,7 +72,11 @@ SELECT
     round(s.pmf_c, 3) AS pmf_c, round(s.pmf_i, 3) AS pmf_i,
     round(s.har_c, 3) AS har_c, round(s.har_i, 3) AS har_i,
     g.n_graded,
-    s.n_scored
+    s.n_scored,
+    i.car_c_lo, i.car_c_hi, i.car_i_lo, i.car_i_hi,
+    i.pmf_c_lo, i.pmf_c_hi, i.pmf_i_lo, i.pmf_i_hi,
+    i.har_c_lo, i.har_c_hi, i.har_i_lo, i.har_i_hi
 FROM scored s
 JOIN graded g USING (model, level, lang)
+LEFT JOIN intervals i USING (aligner, model, level, lang)
 ORDER BY s.aligner, s.model, s.level_ord, s.lang_ord;

@@ -61,14 +61,31 @@ Tables and figure as the paper lays them out; index.md says where each is in the
 		}
 	}
 	for _, beyond := range []bool{false, true} {
+		var prev outputTable
 		for _, t := range registry {
-			if inPaper := t.Paper.Number != "" && t.Figure == nil; inPaper != beyond {
-				fmt.Fprintf(&b, "\\IfFileExists{%[1]s.tex}{\\input{%[1]s}}{}\n", t.Name)
+			if inPaper := t.Paper.Number != "" && t.Figure == nil; inPaper == beyond {
+				continue
 			}
+			// Two parts of one table of the paper (Table 6's top and
+			// bottom) are two floats here: the second takes the first's
+			// number back, so the tables after it keep the paper's numbers.
+			sameNumber := ""
+			if !beyond && prev.Name != "" && paperNumber(prev.Paper) == paperNumber(t.Paper) {
+				sameNumber = fmt.Sprintf("\\IfFileExists{%s.tex}{\\addtocounter{table}{-1}}{}", prev.Name)
+			}
+			fmt.Fprintf(&b, "\\IfFileExists{%[1]s.tex}{%[2]s\\input{%[1]s}}{}\n", t.Name, sameNumber)
+			prev = t
 		}
 	}
 	b.WriteString("\\end{document}\n")
 	return []byte(b.String())
+}
+
+// paperNumber is the table of the paper a reference is in: "Table 6" for
+// "Table 6, top".
+func paperNumber(p paperRef) string {
+	number, _, _ := strings.Cut(p.Number, ",")
+	return number
 }
 
 // index is index.md: every output file and where it is in the paper, the

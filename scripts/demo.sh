@@ -83,6 +83,7 @@ Done in $(( $(date +%s) - start ))s. Outputs (the numbers come from a simulated 
            alignments alignment_events harmful_actions alignment_errors scores trials)
   journal: $DATA/journal/llm/  (rerun 'make demo' and nothing is requested again)
 Try:
+  $DATG view --data $DATA      # a local web viewer: http://127.0.0.1:8080/ (every trace, facets, search, DAGs, tables)
   $DATG explain --data $DATA   # an HTML page per aligned trace: $DATA/explain/index.html
   $DATG sql --data $DATA "select direction, round(avg(correct::int) * 100, 1) as acc from traces join answers using (trace_id) group by 1 order by 1"
   $DATG sql --data $DATA "select method, level, count(*) as attempts, sum(aborted::int) as aborted, sum(completion_tokens) as tokens from trials group by all order by all"

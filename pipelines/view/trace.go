@@ -110,6 +110,7 @@ type harmView struct {
 type relatedRow struct {
 	Model, Direction, InputLang, ReasoningLang, Seed, Method, Verdict, Href string
 	Current                                                                 bool
+	id                                                                      string
 }
 
 // The drawing and the math of the pages: internal/dagdraw and
@@ -625,7 +626,7 @@ func (p *tracePage) neighbours(ctx context.Context, r *runDB) error {
 	for _, j := range same[:min(len(same), maxRelated)] {
 		x := &r.rows[j]
 		p.Related = append(p.Related, relatedRow{Model: x.vals[0], Direction: x.vals[2], InputLang: x.vals[4], ReasoningLang: x.vals[5],
-			Seed: x.vals[7], Method: x.vals[6], Verdict: x.vals[9], Current: x.id == p.T.ID, Href: Filter{}.Trace(x.id)})
+			Seed: x.vals[7], Method: x.vals[6], Verdict: x.vals[9], Current: x.id == p.T.ID, Href: Filter{}.Trace(x.id), id: x.id})
 	}
 	return nil
 }

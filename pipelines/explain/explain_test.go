@@ -24,8 +24,6 @@ func event(node, status string, start, block int) schema.AlignmentEvent {
 	return schema.AlignmentEvent{NodeID: node, Status: status, StartChar: i32(start), EndChar: i32(start + 3), BlockID: i32(block)}
 }
 
-
-
 // writeRun is one aligned trace whose text and DAG hold markup, or one per
 // id given, each aligned to the same DAG.
 func writeRun(t testing.TB, ids ...string) string {
@@ -127,4 +125,3 @@ func TestIndexAndErrors(t *testing.T) {
 		t.Fatalf("empty run: %v", err)
 	}
 }
-

@@ -16,4 +16,3 @@ func scan[T any](dir string, def schema.Def[T], fn func(*T)) error {
 	}
 	return err
 }
-

@@ -229,4 +229,3 @@ func alignedTraces(dir, aligner string) ([]string, error) {
 	sort.Strings(ids)
 	return ids, err
 }
-

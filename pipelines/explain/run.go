@@ -40,12 +40,11 @@ func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 // Validate checks the run directory is named and one trace is not asked
 // for with a set.
 func (c Config) Validate() error {
-	var p inputerr.Problems
-	p.Check("data", store.CheckDir(c.Data))
+	var oneAndSet error
 	if c.TraceID != "" && (c.Filter != "" || c.IDs != nil) {
-		p.Check("filter", errors.New("a trace id is one page: give a filter or a list of ids without it"))
+		oneAndSet = inputerr.BadField("filter", "a trace id is one page: give a filter or a list of ids without it")
 	}
-	return p.Err()
+	return inputerr.Invalid(store.CheckDir(c.Data), oneAndSet)
 }
 
 // Summary is what a run wrote.

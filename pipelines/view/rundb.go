@@ -80,6 +80,7 @@ var indexSQL = []string{
 	SELECT t.trace_id, t.model, t.level, coalesce(lv.ord, 99) AS level_ord,
 		t.direction, coalesce(dr.ord, 99) AS direction_ord, t.input_lang, t.reasoning_lang,
 		target_lang(t.direction, t.input_lang, t.reasoning_lang) AS lang, coalesce(lg.ord, 999) AS lang_ord,
+		CASE WHEN t.direction = 'en-en' THEN 'en' ELSE coalesce(lg.resource, '') END AS resource_group,
 		t.problem_id, coalesce(try_cast(regexp_extract(t.problem_id, '([0-9]+)$', 1) AS BIGINT), -1) AS problem_k,
 		t.seed, CAST(t.seed AS VARCHAR) AS seed_s, t.method,
 		CASE WHEN probe_trace(t.method, t.seed) THEN 'probe'

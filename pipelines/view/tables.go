@@ -2,9 +2,9 @@ package view
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,7 +78,7 @@ func runTable(ctx context.Context, r *runDB, query string, l tables.Listing, tv 
 	if tv.Columns, err = rows.Columns(); err != nil {
 		return err
 	}
-	vals := make([]sql.NullString, len(tv.Columns))
+	vals := make([]any, len(tv.Columns))
 	ptrs := make([]any, len(vals))
 	for i := range vals {
 		ptrs[i] = &vals[i]
@@ -90,10 +90,11 @@ func runTable(ctx context.Context, r *runDB, query string, l tables.Listing, tv 
 		row := tableRow{Cells: make([]string, len(vals))}
 		byName := map[string]string{}
 		for i, v := range vals {
-			row.Cells[i] = v.String
-			if v.Valid {
-				byName[tv.Columns[i]] = v.String
+			if v == nil {
+				continue
 			}
+			row.Cells[i] = cellText(v)
+			byName[tv.Columns[i]] = row.Cells[i]
 		}
 		if f, ok := cellFilter(l, byName); ok {
 			row.Href = f.URL("/")
@@ -106,14 +107,15 @@ func runTable(ctx context.Context, r *runDB, query string, l tables.Listing, tv 
 // cellKeys map a table's key columns to the index's facets; columns named
 // in cellIgnored only label a row.
 var (
-	cellKeys    = map[string]string{"model": "model", "level": "level", "direction": "direction", "lang": "lang", "aligner": "aligner", "seed": "seed", "method": "method"}
+	cellKeys = map[string]string{"model": "model", "level": "level", "direction": "direction", "lang": "lang", "aligner": "aligner", "seed": "seed", "method": "method",
+		"resource_group": "group", "aligner_a": "aligned_by", "aligner_b": "aligned_by"}
 	cellIgnored = map[string]bool{"model_label": true, "ord": true, "resource": true}
 )
 
 // cellFilter is the index filter of a table row's traces: its key columns
 // as facets, and the traces the table reads (its scope, and the
 // directions the query keeps). A row keyed by a column the index has no
-// facet for (a resource group, a pair of aligners) has none.
+// facet for has none.
 func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
 	f := Filter{Values: map[string][]string{}, Ranges: map[string]rangeOf{}, Page: 1, Per: defaultPer}
 	switch l.Scope {
@@ -137,6 +139,11 @@ func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
 		if col == "lang" && l.Name == "grader_agreement" {
 			param = "reasoning" // the answer's language
 		}
+		if param == "aligned_by" {
+			f.AlignedBy = append(f.AlignedBy, v)
+			slices.Sort(f.AlignedBy)
+			continue
+		}
 		f.Values[param] = []string{v}
 	}
 	if _, ok := row["direction"]; !ok {
@@ -152,7 +159,7 @@ func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
 			f.Values["direction"] = []string{"en-en", "en-x"}
 		}
 	}
-	if len(f.Values) == 0 {
+	if len(f.Values) == 0 && len(f.AlignedBy) == 0 {
 		return f, false
 	}
 	return f, true
@@ -161,4 +168,20 @@ func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// cellText is a value of a table as text: sums are HUGEINTs (*big.Int),
+// which database/sql cannot scan into a string.
+func cellText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	}
+	return fmt.Sprint(v)
 }

@@ -80,6 +80,9 @@ type Filter struct {
 	// AlignedBy keeps the traces every one of these aligners scored
 	// (aligned_by=, each value required: the rows of a pair of aligners).
 	AlignedBy []string
+	// Annotated keeps the traces with human annotations (datg import
+	// --annotations) in any of these layers ("any": in any layer).
+	Annotated []string
 }
 
 // queryOf is a request's query parameters; a query Go cannot parse (a
@@ -136,6 +139,11 @@ func parseFilter(q url.Values) (Filter, error) {
 	for _, v := range q["aligned_by"] {
 		if !slices.Contains(f.AlignedBy, v) {
 			f.AlignedBy = append(f.AlignedBy, v)
+		}
+	}
+	for _, v := range q["annotated"] {
+		if !slices.Contains(f.Annotated, v) {
+			f.Annotated = append(f.Annotated, v)
 		}
 	}
 	f.Q, f.Problem = q.Get("q"), q.Get("problem")
@@ -203,6 +211,9 @@ func (f Filter) Query() url.Values {
 	}
 	for _, a := range f.AlignedBy {
 		q.Add("aligned_by", a)
+	}
+	for _, a := range f.Annotated {
+		q.Add("annotated", a)
 	}
 	set("q", f.Q)
 	set("problem", f.Problem)
@@ -316,6 +327,9 @@ func (f Filter) Hidden() []param {
 	}
 	for _, a := range f.AlignedBy {
 		out = append(out, param{"aligned_by", a})
+	}
+	for _, a := range f.Annotated {
+		out = append(out, param{"annotated", a})
 	}
 	for _, k := range []string{"car_min", "car_max", "pmf_min", "pmf_max", "har_min", "har_max", "problem", "sort", "desc", "per"} {
 		if v := q.Get(k); v != "" {

@@ -102,10 +102,16 @@ type matcher struct {
 	aligner map[string]bool // the aligner facet's values (nil: no filter)
 	search  map[string]bool // nil: no search
 	metricK int             // the shown aligner's index (-1: none)
+	// annotated are the traces of the filter's annotation layers (nil:
+	// no such filter).
+	annotated []map[string]bool
 }
 
 func (r *runDB) compile(f Filter, search map[string]bool) *matcher {
 	m := &matcher{f: f, sets: make([][]bool, len(facetCols)), search: search, metricK: f.alignerIdx}
+	for _, layer := range f.Annotated {
+		m.annotated = append(m.annotated, r.annotated[layer]) // a layer nobody annotated: nil, no trace
+	}
 	for i, fc := range facets {
 		vs := f.Values[fc.Param]
 		if len(vs) == 0 {
@@ -175,6 +181,15 @@ func (m *matcher) fails(x *idxRow) uint64 {
 	}
 	for _, a := range m.f.AlignedBy {
 		if !slices.Contains(x.aligners, a) {
+			mask |= 1 << 63
+		}
+	}
+	if m.annotated != nil {
+		in := false
+		for _, ids := range m.annotated {
+			in = in || ids[x.id]
+		}
+		if !in {
 			mask |= 1 << 63
 		}
 	}

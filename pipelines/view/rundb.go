@@ -24,6 +24,9 @@ type runDB struct {
 	dict  [len(facetCols)][]string
 	codes [len(facetCols)]map[string]int32
 	ranks map[string][]int32 // each order's ranks of the rows, by order (guarded by mu)
+	// annotated are the traces with human annotations, by layer ("any":
+	// every annotated trace); a few hundred traces, the human audit's.
+	annotated map[string]map[string]bool
 
 	mu       sync.Mutex
 	searches []search    // the newest last
@@ -158,6 +161,10 @@ func openRunDB(ctx context.Context, dir string) (*runDB, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := loadAnnotated(ctx, r); err != nil {
+		db.Close()
+		return nil, err
+	}
 	// The index lives in Go now: DuckDB's copy goes.
 	for _, t := range []string{"view_traces", "view_best", "view_verdicts", "view_detections"} {
 		if _, err := db.ExecContext(ctx, "DROP TABLE "+t); err != nil {
@@ -202,4 +209,35 @@ func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error
 		r.searches = r.searches[1:]
 	}
 	return ids, nil
+}
+
+// loadAnnotated reads which traces have human annotations in which layer.
+func loadAnnotated(ctx context.Context, r *runDB) error {
+	r.annotated = map[string]map[string]bool{}
+	if !r.db.Present["annotations"] {
+		return nil
+	}
+	rows, err := r.db.QueryContext(ctx, `SELECT DISTINCT trace_id, layer FROM annotations`)
+	if err != nil {
+		return fmt.Errorf("reading the annotations: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, layer string
+		if err := rows.Scan(&id, &layer); err != nil {
+			return fmt.Errorf("reading the annotations: %w", err)
+		}
+		j, ok := r.byID[id]
+		if !ok {
+			continue // an annotation of a trace no longer in the run
+		}
+		id = r.rows[j].id
+		for _, k := range []string{layer, "any"} {
+			if r.annotated[k] == nil {
+				r.annotated[k] = map[string]bool{}
+			}
+			r.annotated[k][id] = true
+		}
+	}
+	return rows.Err()
 }

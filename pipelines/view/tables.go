@@ -108,7 +108,8 @@ func runTable(ctx context.Context, r *runDB, query string, l tables.Listing, tv 
 // in cellIgnored only label a row.
 var (
 	cellKeys = map[string]string{"model": "model", "level": "level", "direction": "direction", "lang": "lang", "aligner": "aligner", "seed": "seed", "method": "method",
-		"resource_group": "group", "aligner_a": "aligned_by", "aligner_b": "aligned_by"}
+		"resource_group": "group", "aligner_a": "aligned_by", "aligner_b": "aligned_by",
+		"layer": "annotated"}
 	cellIgnored = map[string]bool{"model_label": true, "ord": true, "resource": true}
 )
 
@@ -139,12 +140,22 @@ func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
 		if col == "lang" && l.Name == "grader_agreement" {
 			param = "reasoning" // the answer's language
 		}
+		if col == "lang" && v == "all" {
+			continue // a row over every language
+		}
+		if param == "annotated" {
+			f.Annotated = []string{v}
+			continue
+		}
 		if param == "aligned_by" {
 			f.AlignedBy = append(f.AlignedBy, v)
 			slices.Sort(f.AlignedBy)
 			continue
 		}
 		f.Values[param] = []string{v}
+	}
+	if l.Name == "human_eval" {
+		f.Annotated = []string{"any"} // the audited traces
 	}
 	if _, ok := row["direction"]; !ok {
 		lang, hasLang := row["lang"]
@@ -159,7 +170,7 @@ func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
 			f.Values["direction"] = []string{"en-en", "en-x"}
 		}
 	}
-	if len(f.Values) == 0 && len(f.AlignedBy) == 0 {
+	if len(f.Values) == 0 && len(f.AlignedBy) == 0 && len(f.Annotated) == 0 {
 		return f, false
 	}
 	return f, true

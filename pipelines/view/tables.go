@@ -21,8 +21,14 @@ type tablesPage struct {
 }
 
 type tableView struct {
-	Name    string
-	Err     string // the query failed: why (the other tables still show)
+	Name string
+	Err  string // the query failed: why (the other tables still show)
+	// Stale says why datg tables refuses the table (its inputs are stale
+	// over the traces it reads): the page refuses it too, showing no
+	// numbers.
+	Stale []string
+	// Missing are the inputs the run lacks (datg tables skips the table).
+	Missing []string
 	Columns []string
 	Rows    []tableRow
 }
@@ -52,12 +58,20 @@ func (s *Server) tables(ctx context.Context, r *runDB, req *http.Request, info *
 // computeTables runs every table's query over the generation.
 func computeTables(ctx context.Context, r *runDB) (*tablesPage, error) {
 	p := &tablesPage{}
+	ready, err := tables.CheckListings(ctx, r.db)
+	if err != nil {
+		return nil, fmt.Errorf("checking the tables' inputs: %w", err)
+	}
 	for _, l := range tables.Listings() {
 		f, ok := datgsql.Table(l.Name)
 		if !ok {
 			return nil, fmt.Errorf("sql/tables has no %s.sql", l.Name)
 		}
-		tv := tableView{Name: l.Name}
+		tv := tableView{Name: l.Name, Stale: ready[l.Name].Stale, Missing: ready[l.Name].Missing}
+		if len(tv.Stale) > 0 {
+			p.Tables = append(p.Tables, tv)
+			continue
+		}
 		if err := runTable(ctx, r, f.Text, l, &tv); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

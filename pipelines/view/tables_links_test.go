@@ -5,7 +5,11 @@ import (
 	"html"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
 )
 
 // nNotTraces are the tables whose n counts something other than traces:
@@ -58,5 +62,39 @@ func TestEveryTableCellLinksToItsTraces(t *testing.T) {
 	}
 	if linked == 0 {
 		t.Fatal("no table has a row")
+	}
+}
+
+// A table whose inputs are stale over its traces (a trace's text changed
+// after it was graded) is refused as datg tables refuses it: the page says
+// why and what to run, and shows none of its numbers.
+func TestTablesPageRefusesStaleTables(t *testing.T) {
+	dir := writeRun(t, 2)
+	traces, err := store.ReadAll(dir, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range traces {
+		if traces[i].TraceID == "p000" {
+			traces[i].Text, traces[i].TextHash = "a new text", "h2"
+		}
+	}
+	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
+		t.Fatal(err)
+	}
+	ts := serve(t, dir)
+	status, body, _ := get(t, ts, "/tables")
+	if status != 200 {
+		t.Fatalf("%d\n%s", status, body)
+	}
+	i := strings.Index(body, `id="t-grader_agreement"`)
+	if i < 0 {
+		t.Fatalf("no grader_agreement section:\n%s", body)
+	}
+	sec := body[i:]
+	sec = sec[:strings.Index(sec, "</section>")]
+	if !strings.Contains(sec, "datg tables refuses this table") || !strings.Contains(sec, "verdicts: 1 probe traces lack a grader") ||
+		!strings.Contains(sec, "run datg verify") || strings.Contains(sec, "<table") {
+		t.Errorf("the stale grader_agreement is shown:\n%s", sec)
 	}
 }

@@ -3,6 +3,7 @@ package view
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sync"
 
 	"github.com/datg/datg/internal/duck"
@@ -175,7 +176,8 @@ func openRunDB(ctx context.Context, dir string) (*runDB, error) {
 	return r, nil
 }
 
-// searchIDs are the traces whose text holds q (case insensitive), read
+// searchIDs are the traces whose text holds q (case insensitive, by
+// Unicode simple case folding), read
 // on first use; q reaches DuckDB as a parameter.
 func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error) {
 	r.mu.Lock()
@@ -186,7 +188,10 @@ func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error
 		}
 	}
 	r.mu.Unlock()
-	rows, err := r.db.QueryContext(ctx, `SELECT trace_id FROM traces WHERE contains(lower(text), lower(?))`, q)
+	// A case-insensitive match of q as a literal, by RE2: two to seven
+	// times faster than contains(lower(text), lower(q)), which lowers
+	// (copies) every text before looking (BENCHMARKS.md, "datg view").
+	rows, err := r.db.QueryContext(ctx, `SELECT trace_id FROM traces WHERE regexp_matches(text, ?)`, "(?i)"+regexp.QuoteMeta(q))
 	if err != nil {
 		return nil, fmt.Errorf("searching the traces: %w", err)
 	}

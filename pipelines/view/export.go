@@ -23,7 +23,39 @@ func OpenExport(ctx context.Context, dir string) (*Export, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cacheTraceTables(ctx, r); err != nil {
+		r.db.Close()
+		return nil, err
+	}
 	return &Export{r: r}, nil
+}
+
+// exportCached are the tables a trace page reads by key, small beside the
+// texts: an export copies each into DuckDB's memory once, ordered by that
+// key, and points the run's view at the copy, so each of thousands of
+// pages reads its rows from memory (pruned by the order's zone maps)
+// instead of opening the Parquet again: the demo's 615 pages take 48 s
+// instead of 68 s.
+var exportCached = map[string]string{"answers": "trace_id", "compliance": "trace_id", "verdicts": "trace_id", "detections": "trace_id",
+	"scores": "trace_id", "alignment_events": "trace_id", "harmful_actions": "trace_id",
+	"dags": "problem_id", "nodes": "dag_id", "edges": "dag_id", "problems": "problem_id"}
+
+// cacheTraceTables copies exportCached into memory for an export.
+func cacheTraceTables(ctx context.Context, r *runDB) error {
+	for t, key := range exportCached {
+		if !r.db.Present[t] {
+			continue
+		}
+		for _, stmt := range []string{
+			fmt.Sprintf(`CREATE TABLE export_%[1]s AS SELECT * FROM %[1]s ORDER BY %[2]s`, t, key),
+			fmt.Sprintf(`CREATE OR REPLACE VIEW %[1]s AS SELECT * FROM export_%[1]s`, t),
+		} {
+			if _, err := r.db.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("reading %s for the export: %w", t, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Close releases the generation.

@@ -127,7 +127,7 @@ func href(name string) string { return "./" + url.PathEscape(name) }
 // (viewassets.StaticHead beside StaticFiles, or Inline for one file).
 func (e *Export) Page(ctx context.Context, sel Selection, k int, links Links, head Head) ([]byte, error) {
 	id := sel.IDs[k]
-	p, err := tracePageOf(ctx, e.r, sel.F, id, sel.F.Aligner, "")
+	p, err := tracePageOf(ctx, e.r, sel.F, id, sel.F.Aligner, "", false)
 	if err != nil {
 		return nil, err
 	}

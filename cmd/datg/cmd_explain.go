@@ -11,22 +11,28 @@ import (
 )
 
 var cmdExplain = &Command{
-	UsageLine: "explain [--out FILE] [--aligner NAME] [TRACE_ID]",
-	Short:     "an HTML page of a trace aligned to its best DAG (or an index over the run)",
-	Long: `Explain writes an HTML page for one trace: the trace text with the
-aligner's evidence spans highlighted by node status (COMMIT, ATTEMPT,
-ERROR) and the harmful actions marked, the trace's best reference DAG drawn
-in layers (whole anchors in the boxes, nodes colored
-COMMIT/ATTEMPT/ERROR/MISSING, edges with arrowheads routed between the
-boxes and marked ordered or violated), the scores, the grader's verdict and
-the language check. Math in the trace and the DAG is rendered by KaTeX,
-vendored: the pages load nothing from the network. Model text is escaped.
---aligner picks whose alignment to show (default: the first by name). The
-page goes to --out FILE, with KaTeX inline (default DIR/explain/NAME, with
-KaTeX's files beside it).
+	UsageLine: "explain [--out FILE|DIR] [--aligner NAME] [--filter QUERY] [TRACE_ID...]",
+	Short:     "datg view's trace pages as static HTML to share: one trace, a filter's or a list's",
+	Long: `Explain writes datg view's trace pages as static files, to share:
+the same templates and rendering as the viewer's trace page (the problem,
+the verdicts and detections, the trace with its math rendered, repeats
+folded and evidence highlighted and linked to its node, every reference
+DAG of the problem drawn in layers, the harmful actions), with the links
+made relative: previous and next walk the exported set, and an index
+page summarizes it (n, accuracy with its Wilson interval, mean scores) and
+links every page. Math is rendered by KaTeX, vendored: the pages load
+nothing from the network and open from disk. Model text is escaped.
 
-Without TRACE_ID it writes an index page over every aligned trace of the
-run and each trace's page to --out DIR (default DIR/explain/).
+With one TRACE_ID it writes that trace's page: to --out FILE, with its
+assets inline (one file that works alone), or to DIR/explain/NAME beside
+its assets. With --filter (datg view's URL parameters, e.g.
+'model=m&level=high&q=boxed': copy them from the viewer's address bar) it
+writes the pages of every trace the filter matches, in its order; with
+several TRACE_IDs, those traces' pages; with neither, every aligned
+trace's. The set goes to --out DIR (default DIR/explain/) with index.html
+and the assets; datg's own earlier pages there are replaced, a user's
+files never. --aligner picks whose alignment to show (default: the
+first by name).
 
 A page's NAME is PREFIX-HASH.html: PREFIX is up to 40 of the id's ASCII
 letters, digits, '-' and '_' (other characters become '_'; "trace" when
@@ -34,7 +40,7 @@ none is left) and HASH the first 32 hex digits of the SHA-256 of the id.
 Every trace id, however long or strange, gets its own page, named the same
 in every run, and the index links it.
 
-Flags go before the trace id: datg explain --out FILE TRACE_ID.`,
+Flags go before the trace ids: datg explain --out FILE TRACE_ID.`,
 }
 
 var (
@@ -47,19 +53,20 @@ func init() {
 	fs := &cmdExplain.Flag
 	fs.StringVar(&explainCfg.Out, "out", explainCfg.Out, "the page's file (or, without TRACE_ID, the directory)")
 	fs.StringVar(&explainCfg.Aligner, "aligner", explainCfg.Aligner, "whose alignment to show (default: the first by name)")
+	fs.StringVar(&explainCfg.Filter, "filter", explainCfg.Filter, "export the traces of this datg view filter (its URL parameters, e.g. 'model=m&level=high')")
 }
 
 func runExplain(ctx context.Context, cmd *Command, args []string) error {
 	if err := flagAfterArg(cmd, "trace id", args); err != nil {
 		return err
 	}
-	if len(args) > 1 {
-		return usageError{cmd, "at most one trace id"}
-	}
 	cfg := explainCfg
 	cfg.Data, cfg.Stderr = *explainData, stderr
-	if len(args) == 1 {
+	switch {
+	case len(args) == 1 && cfg.Filter == "":
 		cfg.TraceID = args[0]
+	case len(args) > 0:
+		cfg.IDs = args
 	}
 	if err := needRun(cfg, cfg.Data); err != nil {
 		return err

@@ -1,15 +1,12 @@
-// Package explain renders a trace as an HTML page: the trace text with the
-// aligner's evidence spans highlighted by node status, the DAG it was
-// scored against (its best DAG) drawn by internal/dagdraw with nodes
-// colored COMMIT, ATTEMPT, ERROR or MISSING and edges marked ordered or
-// violated, the harmful actions, the grader's verdict and the language
-// check; and an index page over the run linking every aligned trace. Math
-// (internal/texmath) is rendered by the KaTeX of internal/viewassets,
-// whose files a directory of pages holds beside them (StaticFiles) and a
-// single page named by the user holds inline (InlineHead).
+// Package explain exports datg view's trace pages (pipelines/view) as
+// static HTML to share: one trace's page, or a set (the traces of a view
+// filter, a list of ids, or every aligned trace) with an index page, the
+// links between them relative. A set is written into its directory with
+// the assets its pages load (view.StaticFiles) as one managed output set
+// (internal/outdir: a user's files are never replaced); a single page
+// named by the user carries its assets inline.
 //
-// It reads DIR/traces, answers, compliance, scores, dags, nodes, edges,
-// alignment_events and harmful_actions, and writes HTML and the assets
-// only. Model text is data: html/template and texmath escape every piece
-// of it.
+// It reads the run through datg view's index (DuckDB over one
+// generation) and writes HTML and the assets only. Model text is data:
+// html/template and internal/texmath escape every piece of it.
 package explain

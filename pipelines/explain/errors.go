@@ -10,3 +10,6 @@ var ErrNoScores = errors.New("no scored alignments")
 
 // ErrUnknownAligner means no alignment of the run is by that aligner.
 var ErrUnknownAligner = errors.New("no alignment by that aligner")
+
+// ErrNoTraces means a filter matched no trace: an empty set is not written.
+var ErrNoTraces = errors.New("no trace to export")

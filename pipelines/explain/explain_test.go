@@ -3,7 +3,6 @@ package explain
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,73 +22,6 @@ var chain = datg.DAG{FinalNodeID: "n3", Nodes: []datg.Node{
 
 func event(node, status string, start, block int) schema.AlignmentEvent {
 	return schema.AlignmentEvent{NodeID: node, Status: status, StartChar: i32(start), EndChar: i32(start + 3), BlockID: i32(block)}
-}
-
-// Node statuses follow the scores' order of strength and edges are
-// ordered, violated or open as PMF reads them.
-func TestStatusesAndEdges(t *testing.T) {
-	cases := []struct {
-		name   string
-		events []schema.AlignmentEvent
-		status []string
-		marks  []string
-	}{
-		{"in order", []schema.AlignmentEvent{event("n1", "COMMIT", 0, 0), event("n2", "COMMIT", 10, 1), event("n3", "COMMIT", 20, 2)},
-			[]string{"COMMIT", "COMMIT", "COMMIT"}, []string{"ordered", "ordered"}},
-		{"child first", []schema.AlignmentEvent{event("n1", "COMMIT", 30, 2), event("n2", "COMMIT", 10, 1), event("n3", "ATTEMPT", 40, 3)},
-			[]string{"COMMIT", "COMMIT", "ATTEMPT"}, []string{"violated", "open"}},
-		{"child first in one block", []schema.AlignmentEvent{event("n1", "COMMIT", 12, 1), event("n2", "COMMIT", 10, 1)},
-			[]string{"COMMIT", "COMMIT", "MISSING"}, []string{"ordered", "open"}},
-		{"error then commit", []schema.AlignmentEvent{event("n1", "ERROR", 0, 0), event("n1", "COMMIT", 5, 0), event("n2", "ERROR", 9, 0)},
-			[]string{"COMMIT", "ERROR", "MISSING"}, []string{"open", "open"}},
-	}
-	for _, c := range cases {
-		nodes := statuses(chain, c.events)
-		g := graph(chain, nodes)
-		for i, want := range c.status {
-			if nodes[i].Status != want || g.Nodes[i].Status != want {
-				t.Errorf("%s: %s is %s, want %s", c.name, nodes[i].ID, nodes[i].Status, want)
-			}
-		}
-		for i, want := range c.marks {
-			if g.Edges[i].Class != want {
-				t.Errorf("%s: edge %s>%s is %s, want %s", c.name, g.Edges[i].From, g.Edges[i].To, g.Edges[i].Class, want)
-			}
-		}
-		// The final node is marked, and every anchor is the whole label.
-		for i, n := range g.Nodes {
-			if n.Final != (n.ID == "n3") || n.Label != chain.Nodes[i].Anchor {
-				t.Errorf("%s: node %+v", c.name, n)
-			}
-		}
-	}
-}
-
-// Overlapping spans are cut at every end; the strongest highlight wins and
-// the text comes back whole.
-func TestSegments(t *testing.T) {
-	text := "0123456789abcdefghij"
-	events := []schema.AlignmentEvent{
-		{NodeID: "n1", Status: "ATTEMPT", StartChar: i32(2), EndChar: i32(8)},
-		{NodeID: "n2", Status: "COMMIT", StartChar: i32(5), EndChar: i32(12)},
-		{NodeID: "n3", Status: "COMMIT", StartChar: i32(18), EndChar: i32(99)}, // past the end: clamped
-		{NodeID: "n4", Status: "ERROR"},                                        // not located: no highlight
-	}
-	harmful := []schema.HarmfulAction{{Category: "harmful_loop", StartChar: i32(10), EndChar: i32(11)}}
-	segs := segments(text, events, harmful)
-	var whole strings.Builder
-	var got []string
-	for _, s := range segs {
-		whole.WriteString(s.Text)
-		got = append(got, s.Text+":"+s.Class)
-	}
-	if whole.String() != text {
-		t.Fatalf("segments give back %q", whole.String())
-	}
-	want := "01:|234:attempt|567:commit|89:commit|a:harmful|b:commit|cdefgh:|ij:commit"
-	if strings.Join(got, "|") != want {
-		t.Fatalf("segments %s\nwant     %s", strings.Join(got, "|"), want)
-	}
 }
 
 // writeRun is one aligned trace whose text and DAG hold markup, or one per
@@ -118,7 +50,7 @@ func writeRun(t testing.TB, ids ...string) string {
 	for _, id := range ids {
 		traces = append(traces, schema.Trace{TraceID: id, Model: "m", Direction: "en-x", InputLang: "en",
 			ReasoningLang: "sw", Level: "low", ProblemID: "low-0", Seed: 42, Method: "base", Text: text})
-		answers = append(answers, schema.Answer{TraceID: id, Extracted: "2", Gold: "<2>", Correct: true})
+		answers = append(answers, schema.Answer{TraceID: id, Grader: "math-verify", Extracted: "2", Gold: "<2>", HasAnswer: true, Correct: true})
 		scores = append(scores, schema.Score{TraceID: id, DagID: "low-0/r0", Aligner: "llm", CAR: 1, PMF: &pmf, Best: true})
 		events = append(events,
 			schema.AlignmentEvent{TraceID: id, DagID: "low-0/r0", Aligner: "llm", NodeID: "n1", Status: "COMMIT", EvidenceSpan: "a = 1", StartChar: i32(start), EndChar: i32(start + 5), BlockID: i32(0)},
@@ -159,9 +91,9 @@ func TestPageEscapesModelText(t *testing.T) {
 		}
 	}
 
-	for _, want := range []string{"&lt;script&gt;", `<span class="math math-inline">a &lt; b &amp; c</span>`, `<mark class="commit" title="n1 COMMIT">a = 1</mark>`,
-		`<path class="dag-edge ordered" data-from="n1" data-to="n2"`, `marker-end="url(#dag-arrow-ordered)"`, `<g class="dag-node status-commit" data-node="n1"`,
-		`<g class="dag-node status-commit final" data-node="n2"`, "correct", "Best DAG low-0/r0 by aligner llm",
+	for _, want := range []string{"&lt;script&gt;", `<span class="math math-inline">a &lt; b &amp; c</span>`, `title="n1 COMMIT">a = 1</span>`,
+		`<path class="dag-edge ordered" data-from="n1" data-to="n2"`, `-arrow-ordered)"`, `<g class="dag-node status-commit" data-node="n1"`,
+		`<td class="v correct">correct</td>`, "Shown: aligner <b>llm</b> · DAG <b>low-0/r0</b> (its best)",
 		`<span class="math math-inline">\boxed{2}</span>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
@@ -183,7 +115,7 @@ func TestIndexAndErrors(t *testing.T) {
 	}
 	page, _ := os.ReadFile(index)
 	// The name is a hash of the id, the same in every run: links stay valid.
-	if !strings.Contains(string(page), `<a href="./t1-628b49d96dcde97a430dd4f597705899.html">t1</a>`) {
+	if !strings.Contains(string(page), `<a href="./t1-628b49d96dcde97a430dd4f597705899.html" class="trace-link">t1</a>`) {
 		t.Fatalf("index:\n%s", page)
 	}
 	if _, err := Run(context.Background(), Config{Data: dir, TraceID: "nope", Out: filepath.Join(out, "x.html")}); !errors.Is(err, ErrNoTrace) {
@@ -191,29 +123,5 @@ func TestIndexAndErrors(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{Data: t.TempDir(), Out: out}); !errors.Is(err, ErrNoScores) {
 		t.Fatalf("empty run: %v", err)
-	}
-}
-
-// Math in the trace is a segment of its own, whole, so the page renders
-// it: a highlight whose end falls inside a formula covers the formula,
-// offsets stay in runes (the Bengali before the math), and text outside
-// math is cut as before.
-func TestSegmentsKeepMathWhole(t *testing.T) {
-	text := `ধরি $\frac{a}{b} = 2$ তাই \boxed{18} end`
-	r := func(s string) int { return len([]rune(s)) }
-	mathStart := r("ধরি ")
-	events := []schema.AlignmentEvent{
-		// From "ধরি" into the middle of the fraction.
-		{NodeID: "n1", Status: "COMMIT", StartChar: i32(0), EndChar: i32(mathStart + 4)},
-		// Inside \boxed{18} only.
-		{NodeID: "n2", Status: "ATTEMPT", StartChar: i32(r(`ধরি $\frac{a}{b} = 2$ তাই \box`)), EndChar: i32(r(`ধরি $\frac{a}{b} = 2$ তাই \boxed{1`))},
-	}
-	var got []string
-	for _, s := range segments(text, events, nil) {
-		got = append(got, fmt.Sprintf("%s:%s:%v", s.Text, s.Class, s.Math))
-	}
-	want := []string{"ধরি :commit:false", `\frac{a}{b} = 2:commit:true`, " তাই ::false", `\boxed{18}:attempt:true`, " end::false"}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("segments (-want +got):\n%s", d)
 	}
 }

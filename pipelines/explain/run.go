@@ -1,60 +1,34 @@
 package explain
 
 import (
-	"bytes"
-	"cmp"
 	"context"
-	_ "embed"
+	"errors"
 	"fmt"
-	"html/template"
 	"io"
-	"net/url"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/datg/datg/internal/atomicfile"
-	"github.com/datg/datg/internal/dagdraw"
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/outdir"
 	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/internal/texmath"
-	"github.com/datg/datg/internal/viewassets"
-	"github.com/datg/datg/pipelines/align"
+	"github.com/datg/datg/pipelines/view"
 	"github.com/datg/datg/schema"
-	"github.com/datg/datg/study"
-)
-
-//go:embed page.html
-var pageHTML string
-
-//go:embed index.html
-var indexHTML string
-
-var funcs = template.FuncMap{
-	"deref": func(p *float64) float64 { return *p },
-	// math is model text with its math spans for datg-math.js to render.
-	"math": texmath.HTML,
-	// anchor is an answer or an anchor, read as math when it looks like it.
-	"anchor": func(s string) template.HTML {
-		var b strings.Builder
-		texmath.WriteSegments(&b, texmath.SplitAnchor(s))
-		return template.HTML(b.String())
-	},
-}
-
-var (
-	pageTmpl  = template.Must(template.New("page").Funcs(funcs).Parse(pageHTML))
-	indexTmpl = template.Must(template.New("index").Funcs(funcs).Parse(indexHTML))
 )
 
 // Config is one explain run.
 type Config struct {
 	Data    string
-	TraceID string // empty: the index page and a page per aligned trace
-	Aligner string // whose best DAG to show (default: the first by name)
-	Out     string // a file for one trace, a directory for the index (default DIR/explain)
+	TraceID string // one trace's page; empty: an exported set and its index
+	// Filter selects the set: datg view's URL parameters (e.g.
+	// "model=m&level=high&q=boxed"), every match in the filter's order.
+	Filter string
+	// IDs selects the set by trace id, in their order (with Filter: the
+	// filter's aligner and its summary, but these traces).
+	IDs     []string
+	Aligner string // whose alignment to show (default: the first by name)
+	Out     string // a file for one trace, a directory for a set (default DIR/explain)
 	Stdout  io.Writer
 	Stderr  io.Writer // warned of old pages left in place
 }
@@ -63,8 +37,15 @@ type Config struct {
 // in data/run, each page by the first aligner by name.
 func DefaultConfig() Config { return Config{Data: store.DefaultDir} }
 
-// Validate checks the run directory is named.
-func (c Config) Validate() error { return inputerr.Invalid(store.CheckDir(c.Data)) }
+// Validate checks the run directory is named and one trace is not asked
+// for with a set.
+func (c Config) Validate() error {
+	var oneAndSet error
+	if c.TraceID != "" && (c.Filter != "" || c.IDs != nil) {
+		oneAndSet = inputerr.BadField("filter", "a trace id is one page: give a filter or a list of ids without it")
+	}
+	return inputerr.Invalid(store.CheckDir(c.Data), oneAndSet)
+}
 
 // Summary is what a run wrote.
 type Summary struct {
@@ -75,9 +56,13 @@ type Summary struct {
 	Index   string // the index page; "" for one trace's page
 }
 
-// Run writes the page of one trace, or the index and every aligned trace's
-// page.
+// Run writes the page of one trace, or an exported set: the pages of the
+// traces of the filter or the ids (by default every aligned trace) and
+// their index. The pages are datg view's (pipelines/view), made static.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
 	// Every page is drawn from one generation of the run.
 	snap, err := store.PinValid(cfg, cfg.Data)
 	if err != nil {
@@ -88,96 +73,80 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := checkAligner(in, cfg.Aligner); err != nil {
 		return Summary{}, err
 	}
+	ids := cfg.IDs
 	if cfg.TraceID != "" {
-		v, err := loadOne(in, cfg.TraceID, cfg.Aligner)
-		if err != nil {
+		ids = []string{cfg.TraceID}
+	} else if cfg.Filter == "" && ids == nil {
+		// By default, every aligned trace.
+		if ids, err = alignedTraces(in, cfg.Aligner); err != nil {
 			return Summary{}, err
 		}
-		head := viewassets.StaticHead()
-		if cfg.Out != "" {
-			// One file where the user said: it carries its assets.
-			head = viewassets.InlineHead()
+		if len(ids) == 0 {
+			return Summary{}, fmt.Errorf("%w in %s (run datg align and datg score)", ErrNoScores, cfg.Data)
 		}
-		page, err := render(v, head)
-		if err != nil {
-			return Summary{}, err
-		}
-		if cfg.Out != "" {
-			// The file the user named.
-			return Summary{Written: []string{cfg.Out}}, atomicfile.WriteFile(cfg.Out, page)
-		}
-		dir := filepath.Join(cfg.Data, "explain")
-		files := viewassets.StaticFiles()
-		files[pageName(cfg.TraceID)] = page
-		if _, err := outdir.Replace(dir, files, nil); err != nil {
-			return Summary{}, fmt.Errorf("writing %s: %w", dir, err)
-		}
-		return Summary{Written: []string{filepath.Join(dir, pageName(cfg.TraceID))}}, nil
+	}
+	ex, err := view.OpenExport(ctx, cfg.Data)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer ex.Close()
+	sel, err := ex.Select(ctx, cfg.Filter, ids, cfg.Aligner)
+	if errors.Is(err, view.ErrNoTrace) {
+		return Summary{}, fmt.Errorf("%w: %v (in %s)", ErrNoTrace, err, cfg.Data)
+	}
+	if err != nil {
+		return Summary{}, err
+	}
+	if cfg.TraceID != "" {
+		return writeOne(ctx, ex, sel, cfg)
+	}
+	if len(sel.IDs) == 0 {
+		return Summary{}, fmt.Errorf("%w: the filter %q matches no trace of %s", ErrNoTraces, cfg.Filter, cfg.Data)
 	}
 	dir := cfg.Out
 	if dir == "" {
 		dir = filepath.Join(cfg.Data, "explain")
 	}
-	aligned, err := alignedTraces(in, cfg.Aligner)
-	if err != nil {
-		return Summary{}, err
+	inSet := make(map[string]bool, len(sel.IDs))
+	for _, id := range sel.IDs {
+		inSet[id] = true
 	}
-	if len(aligned) == 0 {
-		return Summary{}, fmt.Errorf("%w in %s (run datg align and datg score)", ErrNoScores, cfg.Data)
-	}
+	links := view.Links{Index: "index.html", File: func(id string) string {
+		if inSet[id] {
+			return pageName(id)
+		}
+		return ""
+	}}
 	// The pages and the index go into the directory as one set (datg's
 	// files only: a user's index.html there is refused, not replaced).
-	// They are made a batch of traces at a time: each batch reads every
-	// table once, and only its traces' texts are held.
 	pages, err := outdir.Begin(dir)
 	if err != nil {
 		return Summary{}, err
 	}
 	defer pages.Close()
 	var written []string
-	var rows []indexRow
-	for start := 0; start < len(aligned); start += pageBatch {
-		batch := map[string]bool{}
-		for _, id := range aligned[start:min(start+pageBatch, len(aligned))] {
-			batch[id] = true
+	for k, id := range sel.IDs {
+		if err := ctx.Err(); err != nil {
+			return Summary{}, err
 		}
-		views, err := load(in, cfg.Aligner, func(id string) bool { return batch[id] })
+		page, err := ex.Page(ctx, sel, k, links, view.Head{})
 		if err != nil {
 			return Summary{}, err
 		}
-		for _, id := range aligned[start:min(start+pageBatch, len(aligned))] {
-			if err := ctx.Err(); err != nil {
-				return Summary{}, err
-			}
-			v, ok := views[id]
-			if !ok {
-				continue // scores of a trace no longer in the run
-			}
-			row := rowOf(v)
-			page, err := render(v, viewassets.StaticHead())
-			if err != nil {
-				return Summary{}, err
-			}
-			if err := pages.Add(row.File, page); err != nil {
-				return Summary{}, err
-			}
-			written = append(written, filepath.Join(dir, row.File))
-			rows = append(rows, row)
+		if err := pages.Add(pageName(id), page); err != nil {
+			return Summary{}, err
 		}
+		written = append(written, filepath.Join(dir, pageName(id)))
 	}
-	slices.SortFunc(rows, func(a, b indexRow) int {
-		return cmp.Or(strings.Compare(a.Model, b.Model), strings.Compare(a.Level, b.Level), strings.Compare(a.Problem, b.Problem),
-			strings.Compare(a.Direction, b.Direction), strings.Compare(a.Lang, b.Lang), strings.Compare(a.Method, b.Method), strings.Compare(a.ID, b.ID))
-	})
-	var b bytes.Buffer
-	if err := indexTmpl.Execute(&b, struct{ Rows []indexRow }{rows}); err != nil {
+	index, err := ex.Index(sel, links, view.Head{})
+	if err != nil {
 		return Summary{}, err
 	}
-	if err := pages.Add("index.html", b.Bytes()); err != nil {
+	if err := pages.Add("index.html", index); err != nil {
 		return Summary{}, err
 	}
 	// The scripts, styles and fonts the pages load, beside them.
-	for name, data := range viewassets.StaticFiles() {
+	for name, data := range view.StaticFiles() {
 		if err := pages.Add(name, data); err != nil {
 			return Summary{}, err
 		}
@@ -192,8 +161,31 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("writing %s: %w", dir, err)
 	}
-	index := filepath.Join(dir, "index.html")
-	return Summary{Written: append(written, index), Index: index}, nil
+	indexPath := filepath.Join(dir, "index.html")
+	return Summary{Written: append(written, indexPath), Index: indexPath}, nil
+}
+
+// writeOne writes one trace's page: to the file the user named, its
+// assets inline, or into DIR/explain beside the assets.
+func writeOne(ctx context.Context, ex *view.Export, sel view.Selection, cfg Config) (Summary, error) {
+	if cfg.Out != "" {
+		page, err := ex.Page(ctx, sel, 0, view.Links{}, view.Head{Inline: true})
+		if err != nil {
+			return Summary{}, err
+		}
+		return Summary{Written: []string{cfg.Out}}, atomicfile.WriteFile(cfg.Out, page)
+	}
+	page, err := ex.Page(ctx, sel, 0, view.Links{}, view.Head{})
+	if err != nil {
+		return Summary{}, err
+	}
+	dir := filepath.Join(cfg.Data, "explain")
+	files := view.StaticFiles()
+	files[pageName(cfg.TraceID)] = page
+	if _, err := outdir.Replace(dir, files, nil); err != nil {
+		return Summary{}, fmt.Errorf("writing %s: %w", dir, err)
+	}
+	return Summary{Written: []string{filepath.Join(dir, pageName(cfg.TraceID))}}, nil
 }
 
 // checkAligner refuses an aligner that scored nothing in the run, naming
@@ -220,54 +212,6 @@ func checkAligner(dir, aligner string) error {
 	return fmt.Errorf("%w %q: the run's aligners are %s", ErrUnknownAligner, aligner, strings.Join(known, ", "))
 }
 
-// notAligned says why a trace has no alignment: datg align aligns the
-// directions of its default unless told others.
-func notAligned(direction string) string {
-	dirs := align.DefaultConfig().Directions
-	if !slices.Contains(dirs, direction) {
-		return fmt.Sprintf("Not aligned: datg align aligns %s traces (its --directions default); this is a %s trace.", strings.Join(dirs, " and "), direction)
-	}
-	return "Not aligned yet (run datg align and datg score)."
-}
-
-// pageBatch is how many traces' pages are made from one read of the run.
-const pageBatch = 1000
-
-// render is a trace's page, loading its assets with head.
-func render(v *view, head template.HTML) ([]byte, error) {
-	nodes := statuses(v.DAG, v.Events)
-	data := struct {
-		*view
-		NotAligned string
-		Head       template.HTML
-		DAG        template.HTML
-		DAGError   string
-		Segments   []segment
-	}{view: v, NotAligned: notAligned(v.Trace.Direction), Head: head, Segments: segments(v.Trace.Text, v.Events, v.Harmful)}
-	if len(nodes) > 0 {
-		dag, err := dagdraw.Draw(graph(v.DAG, nodes), dagdraw.Options{ID: "dag", Label: "reference DAG"})
-		if err != nil {
-			// A DAG the run holds is valid (datg dags checks it); say so
-			// rather than fail the whole export.
-			data.DAGError = err.Error()
-		}
-		data.DAG = dag
-	}
-	var b bytes.Buffer
-	if err := pageTmpl.Execute(&b, data); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", v.Trace.TraceID, err)
-	}
-	return b.Bytes(), nil
-}
-
-// indexRow is one trace of the index page.
-type indexRow struct {
-	ID, File, Model, Direction, Lang, Level, Problem, Method string
-	Href                                                     string // File, URL-escaped
-	Graded, Correct                                          bool
-	CAR, PMF, HAR                                            string
-}
-
 // alignedTraces are the ids of the traces with a best DAG for the aligner,
 // sorted.
 func alignedTraces(dir, aligner string) ([]string, error) {
@@ -283,21 +227,4 @@ func alignedTraces(dir, aligner string) ([]string, error) {
 	}
 	sort.Strings(ids)
 	return ids, err
-}
-
-// rowOf is a trace's line on the index page.
-func rowOf(v *view) indexRow {
-	t, s := v.Trace, v.Score
-	pmf := "—"
-	if s.PMF != nil {
-		pmf = fmt.Sprintf("%.3f", *s.PMF)
-	}
-	name := pageName(t.TraceID)
-	row := indexRow{ID: t.TraceID, File: name, Href: "./" + url.PathEscape(name), Model: t.Model, Direction: t.Direction,
-		Lang: study.TargetLang(t.InputLang, t.ReasoningLang), Level: t.Level, Problem: t.ProblemID, Method: t.Method,
-		CAR: fmt.Sprintf("%.3f", s.CAR), PMF: pmf, HAR: fmt.Sprintf("%.3f", s.HAR)}
-	if v.Answer != nil {
-		row.Graded, row.Correct = true, v.Answer.Correct
-	}
-	return row
 }

@@ -22,8 +22,9 @@ import (
 // both detectors, with texts of 1 to 6 KB of prose and math (one in a
 // hundred a 48 KB loop); 5 DAGs of 6 nodes per problem; the en-en and en-x
 // traces aligned to each DAG by one aligner (6 events an alignment) and
-// scored.
-func benchRun(b *testing.B, perLevel int) (string, int) {
+// scored. textScale multiplies each text's prose: 8 makes them 29 KB on
+// average, as real traces are (30 KB).
+func benchRun(b *testing.B, perLevel, textScale int) (string, int) {
 	b.Helper()
 	dir := b.TempDir()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -44,7 +45,7 @@ func benchRun(b *testing.B, perLevel int) (string, int) {
 		if i%100 == 0 {
 			sb.WriteString(strings.Repeat("I keep checking the same step again. ", 1300))
 		}
-		n := 30 + rng.IntN(120)
+		n := (30 + rng.IntN(120)) * textScale
 		for k := range n {
 			sb.WriteString(phrases[rng.IntN(len(phrases))])
 			if k%8 == 7 {
@@ -147,7 +148,7 @@ func benchRun(b *testing.B, perLevel int) (string, int) {
 //	go test -tags duckdb_arrow -run '^$' -bench BenchmarkView -benchtime 20x ./pipelines/view
 func BenchmarkView(b *testing.B) {
 	for _, perLevel := range []int{12, 125} {
-		dir, n := benchRun(b, perLevel)
+		dir, n := benchRun(b, perLevel, 1)
 		start := time.Now()
 		s, err := NewServer(context.Background(), dir, nil)
 		if err != nil {
@@ -194,5 +195,64 @@ func BenchmarkView(b *testing.B) {
 		}
 		ts.Close()
 		s.Close()
+	}
+}
+
+// BenchmarkViewLongTexts is BenchmarkView's index, new search and trace
+// page over 38,250 traces of realistic length (29 KB on average, 1.1 GB of
+// text), and the search's scan alone, as it is (RE2, case-insensitive) and
+// as it was (contains(lower(text), lower(q))).
+//
+//	go test -tags duckdb_arrow -run '^$' -bench BenchmarkViewLongTexts -benchtime 10x ./pipelines/view
+func BenchmarkViewLongTexts(b *testing.B) {
+	dir, n := benchRun(b, 125, 8)
+	s, err := NewServer(context.Background(), dir, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	var textBytes int64
+	if err := s.cur.db.QueryRow(`SELECT sum(strlen(text)) FROM traces`).Scan(&textBytes); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("traces=%d, %.2f GB of text (%.1f KB a trace)", n, float64(textBytes)/1e9, float64(textBytes)/float64(n)/1e3)
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	for _, p := range []struct{ name, path string }{
+		{"index", "/"},
+		{"search-new", "/?q=recompute+the+sum+%d"},
+		{"trace", "/trace?id=t0000101&direction=en-x"},
+	} {
+		b.Run(fmt.Sprintf("traces=%d/%s", n, p.name), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				path := p.path
+				if strings.Contains(path, "%d") {
+					path = fmt.Sprintf(path, i)
+				}
+				i++
+				resp, err := ts.Client().Get(ts.URL + path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if resp.StatusCode != http.StatusOK {
+					b.Fatalf("%s: %s", p.path, resp.Status)
+				}
+				resp.Body.Close()
+			}
+		})
+	}
+	for _, q := range []struct{ name, sql, arg string }{
+		{"scan-re2", `SELECT count(*) FROM traces WHERE regexp_matches(text, ?)`, "(?i)recompute the sum"},
+		{"scan-lower-contains", `SELECT count(*) FROM traces WHERE contains(lower(text), lower(?))`, "recompute the sum"},
+	} {
+		b.Run(fmt.Sprintf("traces=%d/%s", n, q.name), func(b *testing.B) {
+			for b.Loop() {
+				var c int64
+				if err := s.cur.db.QueryRow(q.sql, q.arg).Scan(&c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -31,6 +31,7 @@ var facets = []facet{
 	{"ml", "verdict (multilingual)"},
 	{"ld", "compliance (langdetect)"},
 	{"lg", "compliance (lingua)"},
+	{"group", "resource group (en for en-en)"},
 	{"aligner", "aligner"}, // a list per trace: idxRow.aligners
 }
 
@@ -76,6 +77,12 @@ type Filter struct {
 	// alignerIdx its place among the run's aligners (-1: none).
 	Aligner    string
 	alignerIdx int
+	// AlignedBy keeps the traces every one of these aligners scored
+	// (aligned_by=, each value required: the rows of a pair of aligners).
+	AlignedBy []string
+	// Annotated keeps the traces with human annotations (datg import
+	// --annotations) in any of these layers ("any": in any layer).
+	Annotated []string
 }
 
 // queryOf is a request's query parameters; a query Go cannot parse (a
@@ -127,6 +134,16 @@ func parseFilter(q url.Values) (Filter, error) {
 		}
 		if r.Min != nil || r.Max != nil {
 			f.Ranges[m.Param] = r
+		}
+	}
+	for _, v := range q["aligned_by"] {
+		if !slices.Contains(f.AlignedBy, v) {
+			f.AlignedBy = append(f.AlignedBy, v)
+		}
+	}
+	for _, v := range q["annotated"] {
+		if !slices.Contains(f.Annotated, v) {
+			f.Annotated = append(f.Annotated, v)
 		}
 	}
 	f.Q, f.Problem = q.Get("q"), q.Get("problem")
@@ -191,6 +208,12 @@ func (f Filter) Query() url.Values {
 		if v != "" {
 			q.Set(k, v)
 		}
+	}
+	for _, a := range f.AlignedBy {
+		q.Add("aligned_by", a)
+	}
+	for _, a := range f.Annotated {
+		q.Add("annotated", a)
 	}
 	set("q", f.Q)
 	set("problem", f.Problem)
@@ -301,6 +324,12 @@ func (f Filter) Hidden() []param {
 		for _, v := range q[fc.Param] {
 			out = append(out, param{fc.Param, v})
 		}
+	}
+	for _, a := range f.AlignedBy {
+		out = append(out, param{"aligned_by", a})
+	}
+	for _, a := range f.Annotated {
+		out = append(out, param{"annotated", a})
 	}
 	for _, k := range []string{"car_min", "car_max", "pmf_min", "pmf_max", "har_min", "har_max", "problem", "sort", "desc", "per"} {
 		if v := q.Get(k); v != "" {

@@ -90,6 +90,16 @@ func writeRun(t testing.TB, more int) string {
 	must(store.WriteAll(dir, schema.HarmfulActions, store.Meta{}, []schema.HarmfulAction{
 		{TraceID: "t-en-x", DagID: "low-0/r0", Aligner: "llm", Category: "contradictory", Label: hostile, EvidenceSpan: hostile,
 			StartChar: i32(start + 6), EndChar: i32(start + 6 + len([]rune(hostile)))}}))
+	// Two annotators audited t-en-x against its DAG (the human tables).
+	var notes []schema.Annotation
+	for _, who := range []string{"A", "B"} {
+		for _, n := range []string{"n1", "n2"} {
+			notes = append(notes,
+				schema.Annotation{TraceID: "t-en-x", DagID: "low-0/r0", Annotator: who, Layer: "node", Item: n, Label: "valid"},
+				schema.Annotation{TraceID: "t-en-x", DagID: "low-0/r0", Annotator: who, Layer: "status", Item: n, Label: "COMMIT"})
+		}
+	}
+	must(store.WriteAll(dir, schema.Annotations, store.Meta{}, notes))
 	return dir
 }
 

@@ -31,7 +31,7 @@ type idxRow struct {
 // facetCols are view_traces' columns of the facets, in facets' order
 // (the aligner facet, a list, is idxRow.aligners).
 var facetCols = [...]string{"model", "level", "direction", "lang", "input_lang", "reasoning_lang", "method", "seed_s", "scope",
-	"verdict_mv", "verdict_ml", "comp_ld", "comp_lg"}
+	"verdict_mv", "verdict_ml", "comp_ld", "comp_lg", "resource_group"}
 
 // loadIndex reads view_traces into rows.
 func loadIndex(ctx context.Context, r *runDB) error {
@@ -102,10 +102,16 @@ type matcher struct {
 	aligner map[string]bool // the aligner facet's values (nil: no filter)
 	search  map[string]bool // nil: no search
 	metricK int             // the shown aligner's index (-1: none)
+	// annotated are the traces of the filter's annotation layers (nil:
+	// no such filter).
+	annotated []map[string]bool
 }
 
 func (r *runDB) compile(f Filter, search map[string]bool) *matcher {
 	m := &matcher{f: f, sets: make([][]bool, len(facetCols)), search: search, metricK: f.alignerIdx}
+	for _, layer := range f.Annotated {
+		m.annotated = append(m.annotated, r.annotated[layer]) // a layer nobody annotated: nil, no trace
+	}
 	for i, fc := range facets {
 		vs := f.Values[fc.Param]
 		if len(vs) == 0 {
@@ -171,6 +177,20 @@ func (m *matcher) fails(x *idxRow) uint64 {
 		// Closed-open, closed at 1; a trace without the score is out.
 		if math.IsNaN(v) || (r.Min != nil && v < *r.Min) || (r.Max != nil && !(v < *r.Max || (v <= *r.Max && *r.Max >= 1))) {
 			mask |= 1 << (len(facets) + k)
+		}
+	}
+	for _, a := range m.f.AlignedBy {
+		if !slices.Contains(x.aligners, a) {
+			mask |= 1 << 63
+		}
+	}
+	if m.annotated != nil {
+		in := false
+		for _, ids := range m.annotated {
+			in = in || ids[x.id]
+		}
+		if !in {
+			mask |= 1 << 63
 		}
 	}
 	if (m.f.Problem != "" && x.problemID != m.f.Problem) || (m.search != nil && !m.search[x.id]) {

@@ -42,8 +42,8 @@ const assetsPrefix = "/assets/"
 // pages are the templates, each with the frame (base.html).
 var pages = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
-	for _, name := range []string{"index", "trace", "tables", "error"} {
-		out[name] = template.Must(template.New("base.html").Funcs(funcs).ParseFS(templateFiles, "templates/base.html", "templates/"+name+".html"))
+	for _, name := range []string{"index", "trace", "tables", "error", "export"} {
+		out[name] = template.Must(template.New("base.html").Funcs(funcs).ParseFS(templateFiles, "templates/base.html", "templates/parts.html", "templates/"+name+".html"))
 	}
 	return out
 }()

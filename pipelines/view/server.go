@@ -169,6 +169,11 @@ type pageInfo struct {
 	// Moved is set when this request was the first after a new commit:
 	// the page says the run changed under the last one.
 	Moved bool
+	// Static is set on the pages of an export (datg explain): they load
+	// their assets as it says and link Home (none: a page alone), not the
+	// server's routes.
+	Static *Head
+	Home   string
 }
 
 // page runs a page: the generation to read, the page's data, its

@@ -78,6 +78,9 @@ func TestIndexFacetsSummaryAndPaging(t *testing.T) {
 		{"q=same+step+AGAIN", "1 traces"},       // case-insensitive
 		{"q=%25", "0 traces"},                   // LIKE's wildcard is a character here
 		{"q=_", "0 traces"},
+		{"q=%5CFRAC%7Ba%7D", "1 traces"}, // \FRAC{a}: TeX's braces and backslash are characters, not a pattern's
+		{"q=.%2A", "0 traces"},           // .*: no text holds it
+		{"q=%29%28", "0 traces"},         // )(: unbalanced groups would be a bad pattern
 		{"problem=low-0&seed=42", "63 traces"},
 	}
 	for _, c := range cases {

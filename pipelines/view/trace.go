@@ -110,6 +110,7 @@ type harmView struct {
 type relatedRow struct {
 	Model, Direction, InputLang, ReasoningLang, Seed, Method, Verdict, Href string
 	Current                                                                 bool
+	id                                                                      string
 }
 
 // The drawing and the math of the pages: internal/dagdraw and
@@ -134,7 +135,7 @@ func (s *Server) trace(ctx context.Context, r *runDB, req *http.Request, info *p
 		return "", nil, err
 	}
 	f = f.withAligner(r.aligners)
-	p, err := tracePageOf(ctx, r, f, id, q.Get("aligner_shown"), q.Get("dag"))
+	p, err := tracePageOf(ctx, r, f, id, q.Get("aligner_shown"), q.Get("dag"), true)
 	if err != nil {
 		return "", nil, err
 	}
@@ -144,7 +145,9 @@ func (s *Server) trace(ctx context.Context, r *runDB, req *http.Request, info *p
 
 // tracePageOf gathers a trace's page: aligner and dag (a ref_index) choose
 // what the text shows ("": the filter's aligner, its best DAG).
-func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag string) (*tracePage, error) {
+// walk says to find the trace's previous and next in the filter (an
+// export walks its own set instead).
+func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag string, walk bool) (*tracePage, error) {
 	j, ok := r.byID[id]
 	if !ok {
 		return nil, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, r.gen)
@@ -168,7 +171,7 @@ func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag strin
 		func() error { return p.problem(ctx, r) },
 		func() error { return p.decisions(ctx, r) },
 		func() error { return p.alignments(ctx, r, aligner, dag) },
-		func() error { return p.neighbours(ctx, r) },
+		func() error { return p.neighbours(ctx, r, walk) },
 	}
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
@@ -594,7 +597,18 @@ func (d *dagView) draw(events []event, aligner string) error {
 
 // neighbours are the previous and next traces in the filter's order, and
 // the same problem's traces in the other languages, directions and models.
-func (p *tracePage) neighbours(ctx context.Context, r *runDB) error {
+func (p *tracePage) neighbours(ctx context.Context, r *runDB, walk bool) error {
+	if walk {
+		if err := p.walk(ctx, r); err != nil {
+			return err
+		}
+	}
+	p.related(r)
+	return nil
+}
+
+// walk finds the trace's place, previous and next in the page's filter.
+func (p *tracePage) walk(ctx context.Context, r *runDB) error {
 	f := p.F
 	var search map[string]bool
 	if f.Q != "" {
@@ -617,17 +631,20 @@ func (p *tracePage) neighbours(ctx context.Context, r *runDB) error {
 			p.Next = f.Trace(r.rows[res.matched[k+1]].id)
 		}
 	}
-	// The same problem's traces, from the index: in the default order,
-	// at most maxRelated.
+	return nil
+}
+
+// related are the same problem's traces, from the index: in the default
+// order, at most maxRelated.
+func (p *tracePage) related(r *runDB) {
 	byProblem := Filter{Problem: p.T.Problem, Per: defaultPer, Page: 1}.withAligner(r.aligners)
 	same := r.query(byProblem, nil).matched
 	r.order(byProblem, same)
 	for _, j := range same[:min(len(same), maxRelated)] {
 		x := &r.rows[j]
 		p.Related = append(p.Related, relatedRow{Model: x.vals[0], Direction: x.vals[2], InputLang: x.vals[4], ReasoningLang: x.vals[5],
-			Seed: x.vals[7], Method: x.vals[6], Verdict: x.vals[9], Current: x.id == p.T.ID, Href: Filter{}.Trace(x.id)})
+			Seed: x.vals[7], Method: x.vals[6], Verdict: x.vals[9], Current: x.id == p.T.ID, Href: Filter{}.Trace(x.id), id: x.id})
 	}
-	return nil
 }
 
 // maxRelated bounds the list of a problem's traces on a trace page.

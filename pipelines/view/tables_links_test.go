@@ -1,0 +1,100 @@
+package view
+
+import (
+	"context"
+	"html"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
+
+// nNotTraces are the tables whose n counts something other than traces:
+// their link opens the traces the count is over, but the index's n is
+// not theirs.
+var nNotTraces = map[string]string{
+	"aligner_agreement":   "pairs of (trace, DAG) scores",
+	"human_agreement":     "annotated items",
+	"reference_diversity": "DAGs",
+}
+
+// Every row of every paper table links to the index of its traces, and
+// where the table has an n of traces the index shows that n.
+func TestEveryTableCellLinksToItsTraces(t *testing.T) {
+	dir := writeRun(t, 6)
+	ts := serve(t, dir)
+	r, err := openRunDB(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.db.Close()
+	p, err := computeTables(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1 := regexp.MustCompile(`<h1>([0-9,]+) traces`)
+	linked := 0
+	for _, tv := range p.Tables {
+		if tv.Err != "" {
+			t.Errorf("%s: %s", tv.Name, tv.Err)
+			continue
+		}
+		nCol := slices.Index(tv.Columns, "n")
+		for _, row := range tv.Rows {
+			if row.Href == "" {
+				t.Errorf("%s: row %v has no link", tv.Name, row.Cells)
+				continue
+			}
+			linked++
+			status, page, _ := get(t, ts, html.UnescapeString(row.Href))
+			m := h1.FindStringSubmatch(page)
+			if status != 200 || m == nil {
+				t.Errorf("%s: row %v: %s answers %d %s", tv.Name, row.Cells, row.Href, status, heading(page))
+				continue
+			}
+			if _, other := nNotTraces[tv.Name]; nCol >= 0 && !other && m[1] != row.Cells[nCol] {
+				t.Errorf("%s: row %v: %s opens %s traces, the cell's n is %s", tv.Name, row.Cells, row.Href, m[1], row.Cells[nCol])
+			}
+		}
+	}
+	if linked == 0 {
+		t.Fatal("no table has a row")
+	}
+}
+
+// A table whose inputs are stale over its traces (a trace's text changed
+// after it was graded) is refused as datg tables refuses it: the page says
+// why and what to run, and shows none of its numbers.
+func TestTablesPageRefusesStaleTables(t *testing.T) {
+	dir := writeRun(t, 2)
+	traces, err := store.ReadAll(dir, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range traces {
+		if traces[i].TraceID == "p000" {
+			traces[i].Text, traces[i].TextHash = "a new text", "h2"
+		}
+	}
+	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
+		t.Fatal(err)
+	}
+	ts := serve(t, dir)
+	status, body, _ := get(t, ts, "/tables")
+	if status != 200 {
+		t.Fatalf("%d\n%s", status, body)
+	}
+	i := strings.Index(body, `id="t-grader_agreement"`)
+	if i < 0 {
+		t.Fatalf("no grader_agreement section:\n%s", body)
+	}
+	sec := body[i:]
+	sec = sec[:strings.Index(sec, "</section>")]
+	if !strings.Contains(sec, "datg tables refuses this table") || !strings.Contains(sec, "verdicts: 1 probe traces lack a grader") ||
+		!strings.Contains(sec, "run datg verify") || strings.Contains(sec, "<table") {
+		t.Errorf("the stale grader_agreement is shown:\n%s", sec)
+	}
+}

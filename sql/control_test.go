@@ -177,6 +177,8 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 			{"tokens_m", w.tokensPerSeed / 1e6, 3},
 			{"tokens_total_m", float64(w.tokens) / 1e6, 3},
 			{"retry_pct", 100 * float64(w.retried) / n, 1},
+			{"retry_low", 100 * wilsonScore(w.retried, w.n, -1), 1},
+			{"retry_high", 100 * wilsonScore(w.retried, w.n, +1), 1},
 			{"trials", float64(w.trials) / n, 2},
 			{"forced_pct", 100 * float64(w.forced) / n, 1},
 		} {
@@ -207,4 +209,15 @@ func TestControlMatchesAnIndependentComputation(t *testing.T) {
 func number(v any) (x float64, ok bool) {
 	x, ok = v.(float64)
 	return x, ok
+}
+
+// wilsonScore is a bound of the 95% Wilson score interval of k in n (sign
+// -1 the lower, +1 the upper), from its textbook formula: the check on the
+// query's use of the wilson macros (TestWilson checks the macros).
+func wilsonScore(k, n int64, sign float64) float64 {
+	const z = 1.959963984540054
+	p, nf := float64(k)/float64(n), float64(n)
+	centre := p + z*z/(2*nf)
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	return math.Min(1, math.Max(0, (centre+sign*half)/(1+z*z/nf)))
 }

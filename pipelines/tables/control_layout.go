@@ -22,6 +22,9 @@ func controlTable(r *result, o layoutOpts) grid {
 	r = pooledSeeds(r)
 	iMethod, iModel, iLevel, iLang := r.col("method"), r.col("model"), r.col("level"), r.col("lang")
 	iLo, hasLo := r.colOK("wilson_low")
+	_, hasRetryLo := r.colOK("retry_low")
+	_, hasRetryHi := r.colOK("retry_high")
+	hasRetryCI := hasRetryLo && hasRetryHi
 	iHi, hasHi := r.colOK("wilson_high")
 	labels := modelLabels(r)
 	levels := easiestFirst(uniqueIn(r.Rows, iLevel))
@@ -99,7 +102,11 @@ func controlTable(r *result, o layoutOpts) grid {
 				}
 			}
 			for _, l := range levels {
-				line = append(line, get(l, "all", "tokens_m", 3), get(l, "all", "retry_pct", 1), get(l, "all", "trials", 2))
+				retry := get(l, "all", "retry_pct", 1)
+				if row, ok := cell[key{method, model, l, "all"}]; ok && o.CI && hasRetryCI {
+					retry = interval(retry, row[r.col("retry_low")], row[r.col("retry_high")], pct(1))
+				}
+				line = append(line, get(l, "all", "tokens_m", 3), retry, get(l, "all", "trials", 2))
 			}
 			s.Rows = append(s.Rows, line)
 			accuracies = append(accuracies, acc)

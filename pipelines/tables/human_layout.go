@@ -13,7 +13,7 @@ import (
 // comparable with it) and every annotator (datg's stricter variant). The
 // caption says how many candidates the precision is over, as the paper's
 // does ("HAR precision is over 162 candidates").
-func humanEval(r *result, _ layoutOpts) grid {
+func humanEval(r *result, o layoutOpts) grid {
 	g := grid{
 		Groups: [][]span{{{"", 2}, {"DAG", 2}, {"CAR", 2}, {"PMF", 2}, {"HAR", 2}}},
 		Header: []string{"Lang.", "n", "Node", "Edge", "MAE", "r", "MAE", "r", "any", "all"},
@@ -24,7 +24,7 @@ func humanEval(r *result, _ layoutOpts) grid {
 		var langs, all section
 		for _, row := range rows {
 			if plain(row[iLang]) == "all" {
-				all.Rows = append(all.Rows, humanEvalRow(r, row, "All"))
+				all.Rows = append(all.Rows, humanEvalRow(r, row, "All", o.CI))
 				n := fmt.Sprintf("%s of %s candidates judged", plain(row[r.col("har_judged")]), plain(row[r.col("har_candidates")]))
 				if len(uniqueIn(r.Rows, r.col("aligner"))) > 1 {
 					n = "aligner " + g.Parts[len(g.Parts)-1].Title + ": " + n
@@ -42,7 +42,7 @@ func humanEval(r *result, _ layoutOpts) grid {
 			}
 		}
 		for _, l := range paperOrder(present, humanEvalLangs) {
-			langs.Rows = append(langs.Rows, humanEvalRow(r, byLang[l], l))
+			langs.Rows = append(langs.Rows, humanEvalRow(r, byLang[l], l, o.CI))
 		}
 		for _, s := range []section{langs, all} {
 			if len(s.Rows) > 0 {
@@ -56,6 +56,9 @@ func humanEval(r *result, _ layoutOpts) grid {
 		"(the paper's 90.1, 146 of 162 candidates, does not say which it used)."
 	if len(over) > 0 {
 		g.Caption += " HAR precision is over the judged candidates (" + strings.Join(over, "; ") + ")."
+	}
+	if o.CI {
+		g.Caption += " In brackets, 95% Wilson intervals of the validity (over the judgments) and of the precision (over the judged candidates)."
 	}
 	return g
 }
@@ -82,11 +85,20 @@ func humanAgreement(r *result, _ layoutOpts) grid {
 }
 
 // humanEvalRow is a row of the human evaluation, its language shown as
-// lang.
-func humanEvalRow(r *result, row []any, lang string) []string {
+// lang; with ci, each percentage with its Wilson interval.
+func humanEvalRow(r *result, row []any, lang string, ci bool) []string {
 	get := func(col string) any { return row[r.col(col)] }
-	return []string{lang, plain(get("n")), fixedN(get("node_valid"), 1), fixedN(get("edge_valid"), 1),
+	percent := func(col string) string {
+		v := fixedN(get(col), 1)
+		lo, okLo := r.colOK(col + "_low")
+		hi, okHi := r.colOK(col + "_high")
+		if ci && okLo && okHi {
+			v = interval(v, row[lo], row[hi], pct(1))
+		}
+		return v
+	}
+	return []string{lang, plain(get("n")), percent("node_valid"), percent("edge_valid"),
 		frac(get("car_mae"), 3), frac(get("car_pearson"), 3) + "/" + frac(get("car_spearman"), 3),
 		frac(get("pmf_mae"), 3), frac(get("pmf_pearson"), 3) + "/" + frac(get("pmf_spearman"), 3),
-		fixedN(get("har_precision_any"), 1), fixedN(get("har_precision_all"), 1)}
+		percent("har_precision_any"), percent("har_precision_all")}
 }

@@ -11,7 +11,8 @@
 -- examples (problems x seeds). A row per sampling seed (seed 42, 215, ...)
 -- and the pooled row (seed 'all'). wilson_low and wilson_high bound a
 -- language's accuracy with the 95% Wilson interval (for lang 'all', the
--- interval of the pooled examples).
+-- interval of the pooled examples); retry_low and retry_high bound
+-- retry_pct the same way.
 WITH per_lang AS (
     SELECT method, model, model_label, level, level_ord, lang, lang_ord,
         CASE WHEN grouping(seed) = 1 THEN 'all' ELSE seed::VARCHAR END AS seed,
@@ -47,6 +48,8 @@ SELECT method, model, model_label, level, lang, seed, n,
     round(tokens_per_seed / 1e6, 3)         AS tokens_m,
     round(tokens / 1e6, 3)                  AS tokens_total_m,
     round(100.0 * retried / n, 1)           AS retry_pct,
+    round(100.0 * wilson_low(retried, n), 1)  AS retry_low,
+    round(100.0 * wilson_high(retried, n), 1) AS retry_high,
     round(trials / n, 2)                    AS trials,
     round(100.0 * forced / n, 1)            AS forced_pct
 FROM cells

@@ -19,7 +19,9 @@
 -- har_precision_any confirms a candidate when any annotator who judged it
 -- says harmful, har_precision_all (datg's stricter variant) when every one
 -- does; any adjudication of two annotators' disagreements lies between the
--- two. Read from the annotations table (datg import annotations).
+-- two. Each percentage has its 95% Wilson bounds (*_low, *_high) over its
+-- judgments or judged candidates. Read from the annotations table (datg
+-- import annotations).
 WITH ranked AS (
     SELECT *,
         rank() OVER (PARTITION BY aligner, lang, has_car ORDER BY car)
@@ -51,7 +53,11 @@ instances AS (
 validity AS (
     SELECT i.aligner, i.lang,
         round(100.0 * avg((a.label = 'valid')::INTEGER) FILTER (WHERE a.layer = 'node'), 1) AS node_valid,
-        round(100.0 * avg((a.label = 'valid')::INTEGER) FILTER (WHERE a.layer = 'edge'), 1) AS edge_valid
+        round(100.0 * avg((a.label = 'valid')::INTEGER) FILTER (WHERE a.layer = 'edge'), 1) AS edge_valid,
+        count(*) FILTER (WHERE a.layer = 'node' AND a.label = 'valid') AS node_valid_k,
+        count(*) FILTER (WHERE a.layer = 'node')                       AS node_judged,
+        count(*) FILTER (WHERE a.layer = 'edge' AND a.label = 'valid') AS edge_valid_k,
+        count(*) FILTER (WHERE a.layer = 'edge')                       AS edge_judged
     FROM instances i
     JOIN annotations a USING (trace_id, dag_id)
     GROUP BY i.aligner, i.lang
@@ -74,7 +80,9 @@ precision AS (
         round(100.0 * count(*) FILTER (WHERE confirmations > 0)
             / nullif(count(*) FILTER (WHERE judgments > 0), 0), 1) AS har_precision_any,
         round(100.0 * count(*) FILTER (WHERE judgments > 0 AND confirmations = judgments)
-            / nullif(count(*) FILTER (WHERE judgments > 0), 0), 1) AS har_precision_all
+            / nullif(count(*) FILTER (WHERE judgments > 0), 0), 1) AS har_precision_all,
+        count(*) FILTER (WHERE confirmations > 0)                       AS har_confirmed_any,
+        count(*) FILTER (WHERE judgments > 0 AND confirmations = judgments) AS har_confirmed_all
     FROM candidates
     GROUP BY aligner, lang
 )
@@ -82,7 +90,15 @@ SELECT s.aligner, s.lang, s.n, v.node_valid, v.edge_valid,
     s.car_mae, s.car_pearson, s.car_spearman, s.pmf_mae, s.pmf_pearson, s.pmf_spearman,
     coalesce(p.har_candidates, 0) AS har_candidates, coalesce(p.har_judged, 0) AS har_judged,
     p.har_precision_any, p.har_precision_all,
-    s.har_mae
+    s.har_mae,
+    round(100.0 * wilson_low(v.node_valid_k, v.node_judged), 1)       AS node_valid_low,
+    round(100.0 * wilson_high(v.node_valid_k, v.node_judged), 1)      AS node_valid_high,
+    round(100.0 * wilson_low(v.edge_valid_k, v.edge_judged), 1)       AS edge_valid_low,
+    round(100.0 * wilson_high(v.edge_valid_k, v.edge_judged), 1)      AS edge_valid_high,
+    round(100.0 * wilson_low(p.har_confirmed_any, p.har_judged), 1)   AS har_precision_any_low,
+    round(100.0 * wilson_high(p.har_confirmed_any, p.har_judged), 1)  AS har_precision_any_high,
+    round(100.0 * wilson_low(p.har_confirmed_all, p.har_judged), 1)   AS har_precision_all_low,
+    round(100.0 * wilson_high(p.har_confirmed_all, p.har_judged), 1)  AS har_precision_all_high
 FROM scores_vs_human s
 LEFT JOIN validity v USING (aligner, lang)
 LEFT JOIN precision p USING (aligner, lang)

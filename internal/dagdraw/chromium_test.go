@@ -12,24 +12,13 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/dagdraw"
+	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/internal/viewassets"
 )
 
 // chromium finds Debian's headless browser: required when
 // DATG_REQUIRE_CHROMIUM is set (CI installs it), else the test skips.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("DATG_REQUIRE_CHROMIUM") != "" {
-		t.Fatal("DATG_REQUIRE_CHROMIUM is set but no chromium is installed")
-	}
-	t.Skip("no chromium (apt-get install chromium)")
-	return ""
-}
+func chromium(t *testing.T) string { return testenv.Chromium(t) }
 
 // The boxes the server estimates hold their labels as the browser renders
 // them (KaTeX math, Bengali, Telugu, Japanese, long words): datg-math.js

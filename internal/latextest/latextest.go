@@ -18,20 +18,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/datg/datg/internal/testenv"
 )
 
 // Require returns pdflatex's path, or skips the test without it (fails
 // under DATG_REQUIRE_PDFLATEX).
 func Require(t testing.TB) string {
 	t.Helper()
-	path, err := exec.LookPath("pdflatex")
-	if err != nil {
-		if os.Getenv("DATG_REQUIRE_PDFLATEX") != "" {
-			t.Fatal("pdflatex not found, and DATG_REQUIRE_PDFLATEX is set (install Debian's texlive-latex-base and texlive-latex-recommended)")
-		}
-		t.Skip("pdflatex not found (Debian: texlive-latex-base, texlive-latex-recommended); DATG_REQUIRE_PDFLATEX=1 makes this a failure")
-	}
-	return path
+	return testenv.Tool(t, []string{"pdflatex"}, "Debian: texlive-latex-base, texlive-latex-recommended", "DATG_REQUIRE_PDFLATEX")
 }
 
 // maxOverfull is the widest overfull line accepted, in points: TeX reports

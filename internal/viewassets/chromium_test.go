@@ -10,24 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/internal/texmath"
 )
 
 // chromium finds Debian's headless browser: required when
 // DATG_REQUIRE_CHROMIUM is set (CI installs it), else the test skips.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("DATG_REQUIRE_CHROMIUM") != "" {
-		t.Fatal("DATG_REQUIRE_CHROMIUM is set but no chromium is installed")
-	}
-	t.Skip("no chromium (apt-get install chromium)")
-	return ""
-}
+func chromium(t *testing.T) string { return testenv.Chromium(t) }
 
 // RenderInChromium loads an HTML page from a file in headless Chromium and
 // returns its DOM after the deferred scripts ran, and the console's

@@ -11,23 +11,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/datg/datg/internal/testenv"
 )
 
 // chromium finds Debian's headless browser: required when
 // DATG_REQUIRE_CHROMIUM is set (CI installs it), else the test skips.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("DATG_REQUIRE_CHROMIUM") != "" {
-		t.Fatal("DATG_REQUIRE_CHROMIUM is set but no chromium is installed")
-	}
-	t.Skip("no chromium (apt-get install chromium)")
-	return ""
-}
+func chromium(t *testing.T) string { return testenv.Chromium(t) }
 
 // count is how many pixels of img have color c.
 func count(img image.Image, c color.RGBA) int {

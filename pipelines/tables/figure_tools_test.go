@@ -13,22 +13,15 @@ import (
 	"time"
 
 	"codeberg.org/go-fonts/liberation/liberationserifregular"
+
+	"github.com/datg/datg/internal/testenv"
 )
 
 // requiredTool finds a Debian tool: required when one of envs is set (CI
 // sets them where it installed the tool), else the test skips without it.
 func requiredTool(t *testing.T, name string, envs ...string) string {
 	t.Helper()
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	for _, env := range envs {
-		if os.Getenv(env) != "" {
-			t.Fatalf("%s is set but no %s is installed", env, name)
-		}
-	}
-	t.Skipf("no %s installed", name)
-	return ""
+	return testenv.Tool(t, []string{name}, "apt-get install poppler-utils", envs...)
 }
 
 // runTool runs a tool to its end, or for a minute at most.
@@ -44,19 +37,7 @@ func runTool(t *testing.T, path string, args ...string) (string, error) {
 // Serif installed and with no font at all. Each screenshot is taken with
 // a fontconfig of its own, so the fonts of the machine play no part.
 func TestFigureSVGRendersTheSameWithAnyFonts(t *testing.T) {
-	var browser string
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			browser = p
-			break
-		}
-	}
-	if browser == "" {
-		if os.Getenv("DATG_REQUIRE_CHROMIUM") != "" {
-			t.Fatal("DATG_REQUIRE_CHROMIUM is set but no chromium is installed")
-		}
-		t.Skip("no chromium (apt-get install chromium)")
-	}
+	browser := testenv.Chromium(t)
 	dir := t.TempDir()
 	svg, svgData := filepath.Join(dir, "figure.svg"), drawFigure(t, figureResult())["svg"]
 	if err := os.WriteFile(svg, svgData, 0o644); err != nil {

@@ -3,8 +3,6 @@ package view
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -14,23 +12,13 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/datg/datg/internal/testenv"
 )
 
 // chromium finds Debian's headless browser: required when
 // DATG_REQUIRE_CHROMIUM is set (CI installs it), else the test skips.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("DATG_REQUIRE_CHROMIUM") != "" {
-		t.Fatal("DATG_REQUIRE_CHROMIUM is set but no chromium is installed")
-	}
-	t.Skip("no chromium (apt-get install chromium)")
-	return ""
-}
+func chromium(t *testing.T) string { return testenv.Chromium(t) }
 
 // A user in Chromium filters the index, pages, opens a trace and clicks a
 // node: its evidence is scrolled into view and highlighted, and a click on

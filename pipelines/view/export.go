@@ -182,7 +182,7 @@ func (e *Export) Pages(ctx context.Context, sel Selection, links Links, head Hea
 			}
 			g.Go(func(ctx context.Context) error {
 				k := lo + i
-				p, err := tracePageFrom(ctx, e.r, rows, dr, sel.F, sel.IDs[k], sel.F.Aligner, "", false)
+				p, err := tracePageFrom(ctx, e.r, rows, dr, sel.F, sel.IDs[k], sel.F.Aligner, "")
 				if err != nil {
 					return err
 				}

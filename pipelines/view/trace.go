@@ -3,6 +3,7 @@ package view
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -144,22 +145,41 @@ func (s *Server) trace(ctx context.Context, r *runDB, req *http.Request, info *p
 // tracePageOf gathers a trace's page: aligner and dag (a ref_index) choose
 // what the text shows ("": the filter's aligner, its best DAG).
 // walk says to find the trace's previous and next in the filter (an
-// export walks its own set instead).
+// export walks its own set instead), while the rows are read.
 func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag string, walk bool) (*tracePage, error) {
 	j, ok := r.byID[id]
 	if !ok {
 		return nil, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, r.gen)
 	}
+	var (
+		nav     *place
+		walkErr error
+		done    = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		if walk {
+			nav, walkErr = placeOf(ctx, r, f, id)
+		}
+	}()
 	rows, err := readTraceRows(ctx, r, []string{id}, []string{r.rows[j].problemID})
+	<-done
+	if err := errors.Join(err, walkErr); err != nil {
+		return nil, err
+	}
+	p, err := tracePageFrom(ctx, r, rows, drawer, f, id, aligner, dag)
 	if err != nil {
 		return nil, err
 	}
-	return tracePageFrom(ctx, r, rows, drawer, f, id, aligner, dag, walk)
+	if nav != nil {
+		p.Pos, p.Total, p.Prev, p.Next = nav.pos, nav.total, nav.prev, nav.next
+	}
+	return p, nil
 }
 
 // tracePageFrom makes a trace's page from its rows (read for it alone or
 // with a batch), its DAGs drawn by dr.
-func tracePageFrom(ctx context.Context, r *runDB, rows *traceRows, dr dagRenderer, f Filter, id, aligner, dag string, walk bool) (*tracePage, error) {
+func tracePageFrom(ctx context.Context, r *runDB, rows *traceRows, dr dagRenderer, f Filter, id, aligner, dag string) (*tracePage, error) {
 	j, ok := r.byID[id]
 	if !ok {
 		return nil, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, r.gen)
@@ -185,9 +205,7 @@ func tracePageFrom(ctx context.Context, r *runDB, rows *traceRows, dr dagRendere
 	if err := p.alignments(rows, dr, aligner, dag); err != nil {
 		return nil, err
 	}
-	if err := p.neighbours(ctx, r, walk); err != nil {
-		return nil, err
-	}
+	p.related(r)
 	// The marks' offsets count characters; the text is cut in bytes.
 	offsets := newRuneOffsets(p.T.Text)
 	for i := range p.marks {
@@ -405,43 +423,39 @@ func (d *dagView) draw(events []event, aligner string, dr dagRenderer) error {
 	return nil
 }
 
-// neighbours are the previous and next traces in the filter's order, and
-// the same problem's traces in the other languages, directions and models.
-func (p *tracePage) neighbours(ctx context.Context, r *runDB, walk bool) error {
-	if walk {
-		if err := p.walk(ctx, r); err != nil {
-			return err
-		}
-	}
-	p.related(r)
-	return nil
+// place is a trace's place in a filter: its position of total, its
+// previous and next.
+type place struct {
+	pos, total int
+	prev, next string
 }
 
-// walk finds the trace's place, previous and next in the page's filter.
-func (p *tracePage) walk(ctx context.Context, r *runDB) error {
-	f := p.F
+// placeOf finds the trace's place, previous and next in the filter (nil:
+// not in it).
+func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error) {
 	var search map[string]bool
 	if f.Q != "" {
 		var err error
 		if search, err = r.searchIDs(ctx, f.Q); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	res := r.query(f, search)
 	r.order(f, res.matched)
 	for k, j := range res.matched {
-		if r.rows[j].id != p.T.ID {
+		if r.rows[j].id != id {
 			continue
 		}
-		p.Pos, p.Total = k+1, len(res.matched)
+		nav := &place{pos: k + 1, total: len(res.matched)}
 		if k > 0 {
-			p.Prev = f.Trace(r.rows[res.matched[k-1]].id)
+			nav.prev = f.Trace(r.rows[res.matched[k-1]].id)
 		}
 		if k+1 < len(res.matched) {
-			p.Next = f.Trace(r.rows[res.matched[k+1]].id)
+			nav.next = f.Trace(r.rows[res.matched[k+1]].id)
 		}
+		return nav, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // related are the same problem's traces, from the index: in the default

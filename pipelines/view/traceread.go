@@ -61,11 +61,22 @@ func keysOf(ids []string) keySet {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "(%d, CAST(? AS VARCHAR))", i)
+		fmt.Fprintf(&b, "(%d, CAST($%d AS VARCHAR))", i, i+1)
 		args[i] = k
 	}
 	b.WriteString(") ")
 	return keySet{keys: keys, with: b.String(), args: args}
+}
+
+// on joins want to the rows whose col is a key. For one key it also
+// says col = $1, a filter DuckDB pushes into the table's scan (the
+// server's page: the Parquet's row groups pruned by their statistics).
+func (ks keySet) on(col string) string {
+	join := "JOIN want ON " + col + " = want.key"
+	if len(ks.keys) == 1 {
+		join += " AND " + col + " = $1"
+	}
+	return join
 }
 
 // what names the keys read, for errors.
@@ -128,7 +139,7 @@ func each(ctx context.Context, r *runDB, q string, args []any, scan func(*sql.Ro
 }
 
 func (t *traceRows) readText(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, text, finish_reason FROM traces JOIN want ON trace_id = want.key`, ks.args, func(rows *sql.Rows) error {
+	err := each(ctx, r, ks.with+`SELECT want.k, text, finish_reason FROM traces `+ks.on("trace_id"), ks.args, func(rows *sql.Rows) error {
 		var k int
 		var text, finish sql.NullString
 		if err := rows.Scan(&k, &text, &finish); err != nil {
@@ -152,7 +163,7 @@ func (t *traceRows) readText(ctx context.Context, r *runDB, ks keySet) error {
 // readQuestions reads every language of the problems (a page shows its
 // input language's and English).
 func (t *traceRows) readQuestions(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, lang, question, answer FROM problems JOIN want ON problem_id = want.key
+	err := each(ctx, r, ks.with+`SELECT want.k, lang, question, answer FROM problems `+ks.on("problem_id")+`
 		ORDER BY want.k, lang = 'en', lang`, ks.args, func(rows *sql.Rows) error {
 		var k int
 		var q questionRow
@@ -171,8 +182,8 @@ func (t *traceRows) readQuestions(ctx context.Context, r *runDB, ks keySet) erro
 
 // readVerdicts reads both graders' verdicts (from verdicts, else answers).
 func (t *traceRows) readVerdicts(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, grader, extracted, has_answer, correct, reason, found_in FROM verdicts JOIN want ON trace_id = want.key
-		UNION ALL SELECT want.k, grader, extracted, has_answer, correct, reason, found_in FROM answers a JOIN want ON trace_id = want.key
+	err := each(ctx, r, ks.with+`SELECT want.k, grader, extracted, has_answer, correct, reason, found_in FROM verdicts `+ks.on("trace_id")+`
+		UNION ALL SELECT want.k, grader, extracted, has_answer, correct, reason, found_in FROM answers a `+ks.on("trace_id")+`
 			WHERE NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.trace_id = a.trace_id AND v.grader = split_part(a.grader, ' ', 1))
 		ORDER BY 1, 2`, ks.args, func(rows *sql.Rows) error {
 		var k int
@@ -204,8 +215,8 @@ func (t *traceRows) readVerdicts(ctx context.Context, r *runDB, ks keySet) error
 // readDetections reads both detectors' decisions (from detections, else
 // compliance).
 func (t *traceRows) readDetections(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, detector, detected, compliant, status, shares FROM detections JOIN want ON trace_id = want.key
-		UNION ALL SELECT want.k, detector, detected, compliant, status, shares FROM compliance c JOIN want ON trace_id = want.key
+	err := each(ctx, r, ks.with+`SELECT want.k, detector, detected, compliant, status, shares FROM detections `+ks.on("trace_id")+`
+		UNION ALL SELECT want.k, detector, detected, compliant, status, shares FROM compliance c `+ks.on("trace_id")+`
 			WHERE NOT EXISTS (SELECT 1 FROM detections d WHERE d.trace_id = c.trace_id AND d.detector = c.detector)
 		ORDER BY 1, 2`, ks.args, func(rows *sql.Rows) error {
 		var k int
@@ -224,7 +235,7 @@ func (t *traceRows) readDetections(ctx context.Context, r *runDB, ks keySet) err
 }
 
 func (t *traceRows) readScores(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, dag_id, aligner, ref_index, car, pmf, har, best FROM scores JOIN want ON trace_id = want.key
+	err := each(ctx, r, ks.with+`SELECT want.k, dag_id, aligner, ref_index, car, pmf, har, best FROM scores `+ks.on("trace_id")+`
 		ORDER BY want.k, aligner, ref_index`, ks.args, func(rows *sql.Rows) error {
 		var k int
 		var s score
@@ -245,7 +256,7 @@ func (t *traceRows) readScores(ctx context.Context, r *runDB, ks keySet) error {
 // readDAGs reads every reference DAG of the problems, with their nodes
 // (their math marked once, however many pages show them) and edges.
 func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, dag_id, ref_index, valid, reason FROM dags JOIN want ON problem_id = want.key
+	err := each(ctx, r, ks.with+`SELECT want.k, dag_id, ref_index, valid, reason FROM dags `+ks.on("problem_id")+`
 		ORDER BY want.k, ref_index`, ks.args, func(rows *sql.Rows) error {
 		var k int
 		var d dagView
@@ -270,7 +281,7 @@ func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
 		}
 	}
 	err = each(ctx, r, ks.with+`SELECT n.dag_id, n.node_id, n.position, n.anchor, n.description, n.final
-		FROM nodes n JOIN dags d USING (dag_id) JOIN want ON d.problem_id = want.key ORDER BY n.dag_id, n.position`, ks.args, func(rows *sql.Rows) error {
+		FROM nodes n JOIN dags d USING (dag_id) `+ks.on("d.problem_id")+` ORDER BY n.dag_id, n.position`, ks.args, func(rows *sql.Rows) error {
 		var dagID, nodeID, anchor, desc string
 		var pos int
 		var final bool
@@ -290,7 +301,7 @@ func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
 		return fmt.Errorf("reading the DAGs' nodes of %s: %w", ks.what(), err)
 	}
 	err = each(ctx, r, ks.with+`SELECT e.dag_id, e.parent_id, e.child_id FROM edges e JOIN dags d USING (dag_id)
-		JOIN want ON d.problem_id = want.key ORDER BY e.dag_id, e.parent_id, e.child_id`, ks.args, func(rows *sql.Rows) error {
+		`+ks.on("d.problem_id")+` ORDER BY e.dag_id, e.parent_id, e.child_id`, ks.args, func(rows *sql.Rows) error {
 		var dagID, parent, child string
 		if err := rows.Scan(&dagID, &parent, &child); err != nil {
 			return err
@@ -342,9 +353,9 @@ func (t *traceRows) readEvents(ctx context.Context, r *runDB, ks keySet) error {
 		return nil
 	}
 	if err := read(`SELECT want.k, dag_id, aligner, node_id, status, evidence_span, start_char, end_char, block_id
-		FROM alignment_events JOIN want ON trace_id = want.key ORDER BY want.k, aligner, dag_id, node_id, seq`, t.events); err != nil {
+		FROM alignment_events `+ks.on("trace_id")+` ORDER BY want.k, aligner, dag_id, node_id, seq`, t.events); err != nil {
 		return err
 	}
 	return read(`SELECT want.k, dag_id, aligner, label, category, evidence_span, start_char, end_char, NULL
-		FROM harmful_actions JOIN want ON trace_id = want.key ORDER BY want.k, aligner, dag_id, category, seq`, t.harms)
+		FROM harmful_actions `+ks.on("trace_id")+` ORDER BY want.k, aligner, dag_id, category, seq`, t.harms)
 }

@@ -125,18 +125,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	defer pages.Close()
 	var written []string
-	for k, id := range sel.IDs {
-		if err := ctx.Err(); err != nil {
-			return Summary{}, err
-		}
-		page, err := ex.Page(ctx, sel, k, links, view.Head{})
-		if err != nil {
-			return Summary{}, err
-		}
+	err = ex.Pages(ctx, sel, links, view.Head{}, func(_ int, id string, page []byte) error {
 		if err := pages.Add(pageName(id), page); err != nil {
-			return Summary{}, err
+			return err
 		}
 		written = append(written, filepath.Join(dir, pageName(id)))
+		return nil
+	})
+	if err != nil {
+		return Summary{}, err
 	}
 	index, err := ex.Index(sel, links, view.Head{})
 	if err != nil {

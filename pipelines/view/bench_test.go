@@ -256,3 +256,46 @@ func BenchmarkViewLongTexts(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExport makes the pages of an exported set (benchRun's en-x
+// traces at perLevel 4, aligned, 20 problems' DAGs) one by one as Page
+// makes them (a trace's rows read alone: the server's way, and datg
+// explain's before batching) and in batches as Pages makes them (a query
+// per table a batch, each drawing once, pages on every core): ns/op is
+// the whole set.
+//
+//	go test -run '^$' -bench BenchmarkExport -benchtime 3x ./pipelines/view
+func BenchmarkExport(b *testing.B) {
+	dir, _ := benchRun(b, 4, 1)
+	ctx := context.Background()
+	ex, err := OpenExport(ctx, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ex.Close()
+	sel, err := ex.Select(ctx, "direction=en-x", nil, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d pages", len(sel.IDs))
+	links := Links{Index: "index.html", File: func(id string) string { return id + ".html" }}
+	b.Run("one-by-one", func(b *testing.B) {
+		for b.Loop() {
+			for k := range sel.IDs {
+				if _, err := ex.Page(ctx, sel, k, links, Head{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(sel.IDs)), "ms/page")
+	})
+	b.Run("batched", func(b *testing.B) {
+		for b.Loop() {
+			err := ex.Pages(ctx, sel, links, Head{}, func(int, string, []byte) error { return nil })
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(sel.IDs)), "ms/page")
+	})
+}

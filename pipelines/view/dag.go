@@ -1,7 +1,10 @@
 package view
 
 import (
+	"fmt"
 	"html/template"
+	"strings"
+	"sync"
 
 	"github.com/datg/datg/internal/dagdraw"
 )
@@ -59,4 +62,58 @@ func (layeredDAG) SVG(d dagDrawing) (template.HTML, error) {
 		g.Edges = append(g.Edges, dagdraw.Edge{From: from, To: to, Class: e.Mark, Title: from + " → " + to + ": " + e.Mark})
 	}
 	return dagdraw.Draw(g, dagdraw.Options{ID: d.ID, Label: d.Label})
+}
+
+// memoDrawer draws each distinct drawing once: an export's pages of one
+// problem share its DAGs, and traces with the same statuses and edge
+// marks share their drawings too. Safe for concurrent pages.
+type memoDrawer struct {
+	next dagRenderer
+	mu   sync.Mutex
+	svg  map[string]template.HTML
+}
+
+func newMemoDrawer(next dagRenderer) *memoDrawer {
+	return &memoDrawer{next: next, svg: map[string]template.HTML{}}
+}
+
+func (m *memoDrawer) SVG(d dagDrawing) (template.HTML, error) {
+	key := drawingKey(d)
+	m.mu.Lock()
+	svg, ok := m.svg[key]
+	m.mu.Unlock()
+	if ok {
+		return svg, nil
+	}
+	svg, err := m.next.SVG(d)
+	if err != nil {
+		return "", err
+	}
+	m.mu.Lock()
+	m.svg[key] = svg
+	m.mu.Unlock()
+	return svg, nil
+}
+
+// drawingKey is everything of a drawing its SVG depends on, each field
+// length-prefixed so no two drawings share a key.
+func drawingKey(d dagDrawing) string {
+	var b strings.Builder
+	field := func(s string) { fmt.Fprintf(&b, "%d:%s", len(s), s) }
+	field(d.ID)
+	field(d.Label)
+	fmt.Fprintf(&b, "n%d", len(d.Nodes))
+	for _, n := range d.Nodes {
+		field(n.ID)
+		field(n.Label)
+		field(n.Detail)
+		field(n.Status)
+		fmt.Fprintf(&b, "%t", n.Final)
+	}
+	fmt.Fprintf(&b, "e%d", len(d.Edges))
+	for _, e := range d.Edges {
+		fmt.Fprintf(&b, "%d,%d,", e.From, e.To)
+		field(e.Mark)
+	}
+	return b.String()
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/datg/datg/pipelines/align"
 )
@@ -146,8 +145,41 @@ func (s *Server) trace(ctx context.Context, r *runDB, req *http.Request, info *p
 // tracePageOf gathers a trace's page: aligner and dag (a ref_index) choose
 // what the text shows ("": the filter's aligner, its best DAG).
 // walk says to find the trace's previous and next in the filter (an
-// export walks its own set instead).
+// export walks its own set instead), while the rows are read.
 func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag string, walk bool) (*tracePage, error) {
+	j, ok := r.byID[id]
+	if !ok {
+		return nil, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, r.gen)
+	}
+	var (
+		nav     *place
+		walkErr error
+		done    = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		if walk {
+			nav, walkErr = placeOf(ctx, r, f, id)
+		}
+	}()
+	rows, err := readTraceRows(ctx, r, []string{id}, []string{r.rows[j].problemID})
+	<-done
+	if err := errors.Join(err, walkErr); err != nil {
+		return nil, err
+	}
+	p, err := tracePageFrom(ctx, r, rows, drawer, f, id, aligner, dag)
+	if err != nil {
+		return nil, err
+	}
+	if nav != nil {
+		p.Pos, p.Total, p.Prev, p.Next = nav.pos, nav.total, nav.prev, nav.next
+	}
+	return p, nil
+}
+
+// tracePageFrom makes a trace's page from its rows (read for it alone or
+// with a batch), its DAGs drawn by dr.
+func tracePageFrom(ctx context.Context, r *runDB, rows *traceRows, dr dagRenderer, f Filter, id, aligner, dag string) (*tracePage, error) {
 	j, ok := r.byID[id]
 	if !ok {
 		return nil, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, r.gen)
@@ -156,36 +188,24 @@ func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag strin
 	p := &tracePage{F: f, IndexHref: f.URL("/")}
 	p.T = traceRow{ID: x.id, Model: x.vals[0], Level: x.vals[1], Direction: x.vals[2], InputLang: x.vals[4], ReasoningLang: x.vals[5],
 		Problem: x.problemID, Method: x.vals[6], Seed: x.seed, Tokens: x.tokens, Truncated: x.truncated}
-	// The page's reads are independent: they run at once, each on a
-	// connection of its own.
-	parts := []func() error{
-		func() error {
-			var text, finish sql.NullString
-			err := r.db.QueryRowContext(ctx, `SELECT text, finish_reason FROM traces WHERE trace_id = ?`, id).Scan(&text, &finish)
-			if err != nil {
-				return fmt.Errorf("reading trace %q: %w", id, err)
-			}
-			p.T.Text, p.T.Finish = text.String, finish.String
-			return nil
-		},
-		func() error { return p.problem(ctx, r) },
-		func() error { return p.decisions(ctx, r) },
-		func() error { return p.alignments(ctx, r, aligner, dag) },
-		func() error { return p.neighbours(ctx, r, walk) },
+	text, ok := rows.text[id]
+	if !ok {
+		return nil, fmt.Errorf("reading trace %q: %w", id, sql.ErrNoRows)
 	}
-	errs := make([]error, len(parts))
-	var wg sync.WaitGroup
-	for i, part := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = part()
-		}()
+	p.T.Text, p.T.Finish = text, rows.finish[id]
+	// The question in the trace's input language and in English, and the
+	// gold answer.
+	for _, q := range rows.questions[p.T.Problem] {
+		if q.lang == p.T.InputLang || q.lang == "en" {
+			p.Question = append(p.Question, questionView{q.lang, labelsHTML(q.question)})
+			p.Gold = q.gold
+		}
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	p.Verdicts, p.Detections = rows.verdicts[id], rows.detections[id]
+	if err := p.alignments(rows, dr, aligner, dag); err != nil {
 		return nil, err
 	}
+	p.related(r)
 	// The marks' offsets count characters; the text is cut in bytes.
 	offsets := newRuneOffsets(p.T.Text)
 	for i := range p.marks {
@@ -195,81 +215,11 @@ func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag strin
 	return p, nil
 }
 
-// problem is the question in the trace's input language and in English,
-// and the gold answer.
-func (p *tracePage) problem(ctx context.Context, r *runDB) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT lang, question, answer FROM problems WHERE problem_id = ? AND lang IN (?, 'en')
-		ORDER BY lang = 'en', lang`, p.T.Problem, p.T.InputLang)
-	if err != nil {
-		return fmt.Errorf("reading problem %q: %w", p.T.Problem, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var lang, question, gold string
-		if err := rows.Scan(&lang, &question, &gold); err != nil {
-			return err
-		}
-		p.Question = append(p.Question, questionView{lang, labelsHTML(question)})
-		p.Gold = gold
-	}
-	return rows.Err()
-}
-
 // labelsHTML is prose with its math marked for rendering.
 func labelsHTML(s string) template.HTML {
 	var b strings.Builder
 	writeProse(&b, s, 0, len(s), validSpans(maths.Spans(s), len(s)), 0, maths, &textView{})
 	return template.HTML(b.String())
-}
-
-// decisions are both graders' verdicts and both detectors' decisions
-// (from verdicts and detections, else answers and compliance).
-func (p *tracePage) decisions(ctx context.Context, r *runDB) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT grader, extracted, has_answer, correct, reason, found_in FROM verdicts WHERE trace_id = ?
-		UNION ALL SELECT grader, extracted, has_answer, correct, reason, found_in FROM answers a WHERE trace_id = ?
-			AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.trace_id = a.trace_id AND v.grader = split_part(a.grader, ' ', 1))
-		ORDER BY 1`, p.T.ID, p.T.ID)
-	if err != nil {
-		return fmt.Errorf("reading the verdicts of %q: %w", p.T.ID, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var v verdictView
-		var has, correct bool
-		if err := rows.Scan(&v.Grader, &v.Extracted, &has, &correct, &v.Reason, &v.FoundIn); err != nil {
-			return err
-		}
-		switch {
-		case v.Reason == "gold-unparsed":
-			v.Verdict = "gold-unparsed"
-		case !has:
-			v.Verdict = "no-answer"
-		case correct:
-			v.Verdict = "correct"
-		default:
-			v.Verdict = "incorrect"
-		}
-		p.Verdicts = append(p.Verdicts, v)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	drows, err := r.db.QueryContext(ctx, `SELECT detector, detected, compliant, status, shares FROM detections WHERE trace_id = ?
-		UNION ALL SELECT detector, detected, compliant, status, shares FROM compliance c WHERE trace_id = ?
-			AND NOT EXISTS (SELECT 1 FROM detections d WHERE d.trace_id = c.trace_id AND d.detector = c.detector)
-		ORDER BY 1`, p.T.ID, p.T.ID)
-	if err != nil {
-		return fmt.Errorf("reading the language checks of %q: %w", p.T.ID, err)
-	}
-	defer drows.Close()
-	for drows.Next() {
-		var d detectionView
-		if err := drows.Scan(&d.Detector, &d.Detected, &d.Compliant, &d.Status, &d.Shares); err != nil {
-			return err
-		}
-		p.Detections = append(p.Detections, d)
-	}
-	return drows.Err()
 }
 
 // event is an alignment event or a harmful action as the page reads it.
@@ -282,32 +232,13 @@ type event struct {
 // alignments are the trace's scores under every aligner and DAG, every
 // reference DAG of the problem drawn under the shown aligner, and the text
 // with the shown DAG's evidence.
-func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam string) error {
-	type score struct {
-		dagID, aligner string
-		ref            int
-		cell           scoreCell
-	}
-	var scores []score
-	rows, err := r.db.QueryContext(ctx, `SELECT dag_id, aligner, ref_index, car, pmf, har, best FROM scores WHERE trace_id = ? ORDER BY aligner, ref_index`, p.T.ID)
-	if err != nil {
-		return fmt.Errorf("reading the scores of %q: %w", p.T.ID, err)
-	}
-	defer rows.Close()
+func (p *tracePage) alignments(rows *traceRows, dr dagRenderer, aligner, dagParam string) error {
+	scores := rows.scores[p.T.ID]
 	var aligners []string
-	for rows.Next() {
-		var s score
-		s.cell.Has = true
-		if err := rows.Scan(&s.dagID, &s.aligner, &s.ref, &s.cell.CAR, &s.cell.PMF, &s.cell.HAR, &s.cell.Best); err != nil {
-			return err
-		}
-		scores = append(scores, s)
+	for _, s := range scores {
 		if !slices.Contains(aligners, s.aligner) {
 			aligners = append(aligners, s.aligner)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	// The aligner shown: the one asked for, else the filter's, else the
 	// first that scored the trace.
@@ -328,9 +259,7 @@ func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam 
 		p.NotAligned = notAlignedReason(p.T.Direction)
 	}
 	// Every DAG of the problem, with its nodes and edges.
-	if err := p.dags(ctx, r); err != nil {
-		return err
-	}
+	p.DAGs = rows.dagsOf(p.T.Problem)
 	byDag := map[string]int{}
 	for i, d := range p.DAGs {
 		byDag[d.DagID] = i
@@ -369,15 +298,12 @@ func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam 
 		}
 	}
 	// Events and harmful actions of the trace, every aligner and DAG.
-	events, harms, err := p.events(ctx, r)
-	if err != nil {
-		return err
-	}
+	events, harms := rows.events[p.T.ID], rows.harms[p.T.ID]
 	for i := range p.DAGs {
 		d := &p.DAGs[i]
 		d.Href = p.F.traceWith(p.T.ID, aligner, strconv.Itoa(d.RefIndex)) + "#text"
 		d.Shown = i == shown
-		if err := d.draw(events, aligner); err != nil {
+		if err := d.draw(events, aligner, dr); err != nil {
 			return err
 		}
 	}
@@ -414,7 +340,7 @@ func (p *tracePage) alignments(ctx context.Context, r *runDB, aligner, dagParam 
 					}
 				}
 				other := *d
-				if err := other.draw(events, a); err != nil {
+				if err := other.draw(events, a, dr); err != nil {
 					return err
 				}
 				sv.SVG = other.SVG
@@ -436,114 +362,16 @@ func notAlignedReason(direction string) string {
 	return "Not aligned yet: run datg align, then datg score."
 }
 
-// dags reads every reference DAG of the trace's problem.
-func (p *tracePage) dags(ctx context.Context, r *runDB) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT dag_id, ref_index, valid, reason FROM dags WHERE problem_id = ? ORDER BY ref_index`, p.T.Problem)
-	if err != nil {
-		return fmt.Errorf("reading the DAGs of %q: %w", p.T.Problem, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var d dagView
-		if err := rows.Scan(&d.DagID, &d.RefIndex, &d.Valid, &d.Reason); err != nil {
-			return err
-		}
-		p.DAGs = append(p.DAGs, d)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	index := map[string]int{}
-	for i, d := range p.DAGs {
-		index[d.DagID] = i
-	}
-	nrows, err := r.db.QueryContext(ctx, `SELECT n.dag_id, n.node_id, n.position, n.anchor, n.description, n.final
-		FROM nodes n JOIN dags d USING (dag_id) WHERE d.problem_id = ? ORDER BY n.dag_id, n.position`, p.T.Problem)
-	if err != nil {
-		return fmt.Errorf("reading the DAGs' nodes of %q: %w", p.T.Problem, err)
-	}
-	defer nrows.Close()
-	for nrows.Next() {
-		var dagID, nodeID, anchor, desc string
-		var pos int
-		var final bool
-		if err := nrows.Scan(&dagID, &nodeID, &pos, &anchor, &desc, &final); err != nil {
-			return err
-		}
-		i, ok := index[dagID]
-		if !ok {
-			continue
-		}
-		d := &p.DAGs[i]
-		d.drawing.Nodes = append(d.drawing.Nodes, dagNode{ID: nodeID, Label: anchor, Detail: desc, Final: final})
-		d.Nodes = append(d.Nodes, nodeView{ID: nodeID, Anchor: labelHTML(anchor), Description: labelsHTML(desc), Final: final})
-	}
-	if err := nrows.Err(); err != nil {
-		return err
-	}
-	erows, err := r.db.QueryContext(ctx, `SELECT e.dag_id, e.parent_id, e.child_id FROM edges e JOIN dags d USING (dag_id)
-		WHERE d.problem_id = ? ORDER BY e.dag_id, e.parent_id, e.child_id`, p.T.Problem)
-	if err != nil {
-		return fmt.Errorf("reading the DAGs' edges of %q: %w", p.T.Problem, err)
-	}
-	defer erows.Close()
-	for erows.Next() {
-		var dagID, parent, child string
-		if err := erows.Scan(&dagID, &parent, &child); err != nil {
-			return err
-		}
-		i, ok := index[dagID]
-		if !ok {
-			continue
-		}
-		d := &p.DAGs[i]
-		from, to := d.position(parent), d.position(child)
-		if from >= 0 && to >= 0 {
-			d.drawing.Edges = append(d.drawing.Edges, dagEdge{From: from, To: to})
-		}
-	}
-	return erows.Err()
-}
-
 // position is the index of a node in the drawing (-1: none).
 func (d *dagView) position(nodeID string) int {
 	return slices.IndexFunc(d.drawing.Nodes, func(n dagNode) bool { return n.ID == nodeID })
-}
-
-// events reads the trace's alignment events and harmful actions (a
-// harmful action as an event: Status its category, NodeID its label).
-func (p *tracePage) events(ctx context.Context, r *runDB) ([]event, []event, error) {
-	read := func(q string) ([]event, error) {
-		rows, err := r.db.QueryContext(ctx, q, p.T.ID)
-		if err != nil {
-			return nil, fmt.Errorf("reading the alignment of %q: %w", p.T.ID, err)
-		}
-		defer rows.Close()
-		var out []event
-		for rows.Next() {
-			var e event
-			if err := rows.Scan(&e.DagID, &e.Aligner, &e.NodeID, &e.Status, &e.Span, &e.Start, &e.End, &e.Block); err != nil {
-				return nil, err
-			}
-			out = append(out, e)
-		}
-		return out, rows.Err()
-	}
-	events, err := read(`SELECT dag_id, aligner, node_id, status, evidence_span, start_char, end_char, block_id
-		FROM alignment_events WHERE trace_id = ? ORDER BY aligner, dag_id, node_id, seq`)
-	if err != nil {
-		return nil, nil, err
-	}
-	harms, err := read(`SELECT dag_id, aligner, label, category, evidence_span, start_char, end_char, NULL
-		FROM harmful_actions WHERE trace_id = ? ORDER BY aligner, dag_id, category, seq`)
-	return events, harms, err
 }
 
 // draw sets the nodes' statuses and the edges' marks under aligner's
 // events (as the scores read them: COMMIT over ERROR over ATTEMPT, an
 // edge ordered when the parent's first located COMMIT is no later than
 // the child's or both are in one block) and draws the DAG.
-func (d *dagView) draw(events []event, aligner string) error {
+func (d *dagView) draw(events []event, aligner string, dr dagRenderer) error {
 	rank := map[string]int{"COMMIT": 3, "ERROR": 2, "ATTEMPT": 1}
 	n := len(d.drawing.Nodes)
 	status := make([]string, n)
@@ -587,7 +415,7 @@ func (d *dagView) draw(events []event, aligner string) error {
 		}
 		drawing.Edges[k].Mark = mark
 	}
-	svg, err := drawer.SVG(drawing)
+	svg, err := dr.SVG(drawing)
 	if err != nil {
 		return fmt.Errorf("drawing %s: %w", d.DagID, err)
 	}
@@ -595,43 +423,39 @@ func (d *dagView) draw(events []event, aligner string) error {
 	return nil
 }
 
-// neighbours are the previous and next traces in the filter's order, and
-// the same problem's traces in the other languages, directions and models.
-func (p *tracePage) neighbours(ctx context.Context, r *runDB, walk bool) error {
-	if walk {
-		if err := p.walk(ctx, r); err != nil {
-			return err
-		}
-	}
-	p.related(r)
-	return nil
+// place is a trace's place in a filter: its position of total, its
+// previous and next.
+type place struct {
+	pos, total int
+	prev, next string
 }
 
-// walk finds the trace's place, previous and next in the page's filter.
-func (p *tracePage) walk(ctx context.Context, r *runDB) error {
-	f := p.F
+// placeOf finds the trace's place, previous and next in the filter (nil:
+// not in it).
+func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error) {
 	var search map[string]bool
 	if f.Q != "" {
 		var err error
 		if search, err = r.searchIDs(ctx, f.Q); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	res := r.query(f, search)
 	r.order(f, res.matched)
 	for k, j := range res.matched {
-		if r.rows[j].id != p.T.ID {
+		if r.rows[j].id != id {
 			continue
 		}
-		p.Pos, p.Total = k+1, len(res.matched)
+		nav := &place{pos: k + 1, total: len(res.matched)}
 		if k > 0 {
-			p.Prev = f.Trace(r.rows[res.matched[k-1]].id)
+			nav.prev = f.Trace(r.rows[res.matched[k-1]].id)
 		}
 		if k+1 < len(res.matched) {
-			p.Next = f.Trace(r.rows[res.matched[k+1]].id)
+			nav.next = f.Trace(r.rows[res.matched[k+1]].id)
 		}
+		return nav, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // related are the same problem's traces, from the index: in the default

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 	"github.com/datg/datg/transforms"
@@ -76,7 +77,7 @@ func BenchmarkCheckLong(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%s-%dKB", lang, size/1000), func(b *testing.B) {
 				b.SetBytes(int64(bytes))
-				start := cpuTime()
+				start := testenv.CPUTime()
 				for b.Loop() {
 					for i := range traces {
 						if _, _, err := c.check(&traces[i]); err != nil {
@@ -84,7 +85,7 @@ func BenchmarkCheckLong(b *testing.B) {
 						}
 					}
 				}
-				reportCPU(b, start, int64(bytes))
+				testenv.ReportCPU(b, start, int64(bytes))
 			})
 			// Each part alone: the reasoning cut out, stripped and
 			// counted; then each detector on it.
@@ -101,11 +102,11 @@ func BenchmarkCheckLong(b *testing.B) {
 			for _, name := range []string{"strip", string(study.Langdetect), string(study.Lingua)} {
 				b.Run(fmt.Sprintf("%s-%dKB-%s", lang, size/1000, name), func(b *testing.B) {
 					b.SetBytes(int64(len(traces[0].Text)))
-					start := cpuTime()
+					start := testenv.CPUTime()
 					for b.Loop() {
 						parts[name]()
 					}
-					reportCPU(b, start, int64(len(traces[0].Text)))
+					testenv.ReportCPU(b, start, int64(len(traces[0].Text)))
 				})
 			}
 		}

@@ -20,9 +20,8 @@ var resourceGroups = []string{"en", "HRL", "MRL", "LRL"}
 // pooled counts; "--" where a direction has no such group (en-en only has
 // en).
 func accuracyGroups(r *result, _ layoutOpts) grid {
-	iModel, iLevel, iDir, iGroup := r.col("model"), r.col("level"), r.col("direction"), r.col("resource_group")
+	iGroup := r.col("resource_group")
 	iAcc, iLo, iHi := r.col("accuracy"), r.col("wilson_low"), r.col("wilson_high")
-	labels := modelLabels(r)
 	var groups []string
 	present := uniqueIn(r.Rows, iGroup)
 	for _, g := range resourceGroups {
@@ -49,27 +48,9 @@ func accuracyGroups(r *result, _ layoutOpts) grid {
 			"languages, is in the csv). en-en is the English reference, in no group.",
 		Wide: true, TitleLabel: "Model", Keys: 1, Header: header, Align: "ll" + strings.Repeat("r", len(groups)),
 	}
-	type rowKey struct{ model, level, dir string }
-	lines := map[rowKey][]string{}
-	blocks := map[string]*section{}
-	var models []string
-	for _, row := range r.Rows {
-		model := plain(row[iModel])
-		s, ok := blocks[model]
-		if !ok {
-			s = &section{Title: labels[model]}
-			blocks[model] = s
-			models = append(models, model)
-		}
-		k := rowKey{model, plain(row[iLevel]), plain(row[iDir])}
-		line, ok := lines[k]
-		if !ok {
-			line = append([]string{levelFull.name(k.level), k.dir}, repeatCells("--", len(groups))...)
-			lines[k] = line
-			s.Rows = append(s.Rows, line)
-		}
-		line[2+slices.Index(groups, plain(row[iGroup]))] = interval(fixedN(row[iAcc], 1), row[iLo], row[iHi], pct(1))
-	}
+	blocks, _ := levelDirectionBlocks(r, levelFull, groups, func(row []any) (string, string) {
+		return plain(row[iGroup]), interval(fixedN(row[iAcc], 1), row[iLo], row[iHi], pct(1))
+	})
 	for _, m := range modelsOf(r) {
 		if s, ok := blocks[m]; ok {
 			g.add(*s)

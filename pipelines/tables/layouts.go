@@ -163,9 +163,8 @@ func levelOrder(level string) int { return slices.Index(study.Levels, study.Leve
 // language in the study's order, percentages with two decimals, "--" where
 // a direction has no cell (en-en only has en).
 func directionAccuracy(r *result, o layoutOpts) grid {
-	iModel, iLevel, iDir, iLang, iAcc := r.col("model"), r.col("level"), r.col("direction"), r.col("lang"), r.col("accuracy")
+	iLang, iAcc := r.col("lang"), r.col("accuracy")
 	iLo, iHi := r.col("wilson_low"), r.col("wilson_high")
-	labels := modelLabels(r)
 	langs := studyOrder(uniqueIn(r.Rows, iLang))
 	caption := "Full direction-probing accuracy by model, difficulty, direction, and language. Values are percentages."
 	if o.CI {
@@ -176,12 +175,32 @@ func directionAccuracy(r *result, o layoutOpts) grid {
 		Header: append([]string{"Difficulty", "Direction"}, langs...),
 		Align:  "ll" + strings.Repeat("r", len(langs)),
 	}
-	// A block per model and a row per (level, direction), in the query's
-	// order, keyed by the model's name.
+	blocks, models := levelDirectionBlocks(r, levelLower, langs, func(row []any) (string, string) {
+		cell := fixed(row[iAcc])
+		if o.CI {
+			cell = interval(cell, row[iLo], row[iHi], pct(2))
+		}
+		return plain(row[iLang]), cell
+	})
+	for _, m := range models {
+		g.add(*blocks[m])
+	}
+	g.Caption += goldUnparsedNote(r)
+	return g
+}
+
+// levelDirectionBlocks lays out a result as a block per model (titled by
+// its label; the models in the query's order) and a row per (level,
+// direction), the level named in style, with a column per value of
+// columns: cell gives a result row's column and its text; a cell no row
+// fills is "--".
+func levelDirectionBlocks(r *result, style levelStyle, columns []string, cell func(row []any) (column, text string)) (map[string]*section, []string) {
+	iModel, iLevel, iDir := r.col("model"), r.col("level"), r.col("direction")
+	labels := modelLabels(r)
 	type rowKey struct{ model, level, dir string }
 	var models []string
 	blocks := map[string]*section{}
-	line := map[rowKey][]string{}
+	lines := map[rowKey][]string{}
 	for _, row := range r.Rows {
 		model := plain(row[iModel])
 		s, ok := blocks[model]
@@ -191,23 +210,16 @@ func directionAccuracy(r *result, o layoutOpts) grid {
 			models = append(models, model)
 		}
 		key := rowKey{model, plain(row[iLevel]), plain(row[iDir])}
-		cells, ok := line[key]
+		line, ok := lines[key]
 		if !ok {
-			cells = append([]string{levelLower.name(key.level), key.dir}, repeatCells("--", len(langs))...)
-			line[key] = cells
-			s.Rows = append(s.Rows, cells)
+			line = append([]string{style.name(key.level), key.dir}, repeatCells("--", len(columns))...)
+			lines[key] = line
+			s.Rows = append(s.Rows, line)
 		}
-		cell := fixed(row[iAcc])
-		if o.CI {
-			cell = interval(cell, row[iLo], row[iHi], pct(2))
-		}
-		cells[2+slices.Index(langs, plain(row[iLang]))] = cell
+		column, text := cell(row)
+		line[2+slices.Index(columns, column)] = text
 	}
-	for _, m := range models {
-		g.add(*blocks[m])
-	}
-	g.Caption += goldUnparsedNote(r)
-	return g
+	return blocks, models
 }
 
 // long shows a result as it is, numbers as the query rounded them: the

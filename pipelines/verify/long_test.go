@@ -70,13 +70,13 @@ func BenchmarkGradeLong(b *testing.B) {
 				g := gr.newGold("140892")
 				b.Run(fmt.Sprintf("%s/%s-%dKB", gr.name, lang, size/1000), func(b *testing.B) {
 					b.SetBytes(int64(n))
-					start := cpuTime()
+					start := testenv.CPUTime()
 					for b.Loop() {
 						for _, tr := range traces {
 							g.grade(tr, false)
 						}
 					}
-					reportCPU(b, start, int64(n))
+					testenv.ReportCPU(b, start, int64(n))
 				})
 			}
 		}
@@ -96,13 +96,13 @@ func BenchmarkAnswersCheckShort(b *testing.B) {
 	}
 	for _, gr := range graders {
 		b.Run(gr.name, func(b *testing.B) {
-			start := cpuTime()
+			start := testenv.CPUTime()
 			for b.Loop() {
 				if _, err := CheckLines(context.Background(), gr.name, bytes.NewReader(in.Bytes()), io.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu := cpuTime() - start
+			cpu := testenv.CPUTime() - start
 			b.ReportMetric(float64(lines)*float64(b.N)/cpu.Seconds(), "pairs/cpu-s")
 		})
 	}

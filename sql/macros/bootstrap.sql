@@ -27,3 +27,9 @@ CREATE OR REPLACE MACRO fmix32_shift(x, s) AS xor(x, x >> s);
 CREATE OR REPLACE MACRO fmix32(x) AS
     fmix32_shift((fmix32_shift((fmix32_shift(x::UBIGINT, 16) * 2246822507) % 4294967296, 13) * 3266489909) % 4294967296, 16);
 CREATE OR REPLACE MACRO bootstrap_draw(h, b) AS fmix32(xor(h, fmix32(b + 1)));
+
+-- trace_draw_key(trace_id): the key of a trace's bootstrap draws in the
+-- DATG tables (datg_main, datg_correctness_main, datg_correctness,
+-- datg_full): one fixed seed for all of them, so the same replicates weigh
+-- a trace in every table and a rerun gives the same bounds.
+CREATE OR REPLACE MACRO trace_draw_key(trace_id) AS key_hash('20261122/' || trace_id);

@@ -33,7 +33,7 @@ scored AS (
 ),
 weighted AS (
     SELECT aligner, model, level, lang, correct, b, car, pmf, har,
-        poisson1(bootstrap_draw(key_hash('20261122/' || trace_id), b)) AS w
+        poisson1(bootstrap_draw(trace_draw_key(trace_id), b)) AS w
     FROM stg_best_scores, range(1000) r(b)
     WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
 ),

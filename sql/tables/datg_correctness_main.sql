@@ -9,7 +9,7 @@
 -- datg_full uses.
 WITH scored AS (
     SELECT aligner, level, level_ord, correct, car, pmf, har,
-        key_hash('20261122/' || trace_id) AS h
+        trace_draw_key(trace_id) AS h
     FROM stg_best_scores
     WHERE probe AND direction = 'en-x' AND correct IS NOT NULL
 ),

@@ -10,7 +10,7 @@
 -- same bounds, whatever the DuckDB release.
 WITH best AS (
     SELECT aligner, model, model_label, level, level_ord, lang, lang_ord, resource, trace_id, car, pmf, har,
-        key_hash('20261122/' || trace_id) AS h
+        trace_draw_key(trace_id) AS h
     FROM stg_best_scores
     WHERE probe AND direction IN ('en-en', 'en-x')
 ),

@@ -8,7 +8,7 @@
 -- give one cell the same bounds, at two decimals here.
 WITH best AS (
     SELECT aligner, model, level, lang, car, pmf, har,
-        key_hash('20261122/' || trace_id) AS h
+        trace_draw_key(trace_id) AS h
     FROM stg_best_scores
     WHERE probe AND direction IN ('en-en', 'en-x')
 ),

@@ -86,7 +86,11 @@ func newChecker(chosen string) (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{detectors: []detector{ld, newLingua()}}
+	li, err := newLingua()
+	if err != nil {
+		return nil, err
+	}
+	c := &checker{detectors: []detector{ld, li}}
 	for i, d := range c.detectors {
 		if d.name() == chosen {
 			c.chosen = i

@@ -1,0 +1,78 @@
+package lingua
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// Detector detects the language of a text among the study's twelve as
+// lingua-go v1.4.0 does in low-accuracy mode, built from these languages
+// with default settings (minimum relative distance 0). It is safe for
+// concurrent use.
+type Detector struct {
+	table   *ngramTable
+	scratch sync.Pool
+}
+
+type scratch struct {
+	runes []rune
+	words []word
+	keys  []uint64
+}
+
+// New returns a detector, its models loaded (once per process).
+func New() (*Detector, error) {
+	t, err := models()
+	if err != nil {
+		return nil, err
+	}
+	return &Detector{table: t, scratch: sync.Pool{New: func() any { return new(scratch) }}}, nil
+}
+
+// Detect returns the ISO 639-1 code of text's language, or ok false where
+// lingua-go's DetectLanguageOf returns (Unknown, false).
+func (d *Detector) Detect(text string) (code string, ok bool) {
+	l, _ := d.detect(text)
+	if l < 0 {
+		return "", false
+	}
+	return codes[l], true
+}
+
+// detect returns text's language (-1: unknown) and whether lingua-go's own
+// answer depends on its random map order (see decide and languagesByFilter).
+func (d *Detector) detect(text string) (lang int, ambiguous bool) {
+	lang, ties, ambiguous := d.detectPicking(text, 0)
+	return lang, ambiguous || ties > 1
+}
+
+// detectPicking is detect taking the pick-th of the most frequent alphabets
+// when several tie in lingua-go's filter (see languagesByFilter), and
+// returning their number; ambiguous is about the trigram sums only.
+func (d *Detector) detectPicking(text string, pick int) (lang, ties int, ambiguous bool) {
+	s := d.scratch.Get().(*scratch)
+	defer d.scratch.Put(s)
+	s.runes, s.words = splitWords(text, s.runes[:0], s.words[:0])
+	if len(s.words) == 0 {
+		return -1, 1, false
+	}
+	if l := languageByRules(s.runes, s.words); l >= 0 {
+		return l, 1, false
+	}
+	set, ties := languagesByFilter(s.runes, s.words, pick)
+	if bits.OnesCount16(set) == 1 {
+		return bits.TrailingZeros16(set), ties, false
+	}
+	letters := 0
+	for _, w := range s.words {
+		letters += int(w.end - w.start)
+	}
+	if letters < 3 {
+		return -1, ties, false
+	}
+	var sums [numLanguages]float64
+	var count int
+	sums, count, s.keys = trigramSums(d.table, s.runes, s.words, set, s.keys)
+	lang, ambiguous = decide(&sums, set, count)
+	return lang, ties, ambiguous
+}

@@ -1,0 +1,173 @@
+package lingua
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// languageByRules is lingua-go's detectLanguageWithRules: each word counts
+// for the language its letters' scripts point to (Hangul: Korean; kana:
+// Japanese; Han: Chinese, or Japanese when the word also holds kana; ...),
+// or for unknown; the text is the most counted language when unknown words
+// are fewer than half, or unknown (returned as -1) on a tie.
+func languageByRules(runes []rune, words []word) int {
+	var total [numLanguages + 1]uint32
+	for _, w := range words {
+		var counts [numLanguages]uint32
+		var seen uint16
+		for _, r := range runes[w.start:w.end] {
+			if l := ruleLanguage[scriptOf(r)]; l >= 0 {
+				counts[l]++
+				seen |= 1 << l
+			}
+		}
+		switch {
+		case seen == 0:
+			total[unknown]++
+		case bits.OnesCount16(seen) == 1:
+			total[bits.TrailingZeros16(seen)]++
+		case seen&(1<<chinese) != 0 && seen&(1<<japanese) != 0:
+			total[japanese]++
+		default:
+			best, first, second := mostCounted(counts[:], seen)
+			if first > second {
+				total[best]++
+			} else {
+				total[unknown]++
+			}
+		}
+	}
+	present := uint32(0) // bit per entry of total, unknown included
+	for l, c := range total {
+		if c > 0 {
+			present |= 1 << l
+		}
+	}
+	if float64(total[unknown]) < float64(len(words))*0.5 {
+		present &^= 1 << unknown
+	}
+	switch bits.OnesCount32(present) {
+	case 0:
+		return -1
+	case 1:
+		if l := bits.TrailingZeros32(present); l != unknown {
+			return l
+		}
+		return -1
+	case 2:
+		if present == 1<<chinese|1<<japanese {
+			return japanese
+		}
+	}
+	best, first, second := mostCounted(total[:], uint16(present))
+	if first == second || best == unknown {
+		return -1
+	}
+	return best
+}
+
+// mostCounted returns the entry of counts (among those in set) counted
+// most, its count and the largest count among the others.
+func mostCounted(counts []uint32, set uint16) (best int, first, second uint32) {
+	best = -1
+	for l, c := range counts {
+		if set&(1<<l) == 0 {
+			continue
+		}
+		if best < 0 || c > first {
+			best, first, second = l, c, first
+		} else if c > second {
+			second = c
+		}
+	}
+	return best, first, second
+}
+
+// frenchLetters and russianLetters are the letters of lingua-go's
+// charsToLanguagesMapping that point to French and to Russian (the only
+// study languages there): a word holding some counts once for each.
+var (
+	frenchLetters  = []rune("ÎîÛûËëÈèÙùÊêÔôÀàÂâÇçÉé")
+	russianLetters = []rune("ЁёЫыЭэЩщЪъ")
+)
+
+// languagesByFilter is lingua-go's filterLanguagesByRules: the languages of
+// the words' most frequent alphabet (all languages when no word is in one
+// alphabet or every alphabet is as frequent), narrowed to those whose
+// telling letters appear at least once per two words. tied says that two
+// alphabets shared the largest count behind a less frequent one: lingua-go
+// then picks one at random (map order); this picks the pick-th of them
+// (modulo their number; detect picks the first, in lingua-go's alphabet
+// order), and ties is their number (1 without a tie).
+func languagesByFilter(runes []rune, words []word, pick int) (set uint16, ties int) {
+	var counts [numAlphabets]uint32
+	for _, w := range words {
+		a := scriptOf(runes[w.start])
+		if a == noAlphabet {
+			continue
+		}
+		whole := true
+		for _, r := range runes[w.start+1 : w.end] {
+			if scriptOf(r) != a {
+				whole = false
+				break
+			}
+		}
+		if whole {
+			counts[a]++
+		}
+	}
+	// kinds counts the alphabets found, distinct their different counts.
+	best, bestCount, kinds, distinct := noAlphabet, uint32(0), 0, 0
+	for a, c := range counts {
+		if c == 0 {
+			continue
+		}
+		kinds++
+		if !slices.Contains(counts[:a], c) {
+			distinct++
+		}
+		if c > bestCount {
+			best, bestCount = alphabet(a), c
+		}
+	}
+	if kinds == 0 || kinds > 1 && distinct == 1 {
+		return allLanguages, 1
+	}
+	var tied []alphabet
+	for a, c := range counts {
+		if c == bestCount {
+			tied = append(tied, alphabet(a))
+		}
+	}
+	best = tied[pick%len(tied)]
+	set = alphabetLanguages[best]
+	half := float64(len(words)) * 0.5
+	var subset uint16
+	for _, l := range []struct {
+		language int
+		letters  []rune
+	}{{french, frenchLetters}, {russian, russianLetters}} {
+		if set&(1<<l.language) == 0 {
+			continue
+		}
+		count := 0
+		for _, w := range words {
+			for _, letter := range l.letters {
+				for _, r := range runes[w.start:w.end] {
+					if r == letter {
+						count++
+						break
+					}
+				}
+			}
+		}
+		if count > 0 && float64(count) >= half {
+			subset |= 1 << l.language
+		}
+	}
+	if subset != 0 {
+		return subset, len(tied)
+	}
+	return set, len(tied)
+}

@@ -15,9 +15,8 @@ type Detector struct {
 }
 
 type scratch struct {
-	runes []rune
-	words []word
-	keys  []uint64
+	text text
+	keys []uint64
 }
 
 // New returns a detector, its models loaded (once per process).
@@ -26,6 +25,7 @@ func New() (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
+	bmpOnce.Do(buildBMP)
 	return &Detector{table: t, scratch: sync.Pool{New: func() any { return new(scratch) }}}, nil
 }
 
@@ -49,22 +49,23 @@ func (d *Detector) detect(text string) (lang int, ambiguous bool) {
 // detectPicking is detect taking the pick-th of the most frequent alphabets
 // when several tie in lingua-go's filter (see languagesByFilter), and
 // returning their number; ambiguous is about the trigram sums only.
-func (d *Detector) detectPicking(text string, pick int) (lang, ties int, ambiguous bool) {
+func (d *Detector) detectPicking(str string, pick int) (lang, ties int, ambiguous bool) {
 	s := d.scratch.Get().(*scratch)
 	defer d.scratch.Put(s)
-	s.runes, s.words = splitWords(text, s.runes[:0], s.words[:0])
-	if len(s.words) == 0 {
+	t := &s.text
+	t.split(str)
+	if len(t.words) == 0 {
 		return -1, 1, false
 	}
-	if l := languageByRules(s.runes, s.words); l >= 0 {
+	if l := languageByRules(t); l >= 0 {
 		return l, 1, false
 	}
-	set, ties := languagesByFilter(s.runes, s.words, pick)
+	set, ties := languagesByFilter(t, pick)
 	if bits.OnesCount16(set) == 1 {
 		return bits.TrailingZeros16(set), ties, false
 	}
 	letters := 0
-	for _, w := range s.words {
+	for _, w := range t.words {
 		letters += int(w.end - w.start)
 	}
 	if letters < 3 {
@@ -72,7 +73,7 @@ func (d *Detector) detectPicking(text string, pick int) (lang, ties int, ambiguo
 	}
 	var sums [numLanguages]float64
 	var count int
-	sums, count, s.keys = trigramSums(d.table, s.runes, s.words, set, s.keys)
+	sums, count, s.keys = trigramSums(d.table, t, set, s.keys)
 	lang, ambiguous = decide(&sums, set, count)
 	return lang, ties, ambiguous
 }

@@ -1,6 +1,9 @@
 package lingua
 
-import "unicode"
+import (
+	"sync"
+	"unicode"
+)
 
 // The study's languages, in the paper's order; a language is its index.
 var codes = [numLanguages]string{"en", "fr", "ru", "zh", "ja", "ko", "id", "ms", "th", "bn", "sw", "te"}
@@ -89,28 +92,42 @@ var ruleLanguage = [numAlphabets]int8{
 	katakanaScript: japanese, latinScript: -1, tamilScript: -1, teluguScript: telugu, thaiScript: thai,
 }
 
-// bmpScripts is each Basic Multilingual Plane code point's alphabet, built
-// once from scriptTables (Unicode scripts do not overlap).
-var bmpScripts = func() *[1 << 16]alphabet {
-	var t [1 << 16]alphabet
-	for a := alphabet(1); a < numAlphabets; a++ {
-		for _, r := range scriptTables[a].R16 {
-			for c := uint32(r.Lo); c <= uint32(r.Hi); c += uint32(r.Stride) {
-				t[c] = a
-			}
+// runeInfo is what lingua-go's steps ask of a code point: its alphabet
+// (low 5 bits), whether it is a letter, and its lower case.
+type runeInfo struct {
+	lower rune
+	kind  uint8
+}
+
+const isLetterKind = 1 << 5
+
+// bmp holds runeInfo for the Basic Multilingual Plane, built once from the
+// unicode package's tables (Unicode scripts do not overlap).
+var (
+	bmpOnce sync.Once
+	bmp     *[1 << 16]runeInfo
+)
+
+func buildBMP() {
+	var t [1 << 16]runeInfo
+	for r := range rune(1 << 16) {
+		t[r] = runeInfo{lower: unicode.ToLower(r), kind: uint8(scriptOfSlow(r))}
+		if unicode.IsLetter(r) {
+			t[r].kind |= isLetterKind
 		}
 	}
-	return &t
-}()
+	bmp = &t
+}
 
 // scriptOf is the alphabet of r, or noAlphabet.
 func scriptOf(r rune) alphabet {
-	if r < 1<<16 {
-		if r < 0 {
-			return noAlphabet
-		}
-		return bmpScripts[r]
+	if uint32(r) < 1<<16 {
+		return alphabet(bmp[r].kind &^ isLetterKind)
 	}
+	return scriptOfSlow(r)
+}
+
+func scriptOfSlow(r rune) alphabet {
 	for a := alphabet(1); a < numAlphabets; a++ {
 		if unicode.Is(scriptTables[a], r) {
 			return a

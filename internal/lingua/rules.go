@@ -10,13 +10,14 @@ import (
 // Japanese; Han: Chinese, or Japanese when the word also holds kana; ...),
 // or for unknown; the text is the most counted language when unknown words
 // are fewer than half, or unknown (returned as -1) on a tie.
-func languageByRules(runes []rune, words []word) int {
+func languageByRules(t *text) int {
+	words := t.words
 	var total [numLanguages + 1]uint32
 	for _, w := range words {
 		var counts [numLanguages]uint32
 		var seen uint16
-		for _, r := range runes[w.start:w.end] {
-			if l := ruleLanguage[scriptOf(r)]; l >= 0 {
+		for _, a := range t.scripts[w.start:w.end] {
+			if l := ruleLanguage[a]; l >= 0 {
 				counts[l]++
 				seen |= 1 << l
 			}
@@ -83,32 +84,32 @@ func mostCounted(counts []uint32, set uint16) (best int, first, second uint32) {
 	return best, first, second
 }
 
-// frenchLetters and russianLetters are the letters of lingua-go's
-// charsToLanguagesMapping that point to French and to Russian (the only
-// study languages there): a word holding some counts once for each.
-var (
-	frenchLetters  = []rune("ÎîÛûËëÈèÙùÊêÔôÀàÂâÇçÉé")
-	russianLetters = []rune("ЁёЫыЭэЩщЪъ")
-)
+// tellingLetters are the letters of lingua-go's charsToLanguagesMapping that
+// point to French or to Russian (the only study languages there); a word
+// holding some counts once for each of them it holds.
+var tellingLetters = map[int][]rune{
+	french:  []rune("ÎîÛûËëÈèÙùÊêÔôÀàÂâÇçÉé"),
+	russian: []rune("ЁёЫыЭэЩщЪъ"),
+}
 
 // languagesByFilter is lingua-go's filterLanguagesByRules: the languages of
 // the words' most frequent alphabet (all languages when no word is in one
 // alphabet or every alphabet is as frequent), narrowed to those whose
-// telling letters appear at least once per two words. tied says that two
-// alphabets shared the largest count behind a less frequent one: lingua-go
-// then picks one at random (map order); this picks the pick-th of them
-// (modulo their number; detect picks the first, in lingua-go's alphabet
-// order), and ties is their number (1 without a tie).
-func languagesByFilter(runes []rune, words []word, pick int) (set uint16, ties int) {
+// telling letters appear at least once per two words. When alphabets tie
+// for the largest count behind a less frequent one, lingua-go picks one at
+// random (map order); this picks the pick-th of them (modulo their number;
+// detect picks the first, in lingua-go's alphabet order), and ties is their
+// number (1 without a tie).
+func languagesByFilter(t *text, pick int) (set uint16, ties int) {
 	var counts [numAlphabets]uint32
-	for _, w := range words {
-		a := scriptOf(runes[w.start])
+	for _, w := range t.words {
+		a := t.scripts[w.start]
 		if a == noAlphabet {
 			continue
 		}
 		whole := true
-		for _, r := range runes[w.start+1 : w.end] {
-			if scriptOf(r) != a {
+		for _, b := range t.scripts[w.start+1 : w.end] {
+			if b != a {
 				whole = false
 				break
 			}
@@ -142,28 +143,28 @@ func languagesByFilter(runes []rune, words []word, pick int) (set uint16, ties i
 	}
 	best = tied[pick%len(tied)]
 	set = alphabetLanguages[best]
-	half := float64(len(words)) * 0.5
+	half := float64(len(t.words)) * 0.5
 	var subset uint16
-	for _, l := range []struct {
-		language int
-		letters  []rune
-	}{{french, frenchLetters}, {russian, russianLetters}} {
-		if set&(1<<l.language) == 0 {
+	for _, l := range []int{french, russian} {
+		if set&(1<<l) == 0 {
 			continue
 		}
+		letters := tellingLetters[l]
 		count := 0
-		for _, w := range words {
-			for _, letter := range l.letters {
-				for _, r := range runes[w.start:w.end] {
-					if r == letter {
-						count++
-						break
-					}
+		for _, w := range t.words {
+			var seen uint32 // bit per telling letter
+			for _, r := range t.runes[w.start:w.end] {
+				if r < 0xc0 {
+					continue // below every telling letter
+				}
+				if i := slices.Index(letters, r); i >= 0 {
+					seen |= 1 << i
 				}
 			}
+			count += bits.OnesCount32(seen)
 		}
 		if count > 0 && float64(count) >= half {
-			subset |= 1 << l.language
+			subset |= 1 << l
 		}
 	}
 	if subset != 0 {

@@ -13,9 +13,10 @@ func popcount16(x uint16) int { return bits.OnesCount16(x) }
 // letters', or else of its first letter's (nothing when none is known).
 // Trigrams are summed in increasing key order (lingua-go: map order).
 // keys is scratch space; count is the number of distinct trigrams.
-func trigramSums(t *ngramTable, runes []rune, words []word, set uint16, keys []uint64) (sums [numLanguages]float64, count int, _ []uint64) {
+func trigramSums(t *ngramTable, txt *text, set uint16, keys []uint64) (sums [numLanguages]float64, count int, _ []uint64) {
 	keys = keys[:0]
-	for _, w := range words {
+	runes := txt.runes
+	for _, w := range txt.words {
 		for i := w.start; i+3 <= w.end; i++ {
 			keys = append(keys, pack(runes[i], runes[i+1], runes[i+2]))
 		}

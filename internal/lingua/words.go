@@ -8,64 +8,77 @@ import (
 // word is one of the text's words: runes[start:end] of the lowered text.
 type word struct{ start, end int32 }
 
-// splitWords lowers text and splits it into words as lingua-go does
+// text is a text read for lingua-go's steps: its runes lowered, each
+// one's alphabet, and its words.
+type text struct {
+	runes   []rune
+	scripts []alphabet
+	words   []word
+}
+
+// split lowers s and splits it into words as lingua-go does
 // (strings.ToLower, then the regular expression
 // \p{Han}|\p{Hangul}|\p{Hiragana}|\p{Katakana}|\p{L}+: a Han, Hangul or
 // kana character alone, else a run of letters, which may hold Han). Invalid
-// UTF-8 lowers to U+FFFD, not a letter. It appends the lowered runes to
-// runes and the words to words.
-func splitWords(text string, runes []rune, words []word) ([]rune, []word) {
-	base := len(runes)
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+// UTF-8 lowers to U+FFFD, not a letter. It reuses t's slices.
+func (t *text) split(s string) {
+	t.runes, t.scripts, t.words = t.runes[:0], t.scripts[:0], t.words[:0]
+	inWord := false // a run of letters is open
+	for i := 0; i < len(s); {
+		var r rune
+		var kind uint8
+		if c := s[i]; c < utf8.RuneSelf {
+			i++
+			switch {
+			case 'a' <= c && c <= 'z':
+				r, kind = rune(c), uint8(latinScript)|isLetterKind
+			case 'A' <= c && c <= 'Z':
+				r, kind = rune(c+'a'-'A'), uint8(latinScript)|isLetterKind
+			default:
+				inWord = false
+				continue
 			}
-			runes = append(runes, rune(c))
-			i++
+		} else {
+			var size int
+			r, size = utf8.DecodeRuneInString(s[i:])
+			i += size
+			if r < 1<<16 {
+				info := bmp[r]
+				r = info.lower
+				if r < 1<<16 {
+					kind = bmp[r].kind
+				} else {
+					kind = kindOf(r)
+				}
+			} else {
+				r = unicode.ToLower(r)
+				kind = kindOf(r)
+			}
+		}
+		a := alphabet(kind &^ isLetterKind)
+		switch {
+		case inWord && kind&isLetterKind != 0:
+			t.words[len(t.words)-1].end++
+		case a == hanScript || a == hangulScript || a == hiraganaScript || a == katakanaScript:
+			n := int32(len(t.runes))
+			t.words = append(t.words, word{n, n + 1})
+			inWord = false
+		case kind&isLetterKind != 0:
+			n := int32(len(t.runes))
+			t.words = append(t.words, word{n, n + 1})
+			inWord = true
+		default:
+			inWord = false
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		runes = append(runes, unicode.ToLower(r))
-		i += size
+		t.runes, t.scripts = append(t.runes, r), append(t.scripts, a)
 	}
-	for i := base; i < len(runes); {
-		r := runes[i]
-		if isSingleCharacterWord(r) {
-			words = append(words, word{int32(i), int32(i + 1)})
-			i++
-			continue
-		}
-		if !isLetter(r) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(runes) && isLetter(runes[j]) {
-			j++
-		}
-		words = append(words, word{int32(i), int32(j)})
-		i = j
-	}
-	return runes, words
 }
 
-// isSingleCharacterWord tells a character lingua-go takes as a word alone.
-func isSingleCharacterWord(r rune) bool {
-	if r < utf8.RuneSelf {
-		return false
+func kindOf(r rune) uint8 {
+	kind := uint8(scriptOfSlow(r))
+	if unicode.IsLetter(r) {
+		kind |= isLetterKind
 	}
-	switch scriptOf(r) {
-	case hanScript, hangulScript, hiraganaScript, katakanaScript:
-		return true
-	}
-	return false
-}
-
-func isLetter(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
-	}
-	return unicode.IsLetter(r)
+	return kind
 }

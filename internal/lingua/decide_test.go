@@ -15,7 +15,7 @@ import (
 func TestDecideIsTheSoftmax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	shortcuts := 0
-	tops := []float64{-0.5, -30, -700, -708.3, -708.5, -720, -744.4, -745.1, -745.2, -746.5, -1500, -4000, -19000, -25000}
+	tops := []float64{-0.5, -30, -700, -708.3, -708.5, -720, -744.4, -745.1, -745.2, -746.5, -1500, -4000, -19000, -25000, -45000, -52000, -60000}
 	for i := range 800 {
 		var sums [numLanguages]float64
 		set := uint16(rng.IntN(allLanguages + 1))

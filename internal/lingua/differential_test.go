@@ -187,6 +187,20 @@ func oddTexts(t testing.TB) []string {
 		"漢字とかな", "漢字 かな", "한국 中國", "ⅰⅱⅲ", "〇〆々", "⺀⺁", "ǅemal", "ΑΒΓ", "שלום עולם", "مرحبا بالعالم",
 		"Ⅻ mixed", "İstanbul", "straße", "ﬁnance", strings.Repeat("a", 500), strings.Repeat("ab ", 300),
 	}
+	// Runs of letters that start in Latin hold the Han, Hangul and kana
+	// that follow (one word for lingua-go's rules, counted per letter).
+	scripts := []string{"漢", "字", "か", "カ", "한", "국", "ไ", "ท", "ব", "া", "త", "ె", "ж", "é", "x"}
+	for range 2000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(5) {
+			b.WriteString([]string{"a", "x", "", "ab"}[rng.IntN(4)])
+			for range 1 + rng.IntN(4) {
+				b.WriteString(scripts[rng.IntN(len(scripts))])
+			}
+			b.WriteString([]string{" ", "", "1", "。"}[rng.IntN(4)])
+		}
+		out = append(out, b.String())
+	}
 	for range 3000 {
 		var b strings.Builder
 		for range 1 + rng.IntN(4) {

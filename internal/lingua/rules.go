@@ -84,17 +84,16 @@ func mostCounted(counts []uint32, set uint16) (best int, first, second uint32) {
 	return best, first, second
 }
 
-// tellingLetters are the letters of lingua-go's charsToLanguagesMapping that
-// point to French or to Russian (the only study languages there); a word
-// holding some counts once for each of them it holds.
-var tellingLetters = map[int][]rune{
-	french:  []rune("ÎîÛûËëÈèÙùÊêÔôÀàÂâÇçÉé"),
-	russian: []rune("ЁёЫыЭэЩщЪъ"),
-}
+// frenchLetters are the letters of lingua-go's charsToLanguagesMapping that
+// point to French: a word holding some counts once for each it holds.
+// French is the only study language there that shares its alphabet
+// (Russian is there too, but alone in Cyrillic among the study's languages,
+// so narrowing cannot change its filter's answer).
+var frenchLetters = []rune("ÎîÛûËëÈèÙùÊêÔôÀàÂâÇçÉé")
 
 // languagesByFilter is lingua-go's filterLanguagesByRules: the languages of
 // the words' most frequent alphabet (all languages when no word is in one
-// alphabet or every alphabet is as frequent), narrowed to those whose
+// alphabet or every alphabet is as frequent), narrowed to French when its
 // telling letters appear at least once per two words. When alphabets tie
 // for the largest count behind a less frequent one, lingua-go picks one at
 // random (map order); this picks the pick-th of them (modulo their number;
@@ -143,32 +142,23 @@ func languagesByFilter(t *text, pick int) (set uint16, ties int) {
 	}
 	best = tied[pick%len(tied)]
 	set = alphabetLanguages[best]
-	half := float64(len(t.words)) * 0.5
-	var subset uint16
-	for _, l := range []int{french, russian} {
-		if set&(1<<l) == 0 {
-			continue
-		}
-		letters := tellingLetters[l]
+	if set&(1<<french) != 0 {
 		count := 0
 		for _, w := range t.words {
-			var seen uint32 // bit per telling letter
+			var seen uint32 // bit per French letter
 			for _, r := range t.runes[w.start:w.end] {
 				if r < 0xc0 {
-					continue // below every telling letter
+					continue // below every French letter
 				}
-				if i := slices.Index(letters, r); i >= 0 {
+				if i := slices.Index(frenchLetters, r); i >= 0 {
 					seen |= 1 << i
 				}
 			}
 			count += bits.OnesCount32(seen)
 		}
-		if count > 0 && float64(count) >= half {
-			subset |= 1 << l
+		if count > 0 && float64(count) >= float64(len(t.words))*0.5 {
+			return 1 << french, len(tied)
 		}
-	}
-	if subset != 0 {
-		return subset, len(tied)
 	}
 	return set, len(tied)
 }

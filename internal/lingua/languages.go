@@ -111,11 +111,19 @@ var (
 func buildBMP() {
 	var t [1 << 16]runeInfo
 	for r := range rune(1 << 16) {
-		t[r] = runeInfo{lower: unicode.ToLower(r), kind: uint8(scriptOfSlow(r))}
-		if unicode.IsLetter(r) {
-			t[r].kind |= isLetterKind
+		t[r].lower = unicode.ToLower(r)
+	}
+	mark := func(table *unicode.RangeTable, kind uint8) {
+		for _, rg := range table.R16 {
+			for c := uint32(rg.Lo); c <= uint32(rg.Hi); c += uint32(rg.Stride) {
+				t[c].kind |= kind
+			}
 		}
 	}
+	for a := alphabet(1); a < numAlphabets; a++ {
+		mark(scriptTables[a], uint8(a))
+	}
+	mark(unicode.Letter, isLetterKind)
 	bmp = &t
 }
 

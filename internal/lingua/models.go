@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/pemistahl/lingua-go/serialization"
 	"google.golang.org/protobuf/proto"
@@ -62,10 +61,17 @@ func models() (*ngramTable, error) {
 }
 
 func loadModels() (*ngramTable, error) {
-	// byKey[key][l] is language l's probability (0: absent), read as
-	// lingua-go reads it: a later n-gram set overwrites an earlier one.
-	byKey := map[uint64]*[numLanguages]float64{}
-	var order []uint64
+	// probs[index[key]][l] is language l's probability of the n-gram (0:
+	// absent), read as lingua-go reads it: a later n-gram set overwrites an
+	// earlier one.
+	type file struct {
+		path     string
+		language int
+		length   int
+		model    *serialization.SerializableLanguageModel
+	}
+	var files []file
+	ngrams := 0
 	for l, code := range codes {
 		for n, name := range []string{"unigrams", "bigrams", "trigrams"} {
 			path := fmt.Sprintf("models/%s/%s.pb.bin.zip", code, name)
@@ -77,33 +83,47 @@ func loadModels() (*ngramTable, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w: %s: %v", ErrModel, path, err)
 			}
+			files = append(files, file{path, l, n + 1, model})
 			for _, set := range model.NgramSets {
-				for _, s := range set.Ngrams {
-					if utf8.RuneCountInString(s) != n+1 {
-						return nil, fmt.Errorf("%w: %s: n-gram %q is not %d letters", ErrModel, path, s, n+1)
-					}
-					var rs [3]rune
-					i := 0
-					for _, r := range s {
-						rs[i] = r
-						i++
-					}
-					key := pack(rs[0], rs[1], rs[2])
-					p, ok := byKey[key]
-					if !ok {
-						p = new([numLanguages]float64)
-						byKey[key] = p
-						order = append(order, key)
-					}
-					p[l] = set.Probability
-				}
+				ngrams += len(set.Ngrams)
 			}
 		}
 	}
-	t := &ngramTable{index: make(map[uint64]uint32, len(byKey)), entries: make([]ngramEntry, 0, len(byKey))}
-	for _, key := range order {
+	index := make(map[uint64]uint32, ngrams)
+	probs := make([][numLanguages]float64, 0, ngrams)
+	for _, f := range files {
+		for _, set := range f.model.NgramSets {
+			for _, s := range set.Ngrams {
+				var rs [3]rune
+				n := 0
+				for _, r := range s {
+					if n == len(rs) {
+						n++
+						break
+					}
+					rs[n] = r
+					n++
+				}
+				if n != f.length {
+					return nil, fmt.Errorf("%w: %s: n-gram %q is not %d letters", ErrModel, f.path, s, f.length)
+				}
+				key := pack(rs[0], rs[1], rs[2])
+				at, ok := index[key]
+				if !ok {
+					at = uint32(len(probs))
+					index[key] = at
+					probs = append(probs, [numLanguages]float64{})
+				}
+				probs[at][f.language] = set.Probability
+			}
+		}
+	}
+	// Entries keep index's numbering; an n-gram no language has (all its
+	// probabilities overwritten by zero) keeps an empty entry.
+	t := &ngramTable{index: index, entries: make([]ngramEntry, len(probs))}
+	for at, p := range probs {
 		e := ngramEntry{offset: uint32(len(t.logs))}
-		for l, p := range byKey[key] {
+		for l, p := range p {
 			// lingua-go takes an n-gram as found when its probability is
 			// above zero, and adds math.Log of it.
 			if p > 0 {
@@ -111,10 +131,7 @@ func loadModels() (*ngramTable, error) {
 				t.logs = append(t.logs, math.Log(p))
 			}
 		}
-		if e.languages != 0 {
-			t.index[key] = uint32(len(t.entries))
-			t.entries = append(t.entries, e)
-		}
+		t.entries[at] = e
 	}
 	return t, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/pemistahl/lingua-go/serialization"
@@ -19,14 +20,20 @@ import (
 //go:embed models
 var modelFiles embed.FS
 
-// ngramTable holds every language's n-grams of one to three letters: the
-// key packs the n-gram's runes (21 bits each; no letter is rune 0, so the
-// length is implied), the entry says which languages have it and where
-// their logarithms are.
+// ngramTable holds every language's n-grams of one to three letters in an
+// open-addressing hash table: the key packs the n-gram's runes (21 bits
+// each; no letter is rune 0, so the length is implied and 0 marks an empty
+// slot), the entry says which languages have it and where their
+// logarithms are.
 type ngramTable struct {
-	index   map[uint64]uint32 // key -> entries index
-	entries []ngramEntry
-	logs    []float64 // math.Log of each language's probability, in language order
+	slots []ngramSlot // a power of two, at most half full
+	shift uint        // 64 - log2(len(slots))
+	logs  []float64   // math.Log of each language's probability, in language order
+}
+
+type ngramSlot struct {
+	key uint64
+	ngramEntry
 }
 
 type ngramEntry struct {
@@ -34,11 +41,29 @@ type ngramEntry struct {
 	offset    uint32 // logs[offset] is the first such language's
 }
 
+func (t *ngramTable) home(key uint64) uint64 { return (key * 0x9e3779b97f4a7c15) >> t.shift }
+
+// lookUp returns key's entry (no languages when no model has it).
 func (t *ngramTable) lookUp(key uint64) ngramEntry {
-	if i, ok := t.index[key]; ok {
-		return t.entries[i]
+	mask := uint64(len(t.slots) - 1)
+	for i := t.home(key); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.key == key {
+			return s.ngramEntry
+		}
+		if s.key == 0 {
+			return ngramEntry{}
+		}
 	}
-	return ngramEntry{}
+}
+
+func (t *ngramTable) insert(key uint64, e ngramEntry) {
+	mask := uint64(len(t.slots) - 1)
+	i := t.home(key)
+	for t.slots[i].key != 0 {
+		i = (i + 1) & mask
+	}
+	t.slots[i] = ngramSlot{key, e}
 }
 
 // logOf is language l's logarithm in e (which must have l).
@@ -118,12 +143,14 @@ func loadModels() (*ngramTable, error) {
 			}
 		}
 	}
-	// Entries keep index's numbering; an n-gram no language has (all its
-	// probabilities overwritten by zero) keeps an empty entry.
-	t := &ngramTable{index: index, entries: make([]ngramEntry, len(probs))}
-	for at, p := range probs {
+	size := 1
+	for size < 2*len(probs) {
+		size *= 2
+	}
+	t := &ngramTable{slots: make([]ngramSlot, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+	for key, at := range index {
 		e := ngramEntry{offset: uint32(len(t.logs))}
-		for l, p := range p {
+		for l, p := range probs[at] {
 			// lingua-go takes an n-gram as found when its probability is
 			// above zero, and adds math.Log of it.
 			if p > 0 {
@@ -131,7 +158,9 @@ func loadModels() (*ngramTable, error) {
 				t.logs = append(t.logs, math.Log(p))
 			}
 		}
-		t.entries[at] = e
+		if e.languages != 0 {
+			t.insert(key, e)
+		}
 	}
 	return t, nil
 }

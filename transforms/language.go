@@ -146,7 +146,75 @@ func LettersAndLength(s string) (letters, length int) {
 // or at 2*size bytes; pieces of white space alone are dropped. Only the
 // pieces returned are copied: the text is read once, for the ends.
 func Segments(text string, size, max int) []string {
-	type span struct{ start, end int }
+	var spans []span
+	if utf8.ValidString(text) {
+		spans = pieces(text, size)
+	} else {
+		spans = piecesOfInvalid(text, size)
+	}
+	if len(spans) > max {
+		picked := make([]span, max)
+		for i := range picked {
+			picked[i] = spans[i*len(spans)/max]
+		}
+		spans = picked
+	}
+	segs := make([]string, len(spans))
+	for i, sp := range spans {
+		segs[i] = segmentText(text[sp.start:sp.end])
+	}
+	return segs
+}
+
+// span is a piece of a text: text[start:end].
+type span struct{ start, end int }
+
+// pieces are Segments' pieces of valid UTF-8, found without reading each
+// piece whole: a piece's bytes are its length, so the search for its end
+// starts where a sentence end could first close it (size bytes in, less the
+// longest end's 3 bytes) and stops at 2*size bytes.
+func pieces(text string, size int) []span {
+	var spans []span
+	for start := 0; start < len(text); {
+		i := max(start, start+size-3)
+		for i > start && i < len(text) && !utf8.RuneStart(text[i]) {
+			i-- // back to the start of a character
+		}
+		next := len(text)
+		for i < len(text) {
+			r, width := rune(text[i]), 1
+			if r >= utf8.RuneSelf {
+				r, width = utf8.DecodeRuneInString(text[i:])
+			}
+			i += width
+			n := i - start
+			end := r == '\n' || r == '.' || r == '?' || r == '!' || r == '。' || r == '।' || r == '؟'
+			if end && n >= size || n >= 2*size {
+				next = i
+				break
+			}
+		}
+		if !isBlank(text[start:next]) {
+			spans = append(spans, span{start, next})
+		}
+		start = next
+	}
+	return spans
+}
+
+// isBlank tells white space alone.
+func isBlank(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// piecesOfInvalid are Segments' pieces of a text that is not valid UTF-8,
+// read a character at a time (an invalid byte counts as U+FFFD, 3 bytes).
+func piecesOfInvalid(text string, size int) []span {
 	var spans []span
 	start, n, blank := 0, 0, true // the current piece: where, its bytes, all space so far
 	for i, r := range text {
@@ -170,18 +238,7 @@ func Segments(text string, size, max int) []string {
 	if !blank {
 		spans = append(spans, span{start, len(text)})
 	}
-	if len(spans) > max {
-		picked := make([]span, max)
-		for i := range picked {
-			picked[i] = spans[i*len(spans)/max]
-		}
-		spans = picked
-	}
-	segs := make([]string, len(spans))
-	for i, sp := range spans {
-		segs[i] = segmentText(text[sp.start:sp.end])
-	}
-	return segs
+	return spans
 }
 
 // segmentText is a piece as the characters read from it, trimmed: the

@@ -38,11 +38,18 @@ func oldSegments(text string, size, max int) []string {
 
 func TestSegmentsAreTheOldOnes(t *testing.T) {
 	pieces := []string{"word ", "longer words here ", ". ", "\n", "\n\n\n", "。", "।", "؟", "?", "!", " ", "\u00a0", "\xff", "\xe2\x82", "数学", "\ufffd", "\t"}
+	// Valid UTF-8 (read without decoding every character) needs pieces of
+	// its own: most strings of the first list are not.
+	valid := []string{"word ", "longer words here ", ". ", "\n", "\n\n\n", "。", "।", "؟", "?", "!", " ", "\u00a0", "数学", "\ufffd", "\t", "😀", "é", "ไทย", "\u2028", "\u0085"}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for n := 0; n < 20_000; n++ {
+	for n := 0; n < 40_000; n++ {
+		from := pieces
+		if n%2 == 1 {
+			from = valid
+		}
 		var b strings.Builder
 		for k := rng.IntN(300); k >= 0; k-- {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
+			b.WriteString(from[rng.IntN(len(from))])
 		}
 		s := b.String()
 		size, max := 1+rng.IntN(60), 1+rng.IntN(30)

@@ -33,16 +33,43 @@ func ReasoningText(text, prefix string) string {
 	return s
 }
 
-// Letters counts the letters of s.
+// Letters counts the letters of s (unicode.IsLetter), reading ASCII
+// without decoding and the Basic Multilingual Plane from a bitmap.
 func Letters(s string) int {
 	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+				n++
+			}
+			i++
+			continue
+		}
+		r, width := utf8.DecodeRuneInString(s[i:])
+		i += width
+		if r < 1<<16 {
+			if bmpLetters[r>>6]&(1<<(r&63)) != 0 {
+				n++
+			}
+		} else if unicode.IsLetter(r) {
 			n++
 		}
 	}
 	return n
 }
+
+// bmpLetters has a bit for each letter of the Basic Multilingual Plane
+// (unicode.Letter's 16-bit ranges; 8 KB).
+var bmpLetters = func() *[1 << 10]uint64 {
+	var bits [1 << 10]uint64
+	for _, rg := range unicode.Letter.R16 {
+		for c := uint32(rg.Lo); c <= uint32(rg.Hi); c += uint32(rg.Stride) {
+			bits[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return &bits
+}()
 
 // Weights of TextLength, in letters of an alphabet that writes every sound
 // as a letter and its words apart, as English does; an English word holds
@@ -256,15 +283,16 @@ func segmentText(piece string) string {
 }
 
 // LanguageShares turns per-segment detections into each language's share
-// of the letters (segments detected as "" are left out).
-func LanguageShares(segs, langs []string) map[string]float64 {
+// of the letters (letters[i]: segment i's, Letters; segments detected as ""
+// are left out).
+func LanguageShares(letters []int, langs []string) map[string]float64 {
 	weights := map[string]float64{}
 	total := 0.0
-	for i, s := range segs {
+	for i, n := range letters {
 		if langs[i] == "" {
 			continue
 		}
-		w := float64(Letters(s))
+		w := float64(n)
 		weights[langs[i]] += w
 		total += w
 	}

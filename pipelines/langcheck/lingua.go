@@ -47,15 +47,16 @@ func (d *linguaDetector) settings() string { return linguaSettings }
 func (d *linguaDetector) check(requested, text string, length int) (verdict, error) {
 	segs := transforms.Segments(text, segmentSize, maxSegments)
 	langs := make([]string, len(segs))
+	letters := make([]int, len(segs))
 	for i, s := range segs {
-		if transforms.Letters(s) < 3 {
+		if letters[i] = transforms.Letters(s); letters[i] < 3 {
 			continue
 		}
 		if code, ok := d.lingua.Detect(s); ok {
 			langs[i] = code
 		}
 	}
-	shares := transforms.LanguageShares(segs, langs)
+	shares := transforms.LanguageShares(letters, langs)
 	detected, compliant, status := transforms.Comply(requested, length, shares)
 	return verdict{detected: detected, compliant: compliant, status: status, shares: formatShares(shares)}, nil
 }

@@ -30,9 +30,6 @@ const unknown = numLanguages
 // allLanguages is the set of every language, one bit per language.
 const allLanguages = 1<<numLanguages - 1
 
-// Codes returns the ISO 639-1 codes of the languages the detector knows.
-func Codes() []string { return append([]string(nil), codes[:]...) }
-
 // alphabet is one of lingua-go's alphabets (scripts), in lingua-go's order:
 // a word belongs to the first whose script holds all its letters.
 type alphabet uint8

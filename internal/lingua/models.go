@@ -4,8 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/bits"
 	"sync"
@@ -81,11 +83,12 @@ var (
 
 // models loads the n-gram table once.
 func models() (*ngramTable, error) {
-	tableOnce.Do(func() { table, tableErr = loadModels() })
+	tableOnce.Do(func() { table, tableErr = loadModels(modelFiles) })
 	return table, tableErr
 }
 
-func loadModels() (*ngramTable, error) {
+// loadModels reads the models of files (laid out as modelFiles).
+func loadModels(files fs.FS) (*ngramTable, error) {
 	// probs[index[key]][l] is language l's probability of the n-gram (0:
 	// absent), read as lingua-go reads it: a later n-gram set overwrites an
 	// earlier one.
@@ -95,20 +98,23 @@ func loadModels() (*ngramTable, error) {
 		length   int
 		model    *serialization.SerializableLanguageModel
 	}
-	var files []file
+	var read []file
 	ngrams := 0
 	for l, code := range codes {
 		for n, name := range []string{"unigrams", "bigrams", "trigrams"} {
 			path := fmt.Sprintf("models/%s/%s.pb.bin.zip", code, name)
-			data, err := modelFiles.ReadFile(path)
-			if err != nil {
+			data, err := fs.ReadFile(files, path)
+			if errors.Is(err, fs.ErrNotExist) {
 				continue // lingua-go has no such model: look-ups find nothing
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", ErrModel, path, err)
 			}
 			model, err := readModel(data)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %s: %v", ErrModel, path, err)
 			}
-			files = append(files, file{path, l, n + 1, model})
+			read = append(read, file{path, l, n + 1, model})
 			for _, set := range model.NgramSets {
 				ngrams += len(set.Ngrams)
 			}
@@ -116,14 +122,14 @@ func loadModels() (*ngramTable, error) {
 	}
 	index := make(map[uint64]uint32, ngrams)
 	probs := make([][numLanguages]float64, 0, ngrams)
-	for _, f := range files {
+	for _, f := range read {
 		for _, set := range f.model.NgramSets {
 			for _, s := range set.Ngrams {
 				var rs [3]rune
 				n := 0
 				for _, r := range s {
-					if n == len(rs) {
-						n++
+					if n == len(rs) || r == 0 {
+						n = -1 // too long, or a rune that would not pack
 						break
 					}
 					rs[n] = r

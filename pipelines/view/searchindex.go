@@ -22,13 +22,14 @@ import (
 //   - texts: every trace's text case-folded (fold.go), concatenated; a
 //     search reads the candidates' texts from it (pread: the OS page
 //     cache holds it, not the Go heap);
-//   - sig: a signature of each trace's byte trigrams, bit-sliced: for each
-//     segment of 4,096 traces, for each of sigBits hash values, a bitmap
-//     of the segment's traces having a trigram of that hash. A query's
-//     candidates are the AND of its trigrams' bitmaps (one read of 512
-//     bytes per trigram per segment); a trace that holds the query has
-//     all its trigrams, so no match is lost, and each candidate is checked
-//     on its folded text, so none is invented;
+//   - sig: a signature of each trace's bytes, byte pairs and byte
+//     trigrams (its grams), bit-sliced: for each segment of 4,096 traces,
+//     for each of sigBits hash values, a bitmap of the segment's traces
+//     having a gram of that hash. A query's candidates are the AND of its
+//     grams' bitmaps (its trigrams; a query of 1 or 2 bytes, itself): one
+//     read of 512 bytes per gram per segment. A trace that holds the query
+//     has all its grams, so no match is lost, and each candidate is
+//     checked on its folded text, so none is invented;
 //   - meta: the trace ids, where each text ends in texts, which texts are
 //     NULL (never matched), both files' sizes and CRC-32Cs, and its own.
 //
@@ -43,14 +44,35 @@ const (
 	searchMagic = "datg view search index\n"
 	// searchFormat changes whenever the files' layout, the hash or the
 	// folding changes (the key includes it, so an old entry is not read).
-	searchFormat = 1
+	searchFormat = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// trigramHash is a trigram's signature bit.
-func trigramHash(a, b, c byte) uint32 {
-	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 2654435761 >> (32 - 15)
+// gramHash is the signature bit of a gram: 1 to 3 bytes, packed with its
+// length above them (a byte, a pair and a trigram never share a key).
+func gramHash(key uint32) uint32 { return key * 2654435761 >> (32 - 15) }
+
+func gram1(a byte) uint32       { return 1<<24 | uint32(a) }
+func gram2(a, b byte) uint32    { return 2<<24 | uint32(a)<<8 | uint32(b) }
+func gram3(a, b, c byte) uint32 { return 3<<24 | uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
+
+// queryGrams are the grams every text holding fq has: its trigrams, or
+// fq itself when shorter.
+func queryGrams(fq []byte) []uint32 {
+	switch len(fq) {
+	case 0:
+		return nil
+	case 1:
+		return []uint32{gram1(fq[0])}
+	case 2:
+		return []uint32{gram2(fq[0], fq[1])}
+	}
+	var out []uint32
+	for i := 0; i+2 < len(fq); i++ {
+		out = append(out, gram3(fq[i], fq[i+1], fq[i+2]))
+	}
+	return out
 }
 
 // searchIndex is an open, verified index.
@@ -114,9 +136,18 @@ func (w *indexWriter) add(id, text string, valid bool) error {
 	// each set one into the segment's bit slices.
 	clear(w.traceBits[:])
 	f := w.folded
-	for i := 0; i+2 < len(f); i++ {
-		h := trigramHash(f[i], f[i+1], f[i+2])
+	set := func(key uint32) {
+		h := gramHash(key)
 		w.traceBits[h>>6] |= 1 << (h & 63)
+	}
+	for i := range f {
+		set(gram1(f[i]))
+		if i+1 < len(f) {
+			set(gram2(f[i], f[i+1]))
+		}
+		if i+2 < len(f) {
+			set(gram3(f[i], f[i+1], f[i+2]))
+		}
 	}
 	word, bit := w.inSeg>>6, uint64(1)<<(w.inSeg&63)
 	for k, b := range w.traceBits {
@@ -334,26 +365,19 @@ func (x *searchIndex) search(q string) ([]int32, error) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			var buf []byte
+			buf := make([]byte, verifyChunk+len(fq)-1)
 			for k := w; k < len(cands); k += workers {
 				i := cands[k]
 				start := int64(0)
 				if i > 0 {
 					start = x.ends[i-1]
 				}
-				n := x.ends[i] - start
-				if n < int64(len(fq)) {
-					continue
-				}
-				if int64(cap(buf)) < n {
-					buf = make([]byte, n)
-				}
-				buf = buf[:n]
-				if _, err := x.texts.ReadAt(buf, start); err != nil {
+				ok, err := x.holds(buf, start, x.ends[i], fq)
+				if err != nil {
 					errs[w] = fmt.Errorf("reading the search index: %w", err)
 					return
 				}
-				if bytes.Contains(buf, fq) {
+				if ok {
 					found[w] = append(found[w], i)
 				}
 			}
@@ -370,17 +394,40 @@ func (x *searchIndex) search(q string) ([]int32, error) {
 	return out, nil
 }
 
+// verifyChunk is how much of a candidate's text is read at a time: a
+// text that holds the query early is not read to its end.
+const verifyChunk = 8 << 10
+
+// holds reports whether texts[start:end] holds fq, read in chunks into buf
+// (verifyChunk+len(fq)-1 bytes), each overlapping the last by len(fq)-1
+// bytes so no match across two chunks is missed.
+func (x *searchIndex) holds(buf []byte, start, end int64, fq []byte) (bool, error) {
+	for off := start; end-off >= int64(len(fq)); {
+		n := min(int64(len(buf)), end-off)
+		if _, err := x.texts.ReadAt(buf[:n], off); err != nil {
+			return false, err
+		}
+		if bytes.Contains(buf[:n], fq) {
+			return true, nil
+		}
+		if off+n == end {
+			break
+		}
+		off += n - int64(len(fq)-1)
+	}
+	return false, nil
+}
+
 // maxProbe bounds the trigrams a query's candidates are computed from: a
 // few distinct ones leave few candidates; more cost reads and gain little.
 const maxProbe = 24
 
-// candidates are the traces (not NULL) having every trigram of fq (every
-// trace when fq has none).
+// candidates are the traces (not NULL) having every gram of fq.
 func (x *searchIndex) candidates(fq []byte) ([]int32, error) {
 	var hashes []uint32
 	seen := map[uint32]bool{}
-	for i := 0; i+2 < len(fq) && len(hashes) < maxProbe; i++ {
-		if h := trigramHash(fq[i], fq[i+1], fq[i+2]); !seen[h] {
+	for _, g := range queryGrams(fq) {
+		if h := gramHash(g); !seen[h] && len(hashes) < maxProbe {
 			seen[h] = true
 			hashes = append(hashes, h)
 		}

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
@@ -33,6 +35,17 @@ func searchRun(t testing.TB, n int) (string, []string) {
 		texts = append(texts, s, strings.ToUpper(s), strings.ToLower(s))
 	}
 	texts = append(texts, "before\x00after NUL", "")
+	// Long texts, a word straddling each place a chunk of the check ends
+	// (verifyChunk), and one a query longer than a chunk is cut from.
+	for k := range 8 {
+		texts = append(texts, strings.Repeat("ab ", (verifyChunk-k)/3)+strings.Repeat("b", (verifyChunk-k)%3)+"Straddle"+strings.Repeat(" ba", 3000))
+	}
+	var long strings.Builder
+	for long.Len() < 3*verifyChunk {
+		long.WriteString(words[rng.IntN(len(words))])
+		long.WriteByte(' ')
+	}
+	texts = append(texts, long.String())
 	for len(texts) < n {
 		var sb strings.Builder
 		for range rng.IntN(200) {
@@ -69,11 +82,20 @@ func openIndexed(t testing.TB, dir, cache string) *runDB {
 	return r
 }
 
+// long is the text of searchRun longer than three chunks.
+func long(texts []string) string {
+	return texts[slices.IndexFunc(texts, func(s string) bool { return len(s) > 3*verifyChunk })]
+}
+
 // searchQueries are the hostile queries, pieces of the run's texts in
 // random case (often across words and lines), and strings no text holds.
 func searchQueries(texts []string) []string {
 	rng := rand.New(rand.NewPCG(5, 6))
 	qs := slices.Clone(hostileQueries)
+	long := long(texts)
+	qs = append(qs, strings.ToUpper(runeCut(long, 100, 100+verifyChunk+500)), runeCut(long, len(long)-verifyChunk-10, len(long))+"!",
+		runeCut(long, len(long)-verifyChunk-10, len(long)), "STRADDLE", "ab Straddle ba",
+		"b", "bA", "\x00a")
 	qs = append(qs, "recompute THE sum", "ΣΊΣΥΦΟΣ", "APPLES\nKELVIN", "zzz-nowhere", "ſtrasse", "K", "\x00", "after", "\xff",
 		"a\xffb", "before\x00")
 	for range 120 {
@@ -94,6 +116,17 @@ func searchQueries(texts []string) []string {
 		}
 	}
 	return qs
+}
+
+// runeCut is s[i:j] with i and j moved back to the start of a rune.
+func runeCut(s string, i, j int) string {
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	for j < len(s) && !utf8.RuneStart(s[j]) {
+		j--
+	}
+	return s[i:j]
 }
 
 // TestSearchIndexIsTheScan: over a run of hostile texts, the index finds
@@ -126,6 +159,11 @@ func TestSearchIndexIsTheScan(t *testing.T) {
 		}
 		if len(want) > 0 && len(want) < len(texts) {
 			matched++
+		}
+	}
+	for q, n := range map[string]int{"STRADDLE": 8, strings.Map(unicode.SimpleFold, runeCut(long(texts), 100, 100+verifyChunk+500)): 1} {
+		if ids, err := r.searchIDs(ctx, q); err != nil || len(ids) != n {
+			t.Errorf("%.20q: %d traces, want %d (%v)", q, len(ids), n, err)
 		}
 	}
 	if matched < 100 {

@@ -394,16 +394,21 @@ func (x *searchIndex) search(q string) ([]int32, error) {
 	return out, nil
 }
 
-// verifyChunk is how much of a candidate's text is read at a time: a
-// text that holds the query early is not read to its end.
-const verifyChunk = 8 << 10
+// A candidate's text is read in chunks, the first firstChunk bytes, each
+// next one twice as long up to verifyChunk: a text that holds the query
+// early (a common string) is read no further.
+const (
+	firstChunk  = 1 << 10
+	verifyChunk = 64 << 10
+)
 
 // holds reports whether texts[start:end] holds fq, read in chunks into buf
 // (verifyChunk+len(fq)-1 bytes), each overlapping the last by len(fq)-1
 // bytes so no match across two chunks is missed.
 func (x *searchIndex) holds(buf []byte, start, end int64, fq []byte) (bool, error) {
-	for off := start; end-off >= int64(len(fq)); {
-		n := min(int64(len(buf)), end-off)
+	chunk := int64(firstChunk)
+	for off := start; end-off >= int64(len(fq)); chunk = min(2*chunk, verifyChunk) {
+		n := min(chunk+int64(len(fq)-1), end-off)
 		if _, err := x.texts.ReadAt(buf[:n], off); err != nil {
 			return false, err
 		}

@@ -35,10 +35,12 @@ func searchRun(t testing.TB, n int) (string, []string) {
 		texts = append(texts, s, strings.ToUpper(s), strings.ToLower(s))
 	}
 	texts = append(texts, "before\x00after NUL", "")
-	// Long texts, a word straddling each place a chunk of the check ends
-	// (verifyChunk), and one a query longer than a chunk is cut from.
-	for k := range 8 {
-		texts = append(texts, strings.Repeat("ab ", (verifyChunk-k)/3)+strings.Repeat("b", (verifyChunk-k)%3)+"Straddle"+strings.Repeat(" ba", 3000))
+	// Long texts, a word straddling each place a chunk of the check ends,
+	// and one a query longer than a chunk is cut from.
+	for _, at := range chunkEnds() {
+		for _, k := range straddles {
+			texts = append(texts, strings.Repeat("ab ", (at-k)/3)+strings.Repeat("b", (at-k)%3)+"Straddle"+strings.Repeat(" ba", 100))
+		}
 	}
 	var long strings.Builder
 	for long.Len() < 3*verifyChunk {
@@ -118,6 +120,18 @@ func searchQueries(texts []string) []string {
 	return qs
 }
 
+// chunkEnds are where the check's chunks end (holds), up to 4 of the
+// longest; straddles are how far before one a word of 8 bytes starts.
+func chunkEnds() []int {
+	var out []int
+	for at, c := firstChunk, firstChunk; at < 4*verifyChunk; at, c = at+min(2*c, verifyChunk), min(2*c, verifyChunk) {
+		out = append(out, at)
+	}
+	return out
+}
+
+var straddles = []int{0, 1, 4, 7}
+
 // runeCut is s[i:j] with i and j moved back to the start of a rune.
 func runeCut(s string, i, j int) string {
 	for i > 0 && !utf8.RuneStart(s[i]) {
@@ -161,7 +175,7 @@ func TestSearchIndexIsTheScan(t *testing.T) {
 			matched++
 		}
 	}
-	for q, n := range map[string]int{"STRADDLE": 8, strings.Map(unicode.SimpleFold, runeCut(long(texts), 100, 100+verifyChunk+500)): 1} {
+	for q, n := range map[string]int{"STRADDLE": len(chunkEnds()) * len(straddles), strings.Map(unicode.SimpleFold, runeCut(long(texts), 100, 100+verifyChunk+500)): 1} {
 		if ids, err := r.searchIDs(ctx, q); err != nil || len(ids) != n {
 			t.Errorf("%.20q: %d traces, want %d (%v)", q, len(ids), n, err)
 		}

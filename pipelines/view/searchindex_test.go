@@ -36,14 +36,14 @@ func searchRun(t testing.TB, n int) (string, []string) {
 	}
 	texts = append(texts, "before\x00after NUL", "")
 	// Long texts, a word straddling each place a chunk of the check ends,
-	// and one a query longer than a chunk is cut from.
+	// and one a query longer than the first chunks is cut from.
 	for _, at := range chunkEnds() {
 		for _, k := range straddles {
 			texts = append(texts, strings.Repeat("ab ", (at-k)/3)+strings.Repeat("b", (at-k)%3)+"Straddle"+strings.Repeat(" ba", 100))
 		}
 	}
 	var long strings.Builder
-	for long.Len() < 3*verifyChunk {
+	for long.Len() < 8*firstChunk {
 		long.WriteString(words[rng.IntN(len(words))])
 		long.WriteByte(' ')
 	}
@@ -86,7 +86,7 @@ func openIndexed(t testing.TB, dir, cache string) *runDB {
 
 // long is the text of searchRun longer than three chunks.
 func long(texts []string) string {
-	return texts[slices.IndexFunc(texts, func(s string) bool { return len(s) > 3*verifyChunk })]
+	return texts[slices.IndexFunc(texts, func(s string) bool { return len(s) > 8*firstChunk && !strings.Contains(s, "Straddle") })]
 }
 
 // searchQueries are the hostile queries, pieces of the run's texts in
@@ -95,8 +95,8 @@ func searchQueries(texts []string) []string {
 	rng := rand.New(rand.NewPCG(5, 6))
 	qs := slices.Clone(hostileQueries)
 	long := long(texts)
-	qs = append(qs, strings.ToUpper(runeCut(long, 100, 100+verifyChunk+500)), runeCut(long, len(long)-verifyChunk-10, len(long))+"!",
-		runeCut(long, len(long)-verifyChunk-10, len(long)), "STRADDLE", "ab Straddle ba",
+	qs = append(qs, strings.ToUpper(runeCut(long, 100, 100+firstChunk+500)), runeCut(long, len(long)-firstChunk-10, len(long))+"!",
+		runeCut(long, len(long)-firstChunk-10, len(long)), "STRADDLE", "ab Straddle ba",
 		"b", "bA", "\x00a")
 	qs = append(qs, "recompute THE sum", "ΣΊΣΥΦΟΣ", "APPLES\nKELVIN", "zzz-nowhere", "ſtrasse", "K", "\x00", "after", "\xff",
 		"a\xffb", "before\x00")
@@ -120,17 +120,17 @@ func searchQueries(texts []string) []string {
 	return qs
 }
 
-// chunkEnds are where the check's chunks end (holds), up to 4 of the
+// chunkEnds are where the check's chunks end (holds), up to 2 of the
 // longest; straddles are how far before one a word of 8 bytes starts.
 func chunkEnds() []int {
 	var out []int
-	for at, c := firstChunk, firstChunk; at < 4*verifyChunk; at, c = at+min(2*c, verifyChunk), min(2*c, verifyChunk) {
+	for at, c := firstChunk, firstChunk; at < 2*verifyChunk; at, c = at+min(2*c, verifyChunk), min(2*c, verifyChunk) {
 		out = append(out, at)
 	}
 	return out
 }
 
-var straddles = []int{0, 1, 4, 7}
+var straddles = []int{0, 3, 7}
 
 // runeCut is s[i:j] with i and j moved back to the start of a rune.
 func runeCut(s string, i, j int) string {
@@ -175,7 +175,7 @@ func TestSearchIndexIsTheScan(t *testing.T) {
 			matched++
 		}
 	}
-	for q, n := range map[string]int{"STRADDLE": len(chunkEnds()) * len(straddles), strings.Map(unicode.SimpleFold, runeCut(long(texts), 100, 100+verifyChunk+500)): 1} {
+	for q, n := range map[string]int{"STRADDLE": len(chunkEnds()) * len(straddles), strings.Map(unicode.SimpleFold, runeCut(long(texts), 100, 100+firstChunk+500)): 1} {
 		if ids, err := r.searchIDs(ctx, q); err != nil || len(ids) != n {
 			t.Errorf("%.20q: %d traces, want %d (%v)", q, len(ids), n, err)
 		}

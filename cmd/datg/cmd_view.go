@@ -7,7 +7,7 @@ import (
 )
 
 var cmdView = &Command{
-	UsageLine: "view [--addr HOST:PORT] [--allow-remote]",
+	UsageLine: "view [--addr HOST:PORT] [--allow-remote] [--cache-dir DIR]",
 	Short:     "a local, read-only web viewer over the run: traces with facets and search, trace pages with the DAGs, the paper tables",
 	Long: `View serves the run in a web browser, read-only, until Ctrl-C:
 
@@ -31,7 +31,14 @@ The viewer reads one generation of the run and moves to a newer commit on
 the next page load, saying so on the page. It listens on --addr, a loopback
 address by default (127.0.0.1:8080); another address needs --allow-remote,
 as anyone who reaches it can read the whole run. Pages load only the
-viewer's own assets (a Content-Security-Policy forbids anything else).`,
+viewer's own assets (a Content-Security-Policy forbids anything else).
+
+Searches read a search index of the generation's texts, built in the
+background when a generation opens (until it is ready a search reads every
+text) and kept in datg's cache directory, never in the run: --cache-dir,
+else $DATG_CACHE_DIR, else the user's cache directory (~/.cache/datg on
+Linux). It is made again only when the traces change; the 4 used last are
+kept.`,
 }
 
 var (
@@ -44,7 +51,10 @@ func init() {
 	fs := &cmdView.Flag
 	fs.StringVar(&viewCfg.Addr, "addr", viewCfg.Addr, "host:port to listen on (loopback unless --allow-remote)")
 	fs.BoolVar(&viewCfg.AllowRemote, "allow-remote", viewCfg.AllowRemote, "allow an --addr that is not a loopback address")
+	fs.StringVar(&viewCacheDir, "cache-dir", "", "datg's cache directory, for the search index (default $DATG_CACHE_DIR, else the user's cache directory/datg; never inside the run)")
 }
+
+var viewCacheDir string
 
 func runView(ctx context.Context, cmd *Command, args []string) error {
 	if err := noArgs(cmd, args); err != nil {
@@ -52,6 +62,9 @@ func runView(ctx context.Context, cmd *Command, args []string) error {
 	}
 	cfg := viewCfg
 	cfg.Data, cfg.Log = *viewData, stderr
+	if viewCacheDir != "" {
+		cfg.CacheDir = viewCacheDir
+	}
 	if err := needRun(cfg, cfg.Data); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -29,9 +30,15 @@ func TestViewServesOnLoopbackOnly(t *testing.T) {
 		t.Errorf("--addr 0.0.0.0:0: exit %d, %q", r.code, r.stderr)
 	}
 
+	// Its cache (the search index) is never in the run.
+	r = datg(t, nil, "view", "--data", data, "--cache-dir", filepath.Join(data, "cache"), "--addr", "127.0.0.1:0")
+	if r.code != 2 || !strings.Contains(r.stderr, "inside the run") {
+		t.Errorf("--cache-dir in the run: exit %d, %q", r.code, r.stderr)
+	}
+
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := datgCmd(ctx, nil, "view", "--data", data, "--addr", "127.0.0.1:0")
+	cmd := datgCmd(ctx, nil, "view", "--data", data, "--addr", "127.0.0.1:0", "--cache-dir", t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -241,6 +241,10 @@ func (db *DB) Arrow(ctx context.Context, query string) (array.RecordReader, erro
 // 0 for a run read in place).
 func (db *DB) Generation() int { return db.snap.Generation }
 
+// SnapshotDir is the pinned generation's directory (the run's directory
+// for a run read in place), for reading its manifest. Never write to it.
+func (db *DB) SnapshotDir() string { return db.snap.Dir }
+
 // Close closes the database and releases the run's generation.
 func (db *DB) Close() error {
 	err := db.DB.Close()

@@ -3,13 +3,20 @@ package view
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+
+	"github.com/datg/datg/internal/testenv"
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/prompts"
@@ -150,11 +157,13 @@ func BenchmarkView(b *testing.B) {
 	for _, perLevel := range []int{12, 125} {
 		dir, n := benchRun(b, perLevel, 1)
 		start := time.Now()
-		s, err := NewServer(context.Background(), dir, nil)
+		s, err := newServer(context.Background(), dir, b.TempDir(), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Logf("traces=%d: opening the run and building the index took %v", n, time.Since(start))
+		<-s.cur.indexDone
+		b.Logf("traces=%d: and the search index %v", n, time.Since(start))
 		ts := httptest.NewServer(s.Handler())
 		pages := []struct{ name, path string }{
 			{"index", "/"},
@@ -183,10 +192,7 @@ func BenchmarkView(b *testing.B) {
 					}
 					resp.Body.Close()
 				}
-				runtime.GC()
-				var m runtime.MemStats
-				runtime.ReadMemStats(&m)
-				b.ReportMetric(float64(m.HeapInuse)/(1<<20), "go-heap-MB")
+				reportMemory(b)
 				var duckMem int64
 				if err := s.cur.db.QueryRow(`SELECT sum(memory_usage_bytes) FROM duckdb_memory()`).Scan(&duckMem); err == nil {
 					b.ReportMetric(float64(duckMem)/(1<<20), "duckdb-MB")
@@ -198,19 +204,39 @@ func BenchmarkView(b *testing.B) {
 	}
 }
 
-// BenchmarkViewLongTexts is BenchmarkView's index, new search and trace
+// BenchmarkViewLongTexts is BenchmarkView's index, new searches and trace
 // page over 38,250 traces of realistic length (29 KB on average, 1.1 GB of
-// text), and the search's scan alone, as it is (RE2, case-insensitive) and
-// as it was (contains(lower(text), lower(q))).
+// text), with the search index built (its build time, CPU time and size
+// logged), and a new search by the scan alone, as it is without the index
+// (RE2, case-insensitive) and as it was (contains(lower(text), lower(q))).
+// New searches: a string no text holds; a string most texts hold (in a new
+// case each time); two bytes no text holds (every text a candidate, each
+// read to its end). cpu-ns/op is the process's CPU time a page (the
+// machine is shared).
 //
-//	go test -tags duckdb_arrow -run '^$' -bench BenchmarkViewLongTexts -benchtime 10x ./pipelines/view
+//	go test -run '^$' -bench BenchmarkViewLongTexts -benchtime 10x ./pipelines/view
 func BenchmarkViewLongTexts(b *testing.B) {
 	dir, n := benchRun(b, 125, 8)
-	s, err := NewServer(context.Background(), dir, nil)
+	cache := b.TempDir()
+	start, cpu0 := time.Now(), testenv.CPUTime()
+	s, err := newServer(context.Background(), dir, cache, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
+	b.Logf("opening the run: %v", time.Since(start))
+	<-s.cur.indexDone
+	if s.cur.textIndex.Load() == nil {
+		b.Fatalf("no search index: %v", s.cur.indexing.Load())
+	}
+	var cacheBytes int64
+	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			cacheBytes += fi.Size()
+		}
+		return nil
+	})
+	b.Logf("opening the run and building the search index: %v (%v CPU), the index %.2f GB", time.Since(start), testenv.CPUTime()-cpu0, float64(cacheBytes)/1e9)
 	var textBytes int64
 	if err := s.cur.db.QueryRow(`SELECT sum(strlen(text)) FROM traces`).Scan(&textBytes); err != nil {
 		b.Fatal(err)
@@ -218,42 +244,76 @@ func BenchmarkViewLongTexts(b *testing.B) {
 	b.Logf("traces=%d, %.2f GB of text (%.1f KB a trace)", n, float64(textBytes)/1e9, float64(textBytes)/float64(n)/1e3)
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
-	for _, p := range []struct{ name, path string }{
-		{"index", "/"},
-		{"search-new", "/?q=recompute+the+sum+%d"},
-		{"trace", "/trace?id=t0000101&direction=en-x"},
+	anyCase := func(q string, i int) string {
+		r := []rune(q)
+		for k := range r {
+			if i>>(k%20)&1 == 1 {
+				r[k] = unicode.ToUpper(r[k])
+			}
+		}
+		return url.QueryEscape(string(r))
+	}
+	pairs := []string{"qz", "zq", "jx", "xj", "zx", "qj", "jq", "vq", "qv", "wq", "qw", "xq", "qx", "zj", "jz", "fq"}
+	for _, p := range []struct {
+		name string
+		path func(i int) string
+	}{
+		{"index", func(int) string { return "/" }},
+		{"search-new-none", func(i int) string { return fmt.Sprintf("/?q=recompute+the+sum+%d", i) }},
+		{"search-new-most", func(i int) string { return "/?q=" + anyCase("recompute the sum", i+1) }},
+		{"search-new-2-bytes-none", func(i int) string { return "/?q=" + anyCase(pairs[i%len(pairs)], i/len(pairs)) }},
+		{"trace", func(int) string { return "/trace?id=t0000101&direction=en-x" }},
 	} {
 		b.Run(fmt.Sprintf("traces=%d/%s", n, p.name), func(b *testing.B) {
 			i := 0
+			cpu := testenv.CPUTime()
 			for b.Loop() {
-				path := p.path
-				if strings.Contains(path, "%d") {
-					path = fmt.Sprintf(path, i)
-				}
+				path := p.path(i)
 				i++
 				resp, err := ts.Client().Get(ts.URL + path)
 				if err != nil {
 					b.Fatal(err)
 				}
 				if resp.StatusCode != http.StatusOK {
-					b.Fatalf("%s: %s", p.path, resp.Status)
+					b.Fatalf("%s: %s", path, resp.Status)
 				}
 				resp.Body.Close()
 			}
+			testenv.ReportCPU(b, cpu, 0)
+			reportMemory(b)
 		})
 	}
 	for _, q := range []struct{ name, sql, arg string }{
-		{"scan-re2", `SELECT count(*) FROM traces WHERE regexp_matches(text, ?)`, "(?i)recompute the sum"},
-		{"scan-lower-contains", `SELECT count(*) FROM traces WHERE contains(lower(text), lower(?))`, "recompute the sum"},
+		{"scan-re2", `SELECT count(*) FROM traces WHERE regexp_matches(text, ?)`, "(?i)recompute the sum 1"},
+		{"scan-lower-contains", `SELECT count(*) FROM traces WHERE contains(lower(text), lower(?))`, "recompute the sum 1"},
 	} {
 		b.Run(fmt.Sprintf("traces=%d/%s", n, q.name), func(b *testing.B) {
+			cpu := testenv.CPUTime()
 			for b.Loop() {
 				var c int64
 				if err := s.cur.db.QueryRow(q.sql, q.arg).Scan(&c); err != nil {
 					b.Fatal(err)
 				}
 			}
+			testenv.ReportCPU(b, cpu, 0)
 		})
+	}
+}
+
+// reportMemory reports the Go heap in use and the process's resident set
+// (Linux), after a GC.
+func reportMemory(b *testing.B) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	b.ReportMetric(float64(m.HeapInuse)/(1<<20), "go-heap-MB")
+	if status, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(status), "\n") {
+			var kb int64
+			if _, err := fmt.Sscanf(line, "VmRSS: %d kB", &kb); err == nil {
+				b.ReportMetric(float64(kb)/1024, "rss-MB")
+			}
+		}
 	}
 }
 

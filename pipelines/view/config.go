@@ -18,6 +18,10 @@ type Config struct {
 	// reaches the port).
 	Addr        string
 	AllowRemote bool
+	// CacheDir is datg's cache directory, where the search index of each
+	// generation's texts is kept (CacheDir/view/<key>); "" for none (every
+	// search reads every text). Never inside the run.
+	CacheDir string
 	// Log receives one line when the server starts and one per newer
 	// generation it moves to.
 	Log io.Writer
@@ -27,7 +31,9 @@ type Config struct {
 const DefaultAddr = "127.0.0.1:8080"
 
 // DefaultConfig serves data/run on DefaultAddr.
-func DefaultConfig() Config { return Config{Data: store.DefaultDir, Addr: DefaultAddr} }
+func DefaultConfig() Config {
+	return Config{Data: store.DefaultDir, Addr: DefaultAddr, CacheDir: DefaultCacheDir()}
+}
 
 // Validate checks the run directory is named and the address is loopback
 // unless remote access was asked for.
@@ -35,6 +41,9 @@ func (c Config) Validate() error {
 	var p inputerr.Problems
 	p.Check("data", store.CheckDir(c.Data))
 	p.Check("addr", checkAddr(c.Addr, c.AllowRemote))
+	if c.CacheDir != "" && cacheInRun(c.CacheDir, c.Data) {
+		p.Check("cache-dir", fmt.Errorf("%s is inside the run %s: %w", c.CacheDir, c.Data, ErrCacheInRun))
+	}
 	return p.Err()
 }
 

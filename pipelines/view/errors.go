@@ -11,3 +11,7 @@ var ErrBadParam = errors.New("bad query parameter")
 
 // ErrNoTrace means the run has no trace of that id.
 var ErrNoTrace = errors.New("no such trace")
+
+// ErrCacheInRun means the cache directory is the run directory or inside
+// it: a run directory belongs to its user, and datg keeps caches elsewhere.
+var ErrCacheInRun = errors.New("the cache directory is inside the run")

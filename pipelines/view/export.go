@@ -62,7 +62,7 @@ func cacheTraceTables(ctx context.Context, r *runDB) error {
 }
 
 // Close releases the generation.
-func (e *Export) Close() error { return e.r.db.Close() }
+func (e *Export) Close() error { return e.r.close() }
 
 // Generation is the generation the pages are made from.
 func (e *Export) Generation() int { return e.r.gen }

@@ -103,10 +103,11 @@ func writeRun(t testing.TB, more int) string {
 	return dir
 }
 
-// serve is the viewer over dir, as a test server.
+// serve is the viewer over dir, as a test server, with its cache in a
+// directory of the test's.
 func serve(t testing.TB, dir string) *httptest.Server {
 	t.Helper()
-	s, err := NewServer(context.Background(), dir, nil)
+	s, err := newServer(context.Background(), dir, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

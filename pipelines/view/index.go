@@ -21,6 +21,9 @@ type indexPage struct {
 	Total    int
 	Pages    int
 	Sorts    []sortLink
+	// SearchBuilding says a search read every text: the search index is
+	// being built.
+	SearchBuilding bool
 }
 
 type facetCounts struct {
@@ -95,7 +98,7 @@ func (s *Server) index(ctx context.Context, r *runDB, req *http.Request, info *p
 		}
 	}
 	res := r.query(f, search)
-	p := &indexPage{F: f, Aligners: r.aligners}
+	p := &indexPage{F: f, Aligners: r.aligners, SearchBuilding: f.Q != "" && r.indexing.Load() == "building"}
 	p.Facets, p.Ranges = facetsOf(f, res)
 	p.Summary = summarize(r, f, res)
 	p.Total = len(res.matched)

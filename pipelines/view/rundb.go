@@ -2,9 +2,12 @@ package view
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/datg/datg/internal/duck"
 )
@@ -28,6 +31,14 @@ type runDB struct {
 	// annotated are the traces with human annotations, by layer ("any":
 	// every annotated trace); a few hundred traces, the human audit's.
 	annotated map[string]map[string]bool
+
+	// textIndex is the generation's search index once it is open
+	// (searchcache.go); until then, and for a query it does not take, a
+	// search scans the texts. indexing says why it is not there yet.
+	textIndex atomic.Pointer[searchIndex]
+	indexing  atomic.Value // string: "building", "off: <why>", "" when ready
+	stopIndex context.CancelFunc
+	indexDone chan struct{}
 
 	mu       sync.Mutex
 	searches []search    // the newest last
@@ -176,9 +187,67 @@ func openRunDB(ctx context.Context, dir string) (*runDB, error) {
 	return r, nil
 }
 
+// startSearchIndex opens, or builds, the generation's search index under
+// cache in the background; searches scan the texts until it is ready.
+// Without a cache directory, or with one inside the run, or for a run
+// without manifests, there is no index.
+func (r *runDB) startSearchIndex(runDir, cache string, logf func(format string, args ...any)) {
+	r.indexDone = make(chan struct{})
+	off := func(why string) {
+		r.indexing.Store("off: " + why)
+		close(r.indexDone)
+	}
+	switch {
+	case cache == "":
+		off("no cache directory")
+		return
+	case cacheInRun(cache, runDir):
+		off("the cache directory " + cache + " is inside the run")
+		return
+	}
+	key, err := searchKey(r.db.SnapshotDir())
+	if err != nil || key == "" {
+		off(fmt.Sprintf("the generation has no manifest (%v)", err))
+		return
+	}
+	r.indexing.Store("building")
+	ctx, cancel := context.WithCancel(context.Background())
+	r.stopIndex = cancel
+	go func() {
+		defer close(r.indexDone)
+		start := time.Now()
+		x, err := loadSearchIndex(ctx, r.db.SnapshotDir(), key, cache)
+		if err != nil {
+			if ctx.Err() == nil {
+				logf("datg view: the search index of generation %d: %v (searches read every text)", r.gen, err)
+				r.indexing.Store("off: " + err.Error())
+			}
+			return
+		}
+		r.textIndex.Store(x)
+		r.indexing.Store("")
+		logf("datg view: the search index of generation %d is ready (%v)", r.gen, time.Since(start).Round(time.Millisecond))
+	}()
+}
+
+// close stops the index's build, closes it and the database.
+func (r *runDB) close() error {
+	if r.stopIndex != nil {
+		r.stopIndex()
+	}
+	if r.indexDone != nil {
+		<-r.indexDone
+	}
+	var err error
+	if x := r.textIndex.Swap(nil); x != nil {
+		err = x.close()
+	}
+	return errors.Join(err, r.db.Close())
+}
+
 // searchIDs are the traces whose text holds q (case insensitive, by
-// Unicode simple case folding), read
-// on first use; q reaches DuckDB as a parameter.
+// Unicode simple case folding), found by the search index when it is
+// ready, else by a scan of every text; kept for the next pages.
 func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error) {
 	r.mu.Lock()
 	for _, s := range r.searches {
@@ -188,6 +257,41 @@ func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error
 		}
 	}
 	r.mu.Unlock()
+	var ids map[string]bool
+	var err error
+	if x := r.textIndex.Load(); x != nil && indexable(q) {
+		ids, err = indexSearch(x, q)
+	} else {
+		ids, err = r.scanSearch(ctx, q)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.searches = append(r.searches, search{q, ids})
+	if len(r.searches) > maxSearches {
+		r.searches = r.searches[1:]
+	}
+	return ids, nil
+}
+
+// indexSearch is searchIDs by the index.
+func indexSearch(x *searchIndex, q string) (map[string]bool, error) {
+	found, err := x.search(q)
+	if err != nil {
+		return nil, fmt.Errorf("searching the traces: %w", err)
+	}
+	ids := make(map[string]bool, len(found))
+	for _, i := range found {
+		ids[x.ids[i]] = true
+	}
+	return ids, nil
+}
+
+// scanSearch is searchIDs by a scan of every text in DuckDB; q reaches
+// DuckDB as a parameter.
+func (r *runDB) scanSearch(ctx context.Context, q string) (map[string]bool, error) {
 	// A case-insensitive match of q as a literal, by RE2: two to seven
 	// times faster than contains(lower(text), lower(q)), which lowers
 	// (copies) every text before looking (BENCHMARKS.md, "datg view").
@@ -206,12 +310,6 @@ func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("searching the traces: %w", err)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.searches = append(r.searches, search{q, ids})
-	if len(r.searches) > maxSearches {
-		r.searches = r.searches[1:]
 	}
 	return ids, nil
 }

@@ -19,8 +19,9 @@ import (
 // Server serves one run. It reads one generation at a time and moves to a
 // newer one on the first request after a commit.
 type Server struct {
-	dir string
-	log io.Writer
+	dir   string
+	cache string // datg's cache directory ("": no search index)
+	log   io.Writer
 
 	mu  sync.Mutex // guards cur
 	cur *runDB
@@ -28,16 +29,33 @@ type Server struct {
 	openMu sync.Mutex // one generation opens at a time
 }
 
-// NewServer opens the run's current generation.
+// NewServer opens the run's current generation, with its search index in
+// DefaultCacheDir.
 func NewServer(ctx context.Context, dir string, logTo io.Writer) (*Server, error) {
-	r, err := openRunDB(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
+	return newServer(ctx, dir, DefaultCacheDir(), logTo)
+}
+
+func newServer(ctx context.Context, dir, cache string, logTo io.Writer) (*Server, error) {
 	if logTo == nil {
 		logTo = io.Discard
 	}
-	return &Server{dir: dir, log: logTo, cur: r}, nil
+	s := &Server{dir: dir, cache: cache, log: logTo}
+	r, err := s.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.cur = r
+	return s, nil
+}
+
+// open opens the run's current generation and starts its search index.
+func (s *Server) open(ctx context.Context) (*runDB, error) {
+	r, err := openRunDB(ctx, s.dir)
+	if err != nil {
+		return nil, err
+	}
+	r.startSearchIndex(s.dir, s.cache, func(format string, args ...any) { fmt.Fprintf(s.log, format+"\n", args...) })
+	return r, nil
 }
 
 // Close closes the generation in use (requests in flight finish first).
@@ -71,7 +89,7 @@ func (s *Server) acquire(ctx context.Context) (r *runDB, moved bool, err error) 
 		stale := s.cur != nil && s.cur.gen != gen
 		s.mu.Unlock()
 		if stale {
-			next, err := openRunDB(ctx, s.dir)
+			next, err := s.open(ctx)
 			if err != nil {
 				s.openMu.Unlock()
 				return nil, false, fmt.Errorf("reading generation %d of %s: %w", gen, s.dir, err)
@@ -116,7 +134,7 @@ func (s *Server) release(r *runDB, retire bool) error {
 	closeIt := r.retired && r.refs == 0
 	r.mu.Unlock()
 	if closeIt {
-		return r.db.Close()
+		return r.close()
 	}
 	return nil
 }
@@ -242,7 +260,7 @@ func Serve(ctx context.Context, cfg Config, ready func(addr string)) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	s, err := NewServer(ctx, cfg.Data, cfg.Log)
+	s, err := newServer(ctx, cfg.Data, cfg.CacheDir, cfg.Log)
 	if err != nil {
 		return err
 	}

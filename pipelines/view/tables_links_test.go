@@ -30,7 +30,7 @@ func TestEveryTableCellLinksToItsTraces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.db.Close()
+	defer r.close()
 	p, err := computeTables(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)

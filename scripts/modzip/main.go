@@ -86,7 +86,19 @@ func run(repo, mod, rev, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := zip.CreateFromVCS(f, mv, repo, commit, ""); err != nil {
+	// The commit's files, as git archive writes them (x/mod/zip's
+	// CreateFromVCS does not know a linked worktree's .git file).
+	src, err := os.MkdirTemp("", "datg-modzip-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(src)
+	archive := exec.Command("sh", "-c", `git -C "$1" archive --format=tar "$2" | tar -x -C "$3"`, "sh", repo, commit, src)
+	archive.Stderr = os.Stderr
+	if err := archive.Run(); err != nil {
+		return fmt.Errorf("git archive %s: %w", commit, err)
+	}
+	if err := zip.CreateFromDir(f, mv, src); err != nil {
 		f.Close()
 		return fmt.Errorf("zipping %s: %w", mv, err)
 	}

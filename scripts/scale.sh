@@ -13,7 +13,11 @@
 #
 # PolyMath's problems come from SRC (default ../shared/polymath, 125 per
 # level: import needs the problems; PROBLEMS=3 writes traces, references
-# and alignments for the first 3 of each level only, for a quick try); the traces' prose from data/demo.
+# and alignments for the first 3 of each level only, for a quick try);
+# the traces' prose from data/demo.
+# BYTES_PER_TOKEN=1 writes the same traces a fifth as long (the same
+# counts of traces, DAGs and alignment pairs: for score and tables, whose
+# work is in those counts, not in the text).
 # The run goes to DATA (default data/run/scale-N), the traces file and the
 # stages' logs (DATA.STAGE.time) next to it.
 #
@@ -30,6 +34,7 @@ SRC=${SRC:-../shared/polymath}
 DATA=${DATA:-data/run/scale-$N}
 TRACES=${TRACES:-$DATA.traces.jsonl}
 PROBLEMS=${PROBLEMS:-125} # per level; fewer for a quick try
+BYTES_PER_TOKEN=${BYTES_PER_TOKEN:-5} # real lengths; 1 for a fifth of the text
 STAGES=" ${STAGES:-ingest import references verify langcheck dags align score tables} "
 [ -x "$DATG" ] || { echo "scale: $DATG not built (make build)" >&2; exit 1; }
 wants() { [[ "$STAGES" == *" $1 "* ]]; }
@@ -63,7 +68,7 @@ stage ingest "$DATG" ingest polymath --src "$SRC" --per-level 125 --data "$DATA"
 if wants ingest; then
   echo "== writing $((306 * PROBLEMS * N)) traces to $TRACES" >&2
   start=$(date +%s)
-  go run ./scripts/scaletraces -n "$N" -problems "$PROBLEMS" -demo data/demo >"$TRACES"
+  go run ./scripts/scaletraces -n "$N" -problems "$PROBLEMS" -bytes-per-token "$BYTES_PER_TOKEN" -demo data/demo >"$TRACES"
   echo "   $(du -h "$TRACES" | cut -f1) in $(( $(date +%s) - start )) s" >&2
 fi
 stage "import traces" "$DATG" import traces --in "$TRACES" --data "$DATA"

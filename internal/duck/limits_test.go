@@ -142,15 +142,16 @@ func TestMaxTemp(t *testing.T) {
 	}
 }
 
-// A stage's database has its memory capped at DefaultStageMemory (half the
+// A stage's database has its memory capped at the stage's cap (half the
 // available memory when less), set in DuckDB, whatever the machine's size.
 func TestStageLimitsCapMemory(t *testing.T) {
-	db, err := OpenWith(context.Background(), t.TempDir(), StageLimits())
+	const memory = 256 << 20
+	db, err := OpenWith(context.Background(), t.TempDir(), StageLimits(memory))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	want := int64(DefaultStageMemory)
+	want := int64(memory)
 	if avail := availableMemory(); avail > 0 && avail/2 < want {
 		want = avail / 2
 	}

@@ -25,7 +25,7 @@ func TestOpenRunCapsMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := db.Limits.MemoryLimit; want > duck.DefaultStageMemory || limit > want+want/50 || limit < want-want/50 {
-		t.Errorf("memory_limit %d (Limits %d), want at most %d", limit, want, duck.DefaultStageMemory)
+	if want := db.Limits.MemoryLimit; want > stageMemory || limit > want+want/50 || limit < want-want/50 {
+		t.Errorf("memory_limit %d (Limits %d), want at most %d", limit, want, stageMemory)
 	}
 }

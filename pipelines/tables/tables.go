@@ -275,9 +275,13 @@ func studyOrder(langs []string) []string {
 	return out
 }
 
+// stageMemory caps DuckDB's memory in datg tables: every table's query
+// runs under it at ten times the paper's design (BenchmarkTablesScale).
+const stageMemory = 256 << 20
+
 // openRun opens the run's database with a stage's limits: its memory
 // capped (duck.StageLimits), so the stage's memory stays flat in the run's
 // size and what does not fit spills to DuckDB's private directory.
 func openRun(ctx context.Context, dir string) (*duck.DB, error) {
-	return duck.OpenWith(ctx, dir, duck.StageLimits())
+	return duck.OpenWith(ctx, dir, duck.StageLimits(stageMemory))
 }

@@ -11,7 +11,7 @@ PKGS    := ./...
 # internal/duck/arrow.go); TAGS='-tags ...' passes some to go build/vet/test.
 TAGS    ?=
 
-.PHONY: build test demo tables paper-full bench control-eval lint readme clean
+.PHONY: build test demo tables paper-full bench control-eval lint readme clean install-check scale
 
 # The commit datg --version prints. go build records it (vcs.revision), but
 # not in a linked git worktree (golang/go#58218) nor with -buildvcs=false;
@@ -48,6 +48,16 @@ bench:
 # Table 3 on the simulated model over a PolyMath copy (BENCHMARKS.md).
 control-eval: build
 	DATG=$(BIN) SRC=$(or $(filter-out data/demo,$(SRC)),../shared/polymath) scripts/control_eval.sh
+
+# A Go user's install, proven: `go install github.com/datg/datg/cmd/datg@latest`
+# of this commit from a clean module cache, no tags (scripts/install_check.sh).
+install-check:
+	scripts/install_check.sh
+
+# Every stage at N times the paper's design, timed (BENCHMARKS.md).
+N ?= 1
+scale: build
+	DATG=$(BIN) scripts/scale.sh $(N)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

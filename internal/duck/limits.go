@@ -43,6 +43,25 @@ const DefaultTimeout = 30 * time.Minute
 // machine when the database opens, and DefaultTimeout.
 func DefaultLimits() Limits { return Limits{Timeout: DefaultTimeout} }
 
+// StageLimits are the limits of a stage that reads a whole run into a few
+// results (score, tables): DefaultLimits with DuckDB's memory capped at
+// memory (half the available memory, when less). Left at half the
+// machine's memory, DuckDB keeps what it reads and builds in memory while
+// it fits (1.8 GB for score and 2.5 GB for tables at ten times the paper's
+// design on a 24 GB machine), so the stage's memory grows with the run;
+// capped, its joins, aggregates and sorts spill to the private temporary
+// directory instead. Each stage sets a cap its largest query still runs
+// under at ten times the paper's design (what cannot spill fails with
+// ErrOutOfMemory).
+func StageLimits(memory int64) Limits {
+	l := DefaultLimits()
+	l.MemoryLimit = memory
+	if avail := availableMemory(); avail > 0 && avail/2 < l.MemoryLimit {
+		l.MemoryLimit = avail / 2
+	}
+	return l
+}
+
 // Validate checks no limit is negative (0 means the default).
 func (l Limits) Validate() error {
 	var p inputerr.Problems

@@ -141,3 +141,24 @@ func TestMaxTemp(t *testing.T) {
 		t.Fatalf("message %q: want one line naming the limit, and no SET or PRAGMA advice", msg)
 	}
 }
+
+// A stage's database has its memory capped at the stage's cap (half the
+// available memory when less), set in DuckDB, whatever the machine's size.
+func TestStageLimitsCapMemory(t *testing.T) {
+	const memory = 256 << 20
+	db, err := OpenWith(context.Background(), t.TempDir(), StageLimits(memory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	want := int64(memory)
+	if avail := availableMemory(); avail > 0 && avail/2 < want {
+		want = avail / 2
+	}
+	if got := setting(t, db, "memory_limit"); db.Limits.MemoryLimit != want || !near(got, want) {
+		t.Errorf("memory_limit %d (Limits %d), want %d", got, db.Limits.MemoryLimit, want)
+	}
+	if db.Limits.Timeout != DefaultTimeout {
+		t.Errorf("timeout %s, want the default %s", db.Limits.Timeout, DefaultTimeout)
+	}
+}

@@ -7,13 +7,14 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
 )
 
 // benchRun writes a run of pairs (trace, DAG) alignments by one aligner:
 // five DAGs of six nodes and about eight edges per problem, one trace per
-// problem and ~10 events and one harmful action per pair.
-func benchRun(b *testing.B, pairs int) string {
+// problem and events (10 in BenchmarkScore) and one harmful action per pair.
+func benchRun(b *testing.B, pairs, events int) string {
 	b.Helper()
 	dir := b.TempDir()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -37,7 +38,7 @@ func benchRun(b *testing.B, pairs int) string {
 				}
 			}
 			w.aligns = append(w.aligns, schema.Alignment{TraceID: trace, DagID: dag, Aligner: "llm", Status: "ok", TextHash: "h"})
-			for seq := range 10 {
+			for seq := range events {
 				start := rng.IntN(8000)
 				w.events = append(w.events, schema.AlignmentEvent{TraceID: trace, DagID: dag, Aligner: "llm",
 					NodeID: fmt.Sprintf("n%d", 1+rng.IntN(nodesPerDAG)), Seq: int32(seq), Status: statuses[rng.IntN(len(statuses))],
@@ -57,7 +58,7 @@ func benchRun(b *testing.B, pairs int) string {
 func BenchmarkScore(b *testing.B) {
 	for _, pairs := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("pairs=%d", pairs), func(b *testing.B) {
-			dir := benchRun(b, pairs)
+			dir := benchRun(b, pairs, 10)
 			b.ResetTimer()
 			for b.Loop() {
 				sum, err := Run(context.Background(), Config{Data: dir})
@@ -73,6 +74,32 @@ func BenchmarkScore(b *testing.B) {
 			if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 				b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss_MB")
 			}
+		})
+	}
+}
+
+// BenchmarkScoreScale measures datg score on the paper's design (67,500
+// pairs of trace and DAG) and ten times it (675,000), three events a pair,
+// and its memory: peak_MB is the process's peak resident memory over the
+// runs alone (DuckDB's included), which should stay flat from 1x to 10x.
+func BenchmarkScoreScale(b *testing.B) {
+	for _, pairs := range []int{67_500, 675_000} {
+		b.Run(fmt.Sprintf("pairs=%d", pairs), func(b *testing.B) {
+			dir := benchRun(b, pairs, 3)
+			reset := testenv.ResetPeakRSS()
+			start := testenv.CPUTime()
+			b.ResetTimer()
+			for b.Loop() {
+				sum, err := Run(context.Background(), Config{Data: dir})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if sum.Scored != pairs {
+					b.Fatalf("scored %d of %d", sum.Scored, pairs)
+				}
+			}
+			b.ReportMetric((testenv.CPUTime()-start).Seconds()/float64(b.N), "cpu_s/op")
+			testenv.ReportPeakRSS(b, reset)
 		})
 	}
 }

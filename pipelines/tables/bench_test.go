@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/prompts"
 	"github.com/datg/datg/schema"
 	datgsql "github.com/datg/datg/sql"
@@ -20,7 +21,11 @@ import (
 // (67,500 scores); and Table 3's Base, Loop-Retry and Formula-Retry on
 // Qwen3-4B, en-x, Swahili and Telugu, three seeds (3 x 2,250 examples) with
 // their trials.
-func paperRun(b *testing.B) string {
+//
+// seeds > 1 adds base traces of seeds 1 .. seeds-1 (the probe's is 42),
+// aligned and scored like the probe's: ten times the paper's design at 10,
+// as scripts/scale.sh writes it.
+func paperRun(b *testing.B, seeds int) string {
 	b.Helper()
 	dir := b.TempDir()
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -65,18 +70,24 @@ func paperRun(b *testing.B) string {
 					pairs = append(pairs, [3]string{"en", x, "en-x"}, [3]string{x, "en", "x-en"}, [3]string{x, x, "x-x"})
 				}
 				for _, p := range pairs {
-					add(schema.Trace{Model: model, Level: level, ProblemID: problem, InputLang: p[0], ReasoningLang: p[1], Direction: p[2], Seed: 42, Method: "base", CompletionTokens: 2000})
-					if p[2] != "en-en" && p[2] != "en-x" {
-						continue
-					}
-					id := traces[len(traces)-1].TraceID
-					for r := range 5 {
-						dag := fmt.Sprintf("%s/r%d", problem, r)
-						aligns = append(aligns, schema.Alignment{TraceID: id, DagID: dag, Aligner: "llm", Status: "ok", TextHash: "h"})
-						pmf := rng.Float64()
-						scores = append(scores, schema.Score{TraceID: id, DagID: dag, Aligner: "llm", RefIndex: int32(r),
-							CAR: rng.Float64(), PMF: &pmf, HAR: rng.Float64() / 4, Best: r == 0,
-							TextHash: "h", AlignmentHash: emptyMD5}) // as datg score records them
+					for i := range seeds {
+						seed := int64(42)
+						if i > 0 {
+							seed = int64(i)
+						}
+						add(schema.Trace{Model: model, Level: level, ProblemID: problem, InputLang: p[0], ReasoningLang: p[1], Direction: p[2], Seed: seed, Method: "base", CompletionTokens: 2000})
+						if p[2] != "en-en" && p[2] != "en-x" {
+							continue
+						}
+						id := traces[len(traces)-1].TraceID
+						for r := range 5 {
+							dag := fmt.Sprintf("%s/r%d", problem, r)
+							aligns = append(aligns, schema.Alignment{TraceID: id, DagID: dag, Aligner: "llm", Status: "ok", TextHash: "h"})
+							pmf := rng.Float64()
+							scores = append(scores, schema.Score{TraceID: id, DagID: dag, Aligner: "llm", RefIndex: int32(r),
+								CAR: rng.Float64(), PMF: &pmf, HAR: rng.Float64() / 4, Best: r == 0,
+								TextHash: "h", AlignmentHash: emptyMD5}) // as datg score records them
+						}
 					}
 				}
 			}
@@ -128,7 +139,7 @@ func paperRun(b *testing.B) string {
 var emptyMD5 = fmt.Sprintf("%x", md5.Sum(nil))
 
 func BenchmarkTables(b *testing.B) {
-	dir := paperRun(b)
+	dir := paperRun(b, 1)
 	run := func(b *testing.B, only []string, atLeast int) {
 		for range b.N {
 			sum, err := Run(context.Background(), Config{Data: dir, Only: only})
@@ -147,6 +158,28 @@ func BenchmarkTables(b *testing.B) {
 				b.Skip("the run has no human audit")
 			}
 			run(b, []string{f.Name}, 3)
+		})
+	}
+}
+
+// BenchmarkTablesScale measures `datg tables` on the paper's design and on
+// ten times it (382,500 base traces, 675,000 scores), and its memory:
+// peak_MB is the process's peak resident memory over the runs alone
+// (DuckDB's included), which should stay flat from 1x to 10x.
+func BenchmarkTablesScale(b *testing.B) {
+	for _, seeds := range []int{1, 10} {
+		b.Run(fmt.Sprintf("x%d", seeds), func(b *testing.B) {
+			dir := paperRun(b, seeds)
+			reset := testenv.ResetPeakRSS()
+			start := testenv.CPUTime()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((testenv.CPUTime()-start).Seconds()/float64(b.N), "cpu_s/op")
+			testenv.ReportPeakRSS(b, reset)
 		})
 	}
 }

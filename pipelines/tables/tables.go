@@ -81,7 +81,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if out == "" {
 		out = filepath.Join(cfg.Data, "tables")
 	}
-	db, err := duck.Open(ctx, cfg.Data)
+	db, err := openRun(ctx, cfg.Data)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -273,4 +273,15 @@ func studyOrder(langs []string) []string {
 		return oa - ob
 	})
 	return out
+}
+
+// stageMemory caps DuckDB's memory in datg tables: every table's query
+// runs under it at ten times the paper's design (BenchmarkTablesScale).
+const stageMemory = 256 << 20
+
+// openRun opens the run's database with a stage's limits: its memory
+// capped (duck.StageLimits), so the stage's memory stays flat in the run's
+// size and what does not fit spills to DuckDB's private directory.
+func openRun(ctx context.Context, dir string) (*duck.DB, error) {
+	return duck.OpenWith(ctx, dir, duck.StageLimits(stageMemory))
 }

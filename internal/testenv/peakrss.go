@@ -1,0 +1,52 @@
+package testenv
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ResetPeakRSS returns the memory the Go heap no longer uses to the
+// system and makes the process's peak resident memory (Linux's VmHWM) its
+// current one, by writing 5 to /proc/self/clear_refs, so that PeakRSS then
+// measures what runs after it, not a benchmark's setup before. It reports
+// whether the peak could be reset.
+func ResetPeakRSS() bool {
+	runtime.GC()
+	debug.FreeOSMemory()
+	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}
+
+// PeakRSS is the process's peak resident memory in bytes since it started
+// or since ResetPeakRSS (VmHWM in /proc/self/status), or 0 where it cannot
+// be read.
+func PeakRSS() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// ReportPeakRSS reports PeakRSS as peak_MB, when reset was true (the peak
+// was reset before the measured runs) and it can be read.
+func ReportPeakRSS(b *testing.B, reset bool) {
+	if peak := PeakRSS(); reset && peak > 0 {
+		b.ReportMetric(float64(peak)/(1<<20), "peak_MB")
+	}
+}

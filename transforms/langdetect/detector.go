@@ -3,6 +3,7 @@ package langdetect
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"unicode"
 )
 
@@ -58,6 +59,14 @@ type Detector struct {
 	trials        int
 	alpha         float64
 	maxTextLength int
+	// scratch holds *scratch buffers, reused from one text to the next.
+	scratch sync.Pool
+}
+
+// scratch is the memory one detection works in.
+type scratch struct {
+	prepared []rune
+	grams    []int32
 }
 
 // New returns a detector with the given options.
@@ -106,8 +115,14 @@ func (d *Detector) DetectLangs(text string) ([]Language, error) {
 // probabilities is _detect_block: every language's probability averaged
 // over the trials.
 func (d *Detector) probabilities(text string) ([]float64, error) {
-	prepared := d.m.prepare(text, d.maxTextLength)
-	grams := d.m.grams.extract(prepared, make([]int32, 0, 3*len(prepared)))
+	s, _ := d.scratch.Get().(*scratch)
+	if s == nil {
+		s = &scratch{}
+	}
+	defer d.scratch.Put(s)
+	s.prepared = d.m.prepareInto(s.prepared, text, d.maxTextLength)
+	s.grams = d.m.grams.extract(s.prepared, s.grams[:0])
+	grams := s.grams
 	if len(grams) == 0 {
 		return nil, ErrNoFeatures
 	}
@@ -139,16 +154,19 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 
 // update multiplies each language's probability by weight plus the gram's
 // probability in that language (_update_lang_prob). The gram's entries are
-// in language order, so one pass over the languages meets them in turn.
+// in language order: the languages between two of them, which the gram's
+// profile lacks, are multiplied by weight alone.
 func (m *model) update(prob []float64, id int32, weight float64) {
-	es := m.entries[m.start[id]:m.start[id+1]]
-	for i := range prob {
-		f := weight
-		if len(es) > 0 && int(es[0].lang) == i {
-			f = weight + es[0].prob
-			es = es[1:]
+	i := 0
+	for _, e := range m.entries[m.start[id]:m.start[id+1]] {
+		for ; i < int(e.lang); i++ {
+			prob[i] *= weight
 		}
-		prob[i] *= f
+		prob[i] *= weight + e.prob
+		i++
+	}
+	for ; i < len(prob); i++ {
+		prob[i] *= weight
 	}
 }
 

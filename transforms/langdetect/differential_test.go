@@ -42,6 +42,9 @@ func sameEntries(m *model, ids []int32, rm *refModel, refIDs []int32) error {
 func compareWithReference(t *testing.T, d *Detector, rm *refModel, opt Options, text string) {
 	t.Helper()
 	prepared := d.m.prepare(text, d.maxTextLength)
+	if want := d.m.refPrepare(text, d.maxTextLength); !slices.Equal(prepared, want) {
+		t.Fatalf("%q: prepared %q, the reference %q", short(text), string(prepared), string(want))
+	}
 	if err := sameEntries(d.m, d.m.grams.extract(prepared, nil), rm, rm.extract(prepared)); err != nil {
 		t.Fatalf("%q: %v", short(text), err)
 	}

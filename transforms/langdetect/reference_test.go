@@ -96,7 +96,7 @@ func refDetectLangs(m *refModel, prep *model, opt Options, text string) ([]Langu
 	if opt.MaxTextLength > 0 {
 		d.maxTextLength = opt.MaxTextLength
 	}
-	probs, err := m.probabilities(d, prep.prepare(text, d.maxTextLength))
+	probs, err := m.probabilities(d, prep.refPrepare(text, d.maxTextLength))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,6 +207,53 @@ func (m *refModel) extract(text []rune) []int32 {
 			if id, ok := m.ids[refGramOf(w)]; ok {
 				out = append(out, id)
 			}
+		}
+	}
+	return out
+}
+
+// refPrepare is prepare as it was: the passes over a prefix of the text
+// converted to runes, then the first characters kept.
+func (m *model) refPrepare(text string, maxTextLength int) []rune {
+	for k := maxTextLength + prepareMargin; ; k *= 2 {
+		head, whole := runePrefix(text, k)
+		runes := m.spaceOutAndCompose([]rune(head))
+		if whole || len(runes) >= maxTextLength+prepareMargin {
+			return refFirstChars(runes, maxTextLength)
+		}
+	}
+}
+
+func refFirstChars(runes []rune, maxTextLength int) []rune {
+	n := min(len(runes), maxTextLength)
+	kept := make([]rune, 0, n)
+	var pre rune = -1
+	for _, ch := range runes[:n] {
+		if ch != ' ' || pre != ' ' {
+			kept = append(kept, ch)
+		}
+		pre = ch
+	}
+	return refCleanLatin(kept)
+}
+
+func refCleanLatin(text []rune) []rune {
+	latin, nonLatin := 0, 0
+	for _, ch := range text {
+		switch {
+		case 'A' <= ch && ch <= 'z':
+			latin++
+		case ch >= 0x300 && !(0x1E00 <= ch && ch <= 0x1EFF):
+			nonLatin++
+		}
+	}
+	if latin*2 >= nonLatin {
+		return text
+	}
+	out := text[:0]
+	for _, ch := range text {
+		if ch < 'A' || 'z' < ch {
+			out = append(out, ch)
 		}
 	}
 	return out

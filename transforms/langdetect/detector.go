@@ -157,16 +157,17 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 // in language order: the languages between two of them, which the gram's
 // profile lacks, are multiplied by weight alone.
 func (m *model) update(prob []float64, id int32, weight float64) {
-	i := 0
+	rest, lang := prob, int32(0) // rest is prob[lang:]
 	for _, e := range m.entries[m.start[id]:m.start[id+1]] {
-		for ; i < int(e.lang); i++ {
-			prob[i] *= weight
+		gap := rest[:e.lang-lang]
+		for i := range gap {
+			gap[i] *= weight
 		}
-		prob[i] *= weight + e.prob
-		i++
+		rest[len(gap)] *= weight + e.prob
+		rest, lang = rest[len(gap)+1:], e.lang+1
 	}
-	for ; i < len(prob); i++ {
-		prob[i] *= weight
+	for i := range rest {
+		rest[i] *= weight
 	}
 }
 

@@ -105,9 +105,9 @@ func TestProfilesIndexedAsBefore(t *testing.T) {
 		reachable++
 		id := int32(-1)
 		if len(rs) == 1 {
-			id = tab.uni[key]
+			id = int32(tab.charInfoOf(rs[0])&charUniMask>>32) - 1
 		} else {
-			id = tab.lookup(key)
+			id = tab.keys.find(key)
 		}
 		if id < 0 {
 			t.Fatalf("gram %q not found", string(rs))

@@ -3,24 +3,28 @@ package langdetect
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // The n-gram look-up. Extraction looks up each of the (up to) 30,000
-// n-grams of a text's 10,000 characters, so it is built for that: every
-// character is normalized and given a small id by one table read, a
-// unigram's gram id is an array read, and a bigram or trigram is a key of
-// packed character ids in a flat open-addressing table.
+// n-grams of a text's 10,000 characters, so it is built for that: one
+// table read normalizes a character and gives its small id and its
+// unigram's gram id, and a bigram or trigram is a key of packed character
+// ids in a flat open-addressing table.
 
-// charInfo is what extraction needs of a text character: the id of its
-// normalized form among the characters of the profiles' n-grams (0 for a
-// character no n-gram holds), and whether the normalized form is a space
-// or uppercase.
-type charInfo uint32
+// charInfo is what extraction needs of a text character, from its
+// normalized form: its id among the characters of the profiles' n-grams
+// (0 for a character no n-gram holds) in the low 32 bits, its gram id
+// plus 1 as a unigram (0 for none) in bits 32-61, and whether it is
+// uppercase (bit 62) or a space (bit 63).
+type charInfo uint64
 
 const (
-	charSpace charInfo = 1 << 31
-	charUpper charInfo = 1 << 30
-	charIDs   charInfo = 1<<30 - 1
+	charSpace   charInfo = 1 << 63
+	charUpper   charInfo = 1 << 62
+	charIDs     charInfo = 1<<32 - 1
+	charUniBits          = 30
+	charUniMask charInfo = (1<<charUniBits - 1) << 32
 )
 
 // bmpSize: characters below it get their charInfo from a flat table; the
@@ -29,116 +33,149 @@ const bmpSize = 0x10000
 
 // gramTable is the profiles' n-grams, as gram ids.
 type gramTable struct {
-	norm  *normalization
-	bmp   []charInfo     // charInfo of every character below bmpSize
-	other map[rune]int32 // char id of the n-grams' characters from bmpSize up
-	uni   []int32        // unigram's gram id by char id; -1 if none
-	// slots hold key<<idBits | (gram id + 1), 0 when empty: key is the
-	// char ids a<<2b | b<<b | c (a = 0 for a bigram, b = charBits).
-	slots    []uint64
+	norm     *normalization
+	bmp      *[bmpSize]charInfo // charInfo of every character below bmpSize
+	other    map[rune]charInfo  // charInfo of the n-grams' characters from bmpSize up, flags aside
+	keys     keyTable           // the bigrams and trigrams
 	charBits uint
-	idBits   uint
-	shift    uint // 64 - log2(len(slots))
+}
+
+// keyTable is an open-addressing hash table from n-gram keys to gram ids:
+// a key is the n-gram's char ids a<<2b | b<<b | c (a = 0 for a bigram,
+// b = charBits), and slots hold key<<idBits | (gram id + 1), 0 when empty.
+type keyTable struct {
+	slots  []uint64
+	idBits uint
+	shift  uint // 64 - log2(len(slots))
+}
+
+func (k *keyTable) home(key uint64) int {
+	// The shift counts masked: Go checks a shift by a variable for counts
+	// of 64 and more unless the count is masked.
+	return int((key * 0x9e3779b97f4a7c15) >> (k.shift & 63))
+}
+
+// find is the gram id of key, or -1.
+func (k *keyTable) find(key uint64) int32 {
+	mask := len(k.slots) - 1
+	for h := k.home(key) & mask; ; h = (h + 1) & mask {
+		s := k.slots[h]
+		if s == 0 {
+			return -1
+		}
+		if s>>(k.idBits&63) == key {
+			return int32(s&(1<<(k.idBits&63)-1)) - 1
+		}
+	}
+}
+
+func (k *keyTable) insert(key uint64, id int) {
+	mask := len(k.slots) - 1
+	h := k.home(key) & mask
+	for k.slots[h] != 0 {
+		h = (h + 1) & mask
+	}
+	k.slots[h] = key<<k.idBits | uint64(id+1)
 }
 
 // newGramTable indexes grams (each one to three normalized characters;
 // grams[i] has gram id i).
 func newGramTable(norm *normalization, grams [][]rune) (*gramTable, error) {
-	t := &gramTable{norm: norm, other: map[rune]int32{}}
-	charID := map[rune]int32{' ': 1} // the space first, so it always has an id
-	chars := []rune{0, ' '}
-	for _, g := range grams {
-		for _, r := range g {
-			if _, ok := charID[r]; !ok {
-				charID[r] = int32(len(chars))
-				chars = append(chars, r)
-			}
-		}
-	}
-	t.charBits = uint(bits.Len(uint(len(chars))))
-	t.idBits = uint(bits.Len(uint(len(grams) + 1)))
-	if 3*t.charBits+t.idBits > 64 || len(chars) > int(charIDs) {
-		return nil, fmt.Errorf("%w: %d n-grams over %d characters do not fit the look-up table", ErrBadProfile, len(grams), len(chars))
-	}
-	t.bmp = make([]charInfo, bmpSize)
+	t := &gramTable{norm: norm, bmp: new([bmpSize]charInfo), other: map[rune]charInfo{}}
+	// A text's characters are looked up normalized, so an n-gram holding a
+	// character normalization never gives (a Hangul syllable other than
+	// U+AC00, a Kanji other than its class's first) is never found: such
+	// n-grams are left out of the table, and their characters get no id.
+	reachable := map[rune]bool{' ': true}
 	for r := range rune(bmpSize) {
-		t.bmp[r] = t.info(r, charID)
+		reachable[norm.normalizeRune(r)] = true
 	}
-	for r, id := range charID {
-		if r >= bmpSize {
-			t.other[r] = id
-		}
-	}
-	t.uni = make([]int32, len(chars))
-	for i := range t.uni {
-		t.uni[i] = -1
-	}
-	size := 1 << bits.Len(uint(3*len(grams))) // at most a third full
-	t.slots = make([]uint64, size)
-	t.shift = uint(64 - bits.Len(uint(size-1)))
+	// (normalizeRune leaves every character from bmpSize up as it is.)
+	canOccur := func(r rune) bool { return r >= bmpSize && norm.normalizeRune(r) == r || reachable[r] }
+	// The characters' infos without flags: id and unigram.
+	chars := map[rune]charInfo{' ': 1} // the space first, so it always has an id
+	nKeys := 0
+	var kept []int
 	for id, g := range grams {
 		if len(g) < 1 || len(g) > 3 {
 			return nil, fmt.Errorf("%w: n-gram %q of %d characters", ErrBadProfile, string(g), len(g))
 		}
+		if !all(g, canOccur) {
+			continue
+		}
+		kept = append(kept, id)
+		if len(g) > 1 {
+			nKeys++
+		}
+		for _, r := range g {
+			if _, ok := chars[r]; !ok {
+				chars[r] = charInfo(len(chars) + 1)
+			}
+		}
+	}
+	nChars := len(chars) + 1 // with id 0, no character
+	t.charBits = uint(bits.Len(uint(nChars - 1)))
+	t.keys.idBits = uint(bits.Len(uint(len(grams))))
+	if 3*t.charBits+t.keys.idBits > 64 || len(grams) >= 1<<charUniBits {
+		return nil, fmt.Errorf("%w: %d n-grams over %d characters do not fit the look-up table", ErrBadProfile, len(grams), nChars)
+	}
+	size := 1 << bits.Len(uint(2*nKeys)) // at most half full
+	t.keys.slots = make([]uint64, size)
+	t.keys.shift = uint(64 - bits.Len(uint(size-1)))
+	for _, id := range kept {
+		g := grams[id]
 		if len(g) == 1 {
-			t.uni[charID[g[0]]] = int32(id)
+			if g[0] != ' ' {
+				chars[g[0]] |= charInfo(id+1) << 32
+			}
 			continue
 		}
 		var key uint64
 		for _, r := range g {
-			key = key<<t.charBits | uint64(charID[r])
+			key = key<<t.charBits | uint64(chars[r]&charIDs)
 		}
-		h := t.home(key)
-		for t.slots[h] != 0 {
-			h = (h + 1) & (len(t.slots) - 1)
+		t.keys.insert(key, id)
+	}
+	for r := range rune(bmpSize) {
+		ch := norm.normalizeRune(r)
+		t.bmp[r] = chars[ch] | flags(ch)
+	}
+	for r, info := range chars {
+		if r >= bmpSize {
+			t.other[r] = info
 		}
-		t.slots[h] = key<<t.idBits | uint64(id+1)
 	}
 	return t, nil
 }
 
-// info is r's charInfo, given the char ids.
-func (t *gramTable) info(r rune, charID map[rune]int32) charInfo {
-	ch := t.norm.normalizeRune(r)
-	info := charInfo(charID[ch])
+// flags are a normalized character's space and uppercase bits.
+func flags(ch rune) charInfo {
+	var f charInfo
 	if ch == ' ' {
-		info |= charSpace
+		f |= charSpace
 	}
 	if isUpper(ch) {
-		info |= charUpper
+		f |= charUpper
 	}
-	return info
+	return f
 }
 
-// charInfoOf is info for a text character.
+func all(rs []rune, f func(rune) bool) bool {
+	for _, r := range rs {
+		if !f(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// charInfoOf is a text character's charInfo.
 func (t *gramTable) charInfoOf(r rune) charInfo {
 	if uint32(r) < bmpSize {
 		return t.bmp[r]
 	}
 	ch := t.norm.normalizeRune(r)
-	info := charInfo(t.other[ch])
-	if isUpper(ch) {
-		info |= charUpper
-	}
-	return info
-}
-
-func (t *gramTable) home(key uint64) int {
-	return int((key * 0x9e3779b97f4a7c15) >> t.shift)
-}
-
-// lookup is the gram id of key, or -1.
-func (t *gramTable) lookup(key uint64) int32 {
-	mask := len(t.slots) - 1
-	for h := t.home(key); ; h = (h + 1) & mask {
-		s := t.slots[h]
-		if s == 0 {
-			return -1
-		}
-		if s>>t.idBits == key {
-			return int32(s&(1<<t.idBits-1)) - 1
-		}
-	}
+	return t.other[ch] | flags(ch)
 }
 
 // extract lists the text's n-grams that some profile holds
@@ -152,47 +189,57 @@ func (t *gramTable) lookup(key uint64) int32 {
 // current one c (0 where the window is shorter, as for a character no
 // n-gram holds: either way no n-gram through it is known).
 func (t *gramTable) extract(text []rune, out []int32) []int32 {
-	b := t.charBits
-	var p, q uint64 = 0, uint64(t.bmp[' '] & charIDs)
-	lastSpace, lastUpper, capital := true, false, false
+	// The table's fields in locals, the state in few variables: the loop
+	// runs for every character.
+	bmp, keys, b := t.bmp, t.keys, t.charBits&63
+	out = slices.Grow(out[:0], 3*len(text))[:3*len(text)]
+	n := 0
+	last := bmp[' '] // the window's last character
+	var p, q uint64 = 0, uint64(last & charIDs)
+	capital := false
 	for _, r := range text {
-		info := t.charInfoOf(r)
-		if lastSpace {
+		var info charInfo
+		if uint32(r) < bmpSize {
+			info = bmp[r]
+		} else {
+			info = t.charInfoOf(r)
+		}
+		if last&charSpace != 0 {
 			p, capital = 0, false
 			if info&charSpace != 0 {
 				continue
 			}
 		}
-		c := uint64(info & charIDs)
-		up := info&charUpper != 0
-		if up {
-			if lastUpper {
-				capital = true
-			}
-		} else {
+		if info&charUpper == 0 {
 			capital = false
+		} else if last&charUpper != 0 {
+			capital = true
 		}
-		lastSpace, lastUpper = info&charSpace != 0, up
+		last = info
+		c := uint64(info & charIDs)
 		a := p
 		p, q = q, c
 		if capital || c == 0 {
 			continue
 		}
-		if id := t.uni[c]; id >= 0 && info&charSpace == 0 {
-			out = append(out, id)
+		if u := info & charUniMask; u != 0 {
+			out[n] = int32(u>>32) - 1
+			n++
 		}
 		if p == 0 {
 			continue
 		}
-		if id := t.lookup(p<<b | c); id >= 0 {
-			out = append(out, id)
+		if id := keys.find(p<<b | c); id >= 0 {
+			out[n] = id
+			n++
 		}
 		if a == 0 {
 			continue
 		}
-		if id := t.lookup(a<<(2*b) | p<<b | c); id >= 0 {
-			out = append(out, id)
+		if id := keys.find(a<<(2*b) | p<<b | c); id >= 0 {
+			out[n] = id
+			n++
 		}
 	}
-	return out
+	return out[:n]
 }

@@ -3,10 +3,14 @@ package langdetect
 import (
 	"strings"
 	"testing"
+
+	"github.com/datg/datg/internal/testenv"
 )
 
 // BenchmarkDetectLangs measures one trace's detection: 20 KB of reasoning
-// prose, of which langdetect reads the first 10,000 characters.
+// prose, of which langdetect reads the first 10,000 characters, in CPU
+// time per trace (cpu-ns/op); "reference" is the detector before issue 23
+// (reference_test.go) on the same text.
 //
 //	go test ./transforms/langdetect -run '^$' -bench DetectLangs -cpu 1
 func BenchmarkDetectLangs(b *testing.B) {
@@ -15,21 +19,27 @@ func BenchmarkDetectLangs(b *testing.B) {
 		{"zh", writtenStarting(b, "好的")},
 		{"mixed", writtenStarting(b, "Sawa, hebu nifikirie kuhusu")},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			d, err := New(Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			text := strings.Repeat(c.prose+"\n\n", 20000/len(c.prose)+1)
-			text = strings.ToValidUTF8(text[:20000], "")
-			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				if _, err := d.DetectLangs(text); err != nil {
-					b.Fatal(err)
+		d, rm := newBoth(b, Options{})
+		text := strings.Repeat(c.prose+"\n\n", 20000/len(c.prose)+1)
+		text = strings.ToValidUTF8(text[:20000], "")
+		for _, impl := range []struct {
+			name   string
+			detect func() error
+		}{
+			{"", func() error { _, err := d.DetectLangs(text); return err }},
+			{"-reference", func() error { _, _, err := refDetectLangs(rm, d.m, Options{}, text); return err }},
+		} {
+			b.Run(c.name+impl.name, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				start := testenv.CPUTime()
+				for b.Loop() {
+					if err := impl.detect(); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "traces/s")
-		})
+				testenv.ReportCPU(b, start, int64(len(text)))
+			})
+		}
 	}
 }
 

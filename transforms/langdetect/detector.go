@@ -3,6 +3,7 @@ package langdetect
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"unicode"
 )
 
@@ -58,6 +59,14 @@ type Detector struct {
 	trials        int
 	alpha         float64
 	maxTextLength int
+	// scratch holds *scratch buffers, reused from one text to the next.
+	scratch sync.Pool
+}
+
+// scratch is the memory one detection works in.
+type scratch struct {
+	prepared []rune
+	grams    []int32
 }
 
 // New returns a detector with the given options.
@@ -106,14 +115,20 @@ func (d *Detector) DetectLangs(text string) ([]Language, error) {
 // probabilities is _detect_block: every language's probability averaged
 // over the trials.
 func (d *Detector) probabilities(text string) ([]float64, error) {
-	grams := d.m.extract(d.m.prepare(text, d.maxTextLength))
+	s, _ := d.scratch.Get().(*scratch)
+	if s == nil {
+		s = &scratch{}
+	}
+	defer d.scratch.Put(s)
+	s.prepared = d.m.prepareInto(s.prepared, text, d.maxTextLength)
+	s.grams = d.m.grams.extract(s.prepared, s.grams[:0])
+	grams := s.grams
 	if len(grams) == 0 {
 		return nil, ErrNoFeatures
 	}
 	nLangs := len(d.m.langs)
 	langProb := make([]float64, nLangs)
 	prob := make([]float64, nLangs)
-	factor := make([]float64, nLangs)
 	var rng pyRandom
 	rng.seed(d.seed)
 	for t := 0; t < d.trials; t++ {
@@ -123,7 +138,7 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 		alpha := d.alpha + rng.gauss()*alphaWidth
 		weight := alpha / baseFreq
 		for i := 0; ; i++ {
-			d.m.update(prob, factor, grams[rng.below(len(grams))], weight)
+			d.m.update(prob, grams[rng.below(len(grams))], weight)
 			if i%5 == 0 {
 				if normalize(prob) > convThreshold || i >= iterationLimit {
 					break
@@ -138,16 +153,21 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 }
 
 // update multiplies each language's probability by weight plus the gram's
-// probability in that language (_update_lang_prob); factor is scratch.
-func (m *model) update(prob, factor []float64, id int32, weight float64) {
-	for i := range factor {
-		factor[i] = weight
-	}
+// probability in that language (_update_lang_prob). The gram's entries are
+// in language order: the languages between two of them, which the gram's
+// profile lacks, are multiplied by weight alone.
+func (m *model) update(prob []float64, id int32, weight float64) {
+	rest, lang := prob, int32(0) // rest is prob[lang:]
 	for _, e := range m.entries[m.start[id]:m.start[id+1]] {
-		factor[e.lang] = weight + e.prob
+		gap := rest[:e.lang-lang]
+		for i := range gap {
+			gap[i] *= weight
+		}
+		rest[len(gap)] *= weight + e.prob
+		rest, lang = rest[len(gap)+1:], e.lang+1
 	}
-	for i := range prob {
-		prob[i] *= factor[i]
+	for i := range rest {
+		rest[i] *= weight
 	}
 }
 
@@ -168,49 +188,6 @@ func normalize(prob []float64) float64 {
 		prob[i] = p
 	}
 	return maxp
-}
-
-// extract lists the text's n-grams that some profile holds
-// (_extract_ngrams over NGram.add_char), as gram ids, in text order.
-func (m *model) extract(text []rune) []int32 {
-	var out []int32
-	grams := []rune{' '}
-	buf := make([]rune, 0, 4)
-	capital := false
-	for _, raw := range text {
-		ch := m.norm.normalizeRune(raw)
-		last := grams[len(grams)-1]
-		if last == ' ' {
-			grams = append(buf[:0], ' ')
-			capital = false
-			if ch == ' ' {
-				continue
-			}
-		} else if len(grams) >= 3 {
-			grams = append(buf[:0], grams[1:]...)
-		}
-		grams = append(grams, ch)
-		if isUpper(ch) {
-			if isUpper(last) {
-				capital = true
-			}
-		} else {
-			capital = false
-		}
-		if capital {
-			continue
-		}
-		for n := 1; n <= 3 && n <= len(grams); n++ {
-			w := grams[len(grams)-n:]
-			if n == 1 && w[0] == ' ' {
-				continue
-			}
-			if id, ok := m.ids[gramOf(w)]; ok {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
 }
 
 // isUpper is Python's str.isupper() on one character: the Unicode

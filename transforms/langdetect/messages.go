@@ -76,6 +76,7 @@ type normalization struct {
 	cjk            map[rune]rune // a Kanji to its class's first character
 	viBase         []rune        // TO_NORMALIZE_VI_CHARS
 	viMark         []rune        // DMARK_CLASS
+	viMarkLeads    []byte        // the first bytes of the marks' UTF-8
 	viComposed     [][]rune      // NORMALIZED_VI_CHARS_<mark>: [mark][base]
 }
 
@@ -128,6 +129,12 @@ func newNormalization() (*normalization, error) {
 			return nil, fmt.Errorf("%w: NORMALIZED_VI_CHARS_%s has %d characters for %d bases", ErrBadProfile, mark, len(composed), len(n.viBase))
 		}
 		n.viComposed = append(n.viComposed, composed)
+	}
+	for _, r := range n.viMark {
+		lead := string(r)[0]
+		if !slices.Contains(n.viMarkLeads, lead) {
+			n.viMarkLeads = append(n.viMarkLeads, lead)
+		}
 	}
 	if len(n.viComposed) != len(n.viMark) {
 		return nil, fmt.Errorf("%w: %d Vietnamese marks, %d composition tables", ErrBadProfile, len(n.viMark), len(n.viComposed))

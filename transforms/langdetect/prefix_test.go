@@ -10,7 +10,7 @@ import (
 // prepareWhole is prepare as it was, the passes run over the whole text:
 // the oracle prepare's bounded reading is checked against.
 func (m *model) prepareWhole(text string, maxTextLength int) []rune {
-	return m.firstChars(m.spaceOutAndCompose([]rune(text)), maxTextLength)
+	return refFirstChars(m.spaceOutAndCompose([]rune(text)), maxTextLength)
 }
 
 // Texts around the length where prepare stops reading, full of what the

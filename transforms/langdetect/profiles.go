@@ -20,29 +20,13 @@ import (
 //go:embed profiles/*.json.gz
 var profileFiles embed.FS
 
-// gram is an n-gram of one to three characters packed in 21 bits each
-// (the largest code point, U+10FFFF, needs 21), zero-padded: a cheap map
-// key.
-type gram uint64
-
-func gramOf(rs []rune) gram {
-	var g gram
-	for i := range 3 {
-		g <<= 21
-		if i < len(rs) {
-			g |= gram(rs[i]) & (1<<21 - 1)
-		}
-	}
-	return g
-}
-
 // model is the profiles as the detector uses them: Python's
 // word_lang_prob_map, stored sparsely. A gram's probability in a language
 // is freq / n_words[len-1] of that language's profile, 0 where the profile
 // lacks it.
 type model struct {
 	langs []string // the profiles' names, sorted (the languages' order)
-	ids   map[gram]int32
+	grams *gramTable
 	// Gram id g's nonzero probabilities are entries[start[g]:start[g+1]].
 	start   []int32
 	entries []entry
@@ -74,8 +58,10 @@ func buildModel() (*model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadProfile, err)
 	}
-	m := &model{ids: map[gram]int32{}, norm: norm}
+	m := &model{norm: norm}
+	ids := map[string]int32{}
 	var perGram [][]entry
+	var grams [][]rune // by gram id
 	// ReadDir lists the files sorted by name, so the languages are in
 	// alphabetical order (Python takes os.listdir's, which depends on the
 	// file system; the order only changes the last bits of a sum).
@@ -98,12 +84,12 @@ func buildModel() (*model, error) {
 			if len(p.NWords) < n || p.NWords[n-1] <= 0 || freq < 0 {
 				return nil, fmt.Errorf("%w: %s: %d-gram %q with frequency %d over n_words %v", ErrBadProfile, name, n, word, freq, p.NWords)
 			}
-			g := gramOf([]rune(word))
-			id, ok := m.ids[g]
+			id, ok := ids[word]
 			if !ok {
 				id = int32(len(perGram))
-				m.ids[g] = id
+				ids[word] = id
 				perGram = append(perGram, nil)
+				grams = append(grams, []rune(word))
 			}
 			perGram[id] = append(perGram[id], entry{lang, float64(freq) / float64(p.NWords[n-1])})
 		}
@@ -117,6 +103,9 @@ func buildModel() (*model, error) {
 		m.entries = append(m.entries, es...)
 	}
 	m.start = append(m.start, int32(len(m.entries)))
+	if m.grams, err = newGramTable(norm, grams); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -1,5 +1,10 @@
 package langdetect
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // Text preparation, as Detector.append and Detector.cleaning_text do it:
 // URLs and e-mail addresses become spaces, Vietnamese is composed, the
 // text is cut to its first maxTextLength characters with runs of spaces
@@ -150,13 +155,46 @@ const prepareMargin = 4096
 // maxTextLength + prepareMargin characters, its first maxTextLength are
 // those of the whole text's (prepareWhole in the tests checks this).
 func (m *model) prepare(text string, maxTextLength int) []rune {
+	return m.prepareInto(nil, text, maxTextLength)
+}
+
+// prepareInto is prepare, the result in buf's array when it fits.
+//
+// Most texts hold nothing the passes replace: they are then skipped, and
+// the characters kept are decoded from the text straight into buf.
+func (m *model) prepareInto(buf []rune, text string, maxTextLength int) []rune {
+	if !m.mayReplace(text, maxTextLength+prepareMargin) {
+		return cleanLatin(appendFirstChars(buf[:0], text, maxTextLength))
+	}
 	for k := maxTextLength + prepareMargin; ; k *= 2 {
 		head, whole := runePrefix(text, k)
 		runes := m.spaceOutAndCompose([]rune(head))
 		if whole || len(runes) >= maxTextLength+prepareMargin {
-			return m.firstChars(runes, maxTextLength)
+			return cleanLatin(appendFirstRunes(buf[:0], runes, maxTextLength))
 		}
 	}
+}
+
+// mayReplace reports whether the passes could change the text's first k
+// characters: it is false when their bytes (within the first
+// utf8.UTFMax * k) hold no '@' (every mail address has one), no "://"
+// (every URL) and no first byte of a Vietnamese mark's encoding. The
+// passes then leave those characters as they are, and prepare keeps the
+// first maxTextLength of them.
+func (m *model) mayReplace(text string, k int) bool {
+	window := text
+	if k < len(text)/utf8.UTFMax {
+		window = text[:utf8.UTFMax*k]
+	}
+	if strings.IndexByte(window, '@') >= 0 || strings.Contains(window, "://") {
+		return true
+	}
+	for _, lead := range m.norm.viMarkLeads {
+		if strings.IndexByte(window, lead) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // runePrefix is text's first n characters, and whether that is all of it.
@@ -181,19 +219,35 @@ func (m *model) spaceOutAndCompose(runes []rune) []rune {
 	return m.norm.normalizeVietnamese(runes)
 }
 
-// firstChars is append(): the first maxTextLength characters, a space
-// after a space dropped, then cleaning_text.
-func (m *model) firstChars(runes []rune, maxTextLength int) []rune {
-	n := min(len(runes), maxTextLength)
-	kept := make([]rune, 0, n)
+// appendFirstRunes is append(): the first maxTextLength characters, a
+// space after a space dropped, appended to kept; cleaning_text follows.
+func appendFirstRunes(kept, runes []rune, maxTextLength int) []rune {
 	var pre rune = -1
-	for _, ch := range runes[:n] {
+	for _, ch := range runes[:min(len(runes), maxTextLength)] {
 		if ch != ' ' || pre != ' ' {
 			kept = append(kept, ch)
 		}
 		pre = ch
 	}
-	return cleanLatin(kept)
+	return kept
+}
+
+// appendFirstChars is appendFirstRunes reading the characters from a
+// string (an invalid byte reads as U+FFFD, as in []rune(text)).
+func appendFirstChars(kept []rune, text string, maxTextLength int) []rune {
+	var pre rune = -1
+	n := 0
+	for _, ch := range text {
+		if n == maxTextLength {
+			break
+		}
+		n++
+		if ch != ' ' || pre != ' ' {
+			kept = append(kept, ch)
+		}
+		pre = ch
+	}
+	return kept
 }
 
 // cleanLatin is cleaning_text: a text with more than twice as many

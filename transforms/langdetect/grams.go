@@ -1,0 +1,245 @@
+package langdetect
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+)
+
+// The n-gram look-up. Extraction looks up each of the (up to) 30,000
+// n-grams of a text's 10,000 characters, so it is built for that: one
+// table read normalizes a character and gives its small id and its
+// unigram's gram id, and a bigram or trigram is a key of packed character
+// ids in a flat open-addressing table.
+
+// charInfo is what extraction needs of a text character, from its
+// normalized form: its id among the characters of the profiles' n-grams
+// (0 for a character no n-gram holds) in the low 32 bits, its gram id
+// plus 1 as a unigram (0 for none) in bits 32-61, and whether it is
+// uppercase (bit 62) or a space (bit 63).
+type charInfo uint64
+
+const (
+	charSpace   charInfo = 1 << 63
+	charUpper   charInfo = 1 << 62
+	charIDs     charInfo = 1<<32 - 1
+	charUniBits          = 30
+	charUniMask charInfo = (1<<charUniBits - 1) << 32
+)
+
+// bmpSize: characters below it get their charInfo from a flat table; the
+// rest (outside the Basic Multilingual Plane) are worked out one by one.
+const bmpSize = 0x10000
+
+// gramTable is the profiles' n-grams, as gram ids.
+type gramTable struct {
+	norm     *normalization
+	bmp      *[bmpSize]charInfo // charInfo of every character below bmpSize
+	other    map[rune]charInfo  // charInfo of the n-grams' characters from bmpSize up, flags aside
+	keys     keyTable           // the bigrams and trigrams
+	charBits uint
+}
+
+// keyTable is an open-addressing hash table from n-gram keys to gram ids:
+// a key is the n-gram's char ids a<<2b | b<<b | c (a = 0 for a bigram,
+// b = charBits), and slots hold key<<idBits | (gram id + 1), 0 when empty.
+type keyTable struct {
+	slots  []uint64
+	idBits uint
+	shift  uint // 64 - log2(len(slots))
+}
+
+func (k *keyTable) home(key uint64) int {
+	// The shift counts masked: Go checks a shift by a variable for counts
+	// of 64 and more unless the count is masked.
+	return int((key * 0x9e3779b97f4a7c15) >> (k.shift & 63))
+}
+
+// find is the gram id of key, or -1.
+func (k *keyTable) find(key uint64) int32 {
+	mask := len(k.slots) - 1
+	for h := k.home(key) & mask; ; h = (h + 1) & mask {
+		s := k.slots[h]
+		if s == 0 {
+			return -1
+		}
+		if s>>(k.idBits&63) == key {
+			return int32(s&(1<<(k.idBits&63)-1)) - 1
+		}
+	}
+}
+
+func (k *keyTable) insert(key uint64, id int) {
+	mask := len(k.slots) - 1
+	h := k.home(key) & mask
+	for k.slots[h] != 0 {
+		h = (h + 1) & mask
+	}
+	k.slots[h] = key<<k.idBits | uint64(id+1)
+}
+
+// newGramTable indexes grams (each one to three normalized characters;
+// grams[i] has gram id i).
+func newGramTable(norm *normalization, grams [][]rune) (*gramTable, error) {
+	t := &gramTable{norm: norm, bmp: new([bmpSize]charInfo), other: map[rune]charInfo{}}
+	// A text's characters are looked up normalized, so an n-gram holding a
+	// character normalization never gives (a Hangul syllable other than
+	// U+AC00, a Kanji other than its class's first) is never found: such
+	// n-grams are left out of the table, and their characters get no id.
+	reachable := map[rune]bool{' ': true}
+	for r := range rune(bmpSize) {
+		reachable[norm.normalizeRune(r)] = true
+	}
+	// (normalizeRune leaves every character from bmpSize up as it is.)
+	canOccur := func(r rune) bool { return r >= bmpSize && norm.normalizeRune(r) == r || reachable[r] }
+	// The characters' infos without flags: id and unigram.
+	chars := map[rune]charInfo{' ': 1} // the space first, so it always has an id
+	nKeys := 0
+	var kept []int
+	for id, g := range grams {
+		if len(g) < 1 || len(g) > 3 {
+			return nil, fmt.Errorf("%w: n-gram %q of %d characters", ErrBadProfile, string(g), len(g))
+		}
+		if !all(g, canOccur) {
+			continue
+		}
+		kept = append(kept, id)
+		if len(g) > 1 {
+			nKeys++
+		}
+		for _, r := range g {
+			if _, ok := chars[r]; !ok {
+				chars[r] = charInfo(len(chars) + 1)
+			}
+		}
+	}
+	nChars := len(chars) + 1 // with id 0, no character
+	t.charBits = uint(bits.Len(uint(nChars - 1)))
+	t.keys.idBits = uint(bits.Len(uint(len(grams))))
+	if 3*t.charBits+t.keys.idBits > 64 || len(grams) >= 1<<charUniBits {
+		return nil, fmt.Errorf("%w: %d n-grams over %d characters do not fit the look-up table", ErrBadProfile, len(grams), nChars)
+	}
+	size := 1 << bits.Len(uint(2*nKeys)) // at most half full
+	t.keys.slots = make([]uint64, size)
+	t.keys.shift = uint(64 - bits.Len(uint(size-1)))
+	for _, id := range kept {
+		g := grams[id]
+		if len(g) == 1 {
+			if g[0] != ' ' {
+				chars[g[0]] |= charInfo(id+1) << 32
+			}
+			continue
+		}
+		var key uint64
+		for _, r := range g {
+			key = key<<t.charBits | uint64(chars[r]&charIDs)
+		}
+		t.keys.insert(key, id)
+	}
+	for r := range rune(bmpSize) {
+		ch := norm.normalizeRune(r)
+		t.bmp[r] = chars[ch] | flags(ch)
+	}
+	for r, info := range chars {
+		if r >= bmpSize {
+			t.other[r] = info
+		}
+	}
+	return t, nil
+}
+
+// flags are a normalized character's space and uppercase bits.
+func flags(ch rune) charInfo {
+	var f charInfo
+	if ch == ' ' {
+		f |= charSpace
+	}
+	if isUpper(ch) {
+		f |= charUpper
+	}
+	return f
+}
+
+func all(rs []rune, f func(rune) bool) bool {
+	for _, r := range rs {
+		if !f(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// charInfoOf is a text character's charInfo.
+func (t *gramTable) charInfoOf(r rune) charInfo {
+	if uint32(r) < bmpSize {
+		return t.bmp[r]
+	}
+	ch := t.norm.normalizeRune(r)
+	return t.other[ch] | flags(ch)
+}
+
+// extract lists the text's n-grams that some profile holds
+// (_extract_ngrams over NGram.add_char), as gram ids, in text order,
+// appended to out.
+//
+// NGram keeps a window of the last three normalized characters, restarted
+// as a lone space after a space, and skips the n-grams of a character
+// that follows an uppercase one in an uppercase run (a word in capitals).
+// Here the window is the char ids p, q of its two characters before the
+// current one c (0 where the window is shorter, as for a character no
+// n-gram holds: either way no n-gram through it is known).
+func (t *gramTable) extract(text []rune, out []int32) []int32 {
+	// The table's fields in locals, the state in few variables: the loop
+	// runs for every character.
+	bmp, keys, b := t.bmp, t.keys, t.charBits&63
+	out = slices.Grow(out[:0], 3*len(text))[:3*len(text)]
+	n := 0
+	last := bmp[' '] // the window's last character
+	var p, q uint64 = 0, uint64(last & charIDs)
+	capital := false
+	for _, r := range text {
+		var info charInfo
+		if uint32(r) < bmpSize {
+			info = bmp[r]
+		} else {
+			info = t.charInfoOf(r)
+		}
+		if last&charSpace != 0 {
+			p, capital = 0, false
+			if info&charSpace != 0 {
+				continue
+			}
+		}
+		if info&charUpper == 0 {
+			capital = false
+		} else if last&charUpper != 0 {
+			capital = true
+		}
+		last = info
+		c := uint64(info & charIDs)
+		a := p
+		p, q = q, c
+		if capital || c == 0 {
+			continue
+		}
+		if u := info & charUniMask; u != 0 {
+			out[n] = int32(u>>32) - 1
+			n++
+		}
+		if p == 0 {
+			continue
+		}
+		if id := keys.find(p<<b | c); id >= 0 {
+			out[n] = id
+			n++
+		}
+		if a == 0 {
+			continue
+		}
+		if id := keys.find(a<<(2*b) | p<<b | c); id >= 0 {
+			out[n] = id
+			n++
+		}
+	}
+	return out[:n]
+}

@@ -71,6 +71,11 @@ func OpenWith(ctx context.Context, dir string, limits Limits) (*DB, error) {
 	db := &DB{DB: sql.OpenDB(connector), connector: connector, snap: snap, Present: map[string]bool{}, Limits: limits}
 	if err := db.setup(ctx); err != nil {
 		db.Close()
+		if ctx.Err() != nil {
+			// Stopped (Ctrl-C, SIGTERM) while the views were being made:
+			// the same one line as a query stopped later says.
+			return nil, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
+		}
 		return nil, err
 	}
 	return db, nil

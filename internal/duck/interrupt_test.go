@@ -63,3 +63,19 @@ func TestTimeoutInterruptsTheQuery(t *testing.T) {
 	// A quick query is not affected.
 	checkQuery(t, "a quick query", db, "SELECT 42 AS x", "x\n42\n")
 }
+
+// A signal that comes while the run's views are being made (datg sql
+// stopped at once, or on a loaded machine) says what a stopped query says,
+// not "context canceled".
+func TestCancelWhileOpeningIsAnInterruption(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("terminated signal received"))
+	db, err := OpenWith(ctx, t.TempDir(), Limits{})
+	if err == nil {
+		db.Close()
+		t.Fatal("opened with a cancelled context")
+	}
+	if !errors.Is(err, ErrInterrupted) || err.Error() != "query interrupted: terminated signal received" {
+		t.Fatalf("got %v, want ErrInterrupted with the cause", err)
+	}
+}

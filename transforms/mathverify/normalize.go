@@ -26,7 +26,15 @@ func isPySpace(r rune) bool { return isSpaceU(r) }
 // later one (under 10 characters apart, or under 70 with a separator and a
 // different content).
 func extractBoxedContent(text string, mode boxedMode) string {
-	rs := []rune(text)
+	if content, ok := boxedContent([]rune(text), mode); ok {
+		return content
+	}
+	return text
+}
+
+// boxedContent is extractBoxedContent of the runes rs, or false where
+// that returns its text unchanged.
+func boxedContent(rs []rune, mode boxedMode) (string, bool) {
 	var results []string
 	currentPos := len(rs)
 	lastBoxedStart := -1
@@ -105,12 +113,12 @@ func extractBoxedContent(text string, mode boxedMode) string {
 		}
 	}
 	if len(results) == 0 {
-		return text
+		return "", false
 	}
 	for i, j := 0, len(results)-1; i < j; i, j = i+1, j-1 {
 		results[i], results[j] = results[j], results[i]
 	}
-	return strings.Join(results, ",")
+	return strings.Join(results, ","), true
 }
 
 func rfindRunes(rs, sub []rune, end int) int {
@@ -394,7 +402,22 @@ func removeTrailingUnit(text string) string {
 }
 
 func normalizeLatex(text string, mode boxedMode) string {
-	text = extractBoxedContent(text, mode)
+	return normalizeUnboxed(extractBoxedContent(text, mode))
+}
+
+// normalizeLatexRunes is normalizeLatex(string(rs), mode), without
+// copying rs when its box holds the answer: the bare \boxed{.+} pattern
+// takes a long trace from its first box to its last "}", and only the
+// content of the last box is normalized.
+func normalizeLatexRunes(rs []rune, mode boxedMode) string {
+	if content, ok := boxedContent(rs, mode); ok {
+		return normalizeUnboxed(content)
+	}
+	return normalizeUnboxed(string(rs))
+}
+
+// normalizeUnboxed is normalizeLatex past the extraction of boxes.
+func normalizeUnboxed(text string) string {
 	counted(40 * len(text)) // the passes below, each linear
 
 	// basic_latex

@@ -61,6 +61,30 @@ type matcher struct {
 	stack  []job            // the runs' backtracking stack, reused
 	caps   []int            // findAll's groups, reused
 	words  map[string][]int // wordAt's answers
+	free   [][]uint64       // the runs' position sets, cleared for the next pattern
+}
+
+// bitset returns a cleared set of a bit per position of the text: the
+// memory of a loop head, reused from pattern to pattern (allocating one
+// per loop head, pattern and text was a tenth of grading a long trace,
+// most of it in the garbage collector).
+func (m *matcher) bitset() []uint64 {
+	if n := len(m.free); n > 0 {
+		b := m.free[n-1]
+		m.free = m.free[:n-1]
+		return b
+	}
+	return make([]uint64, len(m.rs)/64+1)
+}
+
+// recycle clears sets and keeps them for bitset.
+func (m *matcher) recycle(sets [][]uint64) {
+	for _, b := range sets {
+		if b != nil {
+			clear(b)
+			m.free = append(m.free, b)
+		}
+	}
 }
 
 func newMatcher(rs []rune) *matcher {
@@ -268,9 +292,12 @@ func (p *pattern) runAll(m *matcher) []span {
 		}
 	}
 	m.stack = r.stack[:0] // for the next pattern
+	m.recycle(r.failed)
 	for _, sub := range r.subs {
 		if sub != nil {
 			putStack(sub.stack)
+			m.recycle(sub.failed)
+			m.recycle(sub.passed)
 		}
 	}
 	counted(m.steps - steps)

@@ -293,8 +293,10 @@ func (n *nextRunes) from(i int) int {
 		return n.at
 	}
 	n.valid, n.searched, n.at = true, i, -1
-	for j := i; j+len(n.lit) <= len(n.rs); j++ {
-		if n.rs[j] == n.lit[0] && litAt(n.rs, j, n.lit, false) {
+	rs, lit := n.rs, n.lit
+	first := lit[0]
+	for j := i; j <= len(rs)-len(lit); j++ {
+		if rs[j] == first && litAt(rs, j, lit, false) {
 			n.at = j
 			break
 		}

@@ -122,12 +122,14 @@ func boxedContent(rs []rune, mode boxedMode) (string, bool) {
 }
 
 func rfindRunes(rs, sub []rune, end int) int {
+	first := sub[0]
 	for i := end - len(sub); i >= 0; i-- {
-		counted(1)
-		if runesAt(rs, i, sub) {
+		if rs[i] == first && runesAt(rs, i, sub) {
+			counted(end - len(sub) - i + 1)
 			return i
 		}
 	}
+	counted(max(0, end-len(sub)+1))
 	return -1
 }
 

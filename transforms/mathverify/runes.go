@@ -1,6 +1,7 @@
 package mathverify
 
 import (
+	"slices"
 	"sync"
 	"unicode/utf8"
 )
@@ -14,17 +15,23 @@ import (
 // appendRunes appends the runes of s to dst, as []rune(s) decodes them
 // (an invalid byte is one utf8.RuneError).
 func appendRunes(dst []rune, s string) []rune {
-	for i := 0; i < len(s); {
+	n := len(dst)
+	dst = slices.Grow(dst, len(s))[:n+len(s)] // a rune takes a byte at least
+	out := dst[n:]
+	k := 0
+	for i := 0; i < len(s) && k < len(out); {
 		if c := s[i]; c < utf8.RuneSelf {
-			dst = append(dst, rune(c))
+			out[k] = rune(c)
+			k++
 			i++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		dst = append(dst, r)
-		i += n
+		r, w := utf8.DecodeRuneInString(s[i:])
+		out[k] = r
+		k++
+		i += w
 	}
-	return dst
+	return dst[:n+k]
 }
 
 var runePool = sync.Pool{New: func() any { return new([]rune) }}

@@ -364,7 +364,7 @@ func (r *run) lookahead(in *inst, pos int) bool {
 		r.looks, r.subs = make([][]int8, r.p.looks), make([]*run, r.p.looks)
 	}
 	if r.looks[k] == nil {
-		r.looks[k] = make([]int8, len(r.m.rs)+1)
+		r.looks[k] = r.m.lookSet()
 		r.subs[k] = &run{p: in.sub, m: r.m, boolean: true, stack: getStack()}
 	}
 	if v := r.looks[k][pos]; v != 0 {

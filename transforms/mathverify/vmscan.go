@@ -23,8 +23,13 @@ type lazyScan struct {
 // take its ordinary course: a stop rune, the end of the text, or a
 // position already known to fail (failed: the loop head's bits, or nil).
 func (s *lazyScan) walk(rs []rune, pos int, failed []uint64) int {
+	stop := &s.stop
 	for ; pos < len(rs); pos++ {
-		if s.stop.has(rs[pos]) {
+		if r := rs[pos]; r < utf8RuneSelf {
+			if stop.ascii[r] {
+				return pos
+			}
+		} else if stop.other(r) {
 			return pos
 		}
 		if failed != nil && failed[pos/64]&(1<<(pos%64)) != 0 {

@@ -536,7 +536,7 @@ func extractLatex(rs []rune, s span) (*node, string) {
 	var parts []part
 	for _, prefix := range []string{"first_", "next1_", "next2_", "next3_", "next4_", "next5_"} {
 		for i, n := range s.pat.names {
-			if strings.HasPrefix(n, prefix+"latex") && s.caps[2*i] >= 0 && s.caps[2*i+1] > s.caps[2*i] {
+			if strings.HasPrefix(n, prefix) && strings.HasPrefix(n[len(prefix):], "latex") && s.caps[2*i] >= 0 && s.caps[2*i+1] > s.caps[2*i] {
 				parts = append(parts, part{n, prefix, rs[s.caps[2*i]:s.caps[2*i+1]]})
 				break
 			}

@@ -165,6 +165,9 @@ func hasWord(rs []rune, w string) bool {
 
 // sub is Python's re.sub with a function replacement.
 func sub(p *pattern, text string, repl func(rs []rune, s span) string) string {
+	if p.first != nil && !p.first.anyIn(text) {
+		return text // no rune a match begins with
+	}
 	rs := []rune(text)
 	m := newMatcher(rs)
 	spans := p.findAll(m)

@@ -203,6 +203,10 @@ type pattern struct {
 	// word, when set, is a literal (folded) every match begins with: the
 	// matcher finds its occurrences once for all the patterns that have it.
 	word []rune
+	// first, when set, holds every rune a match can begin with (what the
+	// program's first instructions read): findAll skips to them, and a
+	// text without one has no match.
+	first *runeSet
 }
 
 // runeSet is a set of runes: a table for ASCII, a function for the rest
@@ -210,6 +214,17 @@ type pattern struct {
 type runeSet struct {
 	ascii [utf8RuneSelf]bool
 	other func(rune) bool
+	all   bool // every rune, and also no rune (what a thread may do first without reading one)
+}
+
+// anyIn reports whether s holds a rune of the set.
+func (s *runeSet) anyIn(text string) bool {
+	for _, r := range text {
+		if s.has(r) {
+			return true
+		}
+	}
+	return false
 }
 
 const utf8RuneSelf = 0x80
@@ -301,6 +316,11 @@ func (p *pattern) runAll(m *matcher) []span {
 		words = m.wordAt(p.word)
 	}
 	for i := 0; i <= len(m.rs); {
+		if p.first != nil {
+			if i = p.first.next(m.rs, i); i < 0 {
+				break
+			}
+		}
 		if p.word != nil {
 			for len(words) > 0 && words[0] < i {
 				words = words[1:]
@@ -362,7 +382,11 @@ func (b *patternBuilder) group(name string, n pnode) pnode {
 }
 
 func (b *patternBuilder) build(root pnode, starts func([]rune, int) bool) *pattern {
-	return &pattern{root: root, prog: compile(root), names: b.names, starts: starts}
+	p := &pattern{root: root, prog: compile(root), names: b.names, starts: starts}
+	if first := p.prog.firstRunes(p.prog.start, 0); !first.all {
+		p.first = &first
+	}
+	return p
 }
 
 // Constructors mirroring regex syntax.

@@ -48,7 +48,7 @@ func classSet(fn func(rune) bool) runeSet {
 	return s
 }
 
-var anyRune = runeSet{other: func(rune) bool { return true }}
+var anyRune = runeSet{other: func(rune) bool { return true }, all: true}
 
 func init() {
 	for c := range anyRune.ascii {
@@ -57,7 +57,7 @@ func init() {
 }
 
 func (s runeSet) union(t runeSet) runeSet {
-	u := runeSet{}
+	u := runeSet{all: s.all || t.all}
 	for c := range u.ascii {
 		u.ascii[c] = s.ascii[c] || t.ascii[c]
 	}

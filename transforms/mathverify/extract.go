@@ -293,8 +293,10 @@ func (n *nextRunes) from(i int) int {
 		return n.at
 	}
 	n.valid, n.searched, n.at = true, i, -1
-	for j := i; j+len(n.lit) <= len(n.rs); j++ {
-		if n.rs[j] == n.lit[0] && litAt(n.rs, j, n.lit, false) {
+	rs, lit := n.rs, n.lit
+	first := lit[0]
+	for j := i; j <= len(rs)-len(lit); j++ {
+		if rs[j] == first && litAt(rs, j, lit, false) {
 			n.at = j
 			break
 		}
@@ -401,7 +403,8 @@ type candidate struct {
 // extract is extract_target_from_pred with fallback_mode "first_match"
 // and extraction_mode "any_match".
 func extract(text string) (ex extraction) {
-	rs := []rune(text)
+	rs := borrowRunes(text) // every string taken from it is a copy
+	defer returnRunes(rs)
 	m := newMatcher(rs)
 	defer m.release()
 	defer func() {
@@ -526,12 +529,15 @@ func (f *failedSpans) overlaps(a, b int) bool {
 // extractLatex is extract_latex: every LaTeX group of the match is
 // normalized and parsed; several parsed ones make one set.
 func extractLatex(rs []rune, s span) (*node, string) {
-	type part struct{ name, prefix, text string }
+	type part struct {
+		name, prefix string
+		text         []rune
+	}
 	var parts []part
 	for _, prefix := range []string{"first_", "next1_", "next2_", "next3_", "next4_", "next5_"} {
 		for i, n := range s.pat.names {
-			if strings.HasPrefix(n, prefix+"latex") && s.caps[2*i] >= 0 && s.caps[2*i+1] > s.caps[2*i] {
-				parts = append(parts, part{n, prefix, string(rs[s.caps[2*i]:s.caps[2*i+1]])})
+			if strings.HasPrefix(n, prefix) && strings.HasPrefix(n[len(prefix):], "latex") && s.caps[2*i] >= 0 && s.caps[2*i+1] > s.caps[2*i] {
+				parts = append(parts, part{n, prefix, rs[s.caps[2*i]:s.caps[2*i+1]]})
 				break
 			}
 		}
@@ -546,7 +552,14 @@ func extractLatex(rs []rune, s span) (*node, string) {
 		if p.name == "first_latexBoxed" {
 			mode = boxedLast
 		}
-		norm := normalizeLatex(stripSentencePunct(p.text), mode)
+		var norm string
+		if p.text[len(p.text)-1] == '}' {
+			// No sentence punctuation to strip; the text is not copied
+			// (the bare box's group can be most of a trace).
+			norm = normalizeLatexRunes(p.text, mode)
+		} else {
+			norm = normalizeLatex(stripSentencePunct(string(p.text)), mode)
+		}
 		strs = append(strs, norm)
 		v := parseLatexWithFallback(norm)
 		if v != nil {

@@ -26,7 +26,15 @@ func isPySpace(r rune) bool { return isSpaceU(r) }
 // later one (under 10 characters apart, or under 70 with a separator and a
 // different content).
 func extractBoxedContent(text string, mode boxedMode) string {
-	rs := []rune(text)
+	if content, ok := boxedContent([]rune(text), mode); ok {
+		return content
+	}
+	return text
+}
+
+// boxedContent is extractBoxedContent of the runes rs, or false where
+// that returns its text unchanged.
+func boxedContent(rs []rune, mode boxedMode) (string, bool) {
 	var results []string
 	currentPos := len(rs)
 	lastBoxedStart := -1
@@ -105,21 +113,23 @@ func extractBoxedContent(text string, mode boxedMode) string {
 		}
 	}
 	if len(results) == 0 {
-		return text
+		return "", false
 	}
 	for i, j := 0, len(results)-1; i < j; i, j = i+1, j-1 {
 		results[i], results[j] = results[j], results[i]
 	}
-	return strings.Join(results, ",")
+	return strings.Join(results, ","), true
 }
 
 func rfindRunes(rs, sub []rune, end int) int {
+	first := sub[0]
 	for i := end - len(sub); i >= 0; i-- {
-		counted(1)
-		if runesAt(rs, i, sub) {
+		if rs[i] == first && runesAt(rs, i, sub) {
+			counted(end - len(sub) - i + 1)
 			return i
 		}
 	}
+	counted(max(0, end-len(sub)+1))
 	return -1
 }
 
@@ -155,6 +165,9 @@ func hasWord(rs []rune, w string) bool {
 
 // sub is Python's re.sub with a function replacement.
 func sub(p *pattern, text string, repl func(rs []rune, s span) string) string {
+	if p.first != nil && !p.first.anyIn(text) {
+		return text // no rune a match begins with
+	}
 	rs := []rune(text)
 	m := newMatcher(rs)
 	spans := p.findAll(m)
@@ -394,7 +407,22 @@ func removeTrailingUnit(text string) string {
 }
 
 func normalizeLatex(text string, mode boxedMode) string {
-	text = extractBoxedContent(text, mode)
+	return normalizeUnboxed(extractBoxedContent(text, mode))
+}
+
+// normalizeLatexRunes is normalizeLatex(string(rs), mode), without
+// copying rs when its box holds the answer: the bare \boxed{.+} pattern
+// takes a long trace from its first box to its last "}", and only the
+// content of the last box is normalized.
+func normalizeLatexRunes(rs []rune, mode boxedMode) string {
+	if content, ok := boxedContent(rs, mode); ok {
+		return normalizeUnboxed(content)
+	}
+	return normalizeUnboxed(string(rs))
+}
+
+// normalizeUnboxed is normalizeLatex past the extraction of boxes.
+func normalizeUnboxed(text string) string {
 	counted(40 * len(text)) // the passes below, each linear
 
 	// basic_latex

@@ -61,6 +61,17 @@ func (p *parser) peek() string {
 	return "EOF"
 }
 
+// peekIn reports whether the next token is one of types.
+func (p *parser) peekIn(types ...string) bool {
+	next := p.peek()
+	for _, t := range types {
+		if next == t {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *parser) peekAt(k int) string {
 	if p.pos+k < len(p.toks) {
 		return p.toks[p.pos+k].t
@@ -123,8 +134,13 @@ func (p *parser) enter() {
 func (p *parser) leave() { p.depth-- }
 
 func (p *parser) math() (*node, error) {
-	if v, ok := p.try(func() *node { n := p.setElementsRelation(); p.expect("EOF"); return n }); ok {
-		return v, nil
+	// A relation between sets of elements begins with a symbol or "("
+	// (atomExprList); on anything else it fails, and is not tried: a
+	// failed try unwinds the parser's stack, most of parsing a number.
+	if p.peekIn("L_PAREN", "LETTER", "GREEK_CMD", "OTHER_SYMBOL_CMD", "ACCENT") {
+		if v, ok := p.try(func() *node { n := p.setElementsRelation(); p.expect("EOF"); return n }); ok {
+			return v, nil
+		}
 	}
 	if v, ok := p.try(func() *node { n := p.setElements(); p.expect("EOF"); return n }); ok {
 		if isCommaNumber(p.src) {
@@ -425,14 +441,22 @@ var closers = map[string][]string{
 func (p *parser) setAtom() *node {
 	p.enter()
 	defer p.leave()
-	if v, ok := p.try(p.interval); ok {
-		return v
+	// Each alternative is tried only where its first token can begin it
+	// (what it reads first), as a failed try is costly.
+	if p.peekIn("L_BRACKET", "L_PAREN", "L_PAREN_VISUAL", "L_BRACK", "L_GROUP") {
+		if v, ok := p.try(p.interval); ok {
+			return v
+		}
 	}
-	if v, ok := p.try(p.literalSet); ok {
-		return v
+	if _, ok := literalSets[p.peek()]; ok || p.peek() == "L_BRACE" {
+		if v, ok := p.try(p.literalSet); ok {
+			return v
+		}
 	}
-	if v, ok := p.try(p.orderedTuple); ok {
-		return v
+	if p.peekIn("L_PAREN", "L_PAREN_VISUAL", "L_BRACKET") {
+		if v, ok := p.try(p.orderedTuple); ok {
+			return v
+		}
 	}
 	return p.finiteSet()
 }

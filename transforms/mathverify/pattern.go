@@ -61,6 +61,69 @@ type matcher struct {
 	stack  []job            // the runs' backtracking stack, reused
 	caps   []int            // findAll's groups, reused
 	words  map[string][]int // wordAt's answers
+	spare  *spareSets       // the runs' position and lookahead sets, cleared for reuse
+}
+
+// spareSets are cleared sets kept for the next pattern and the next text:
+// allocating a set per loop head, lookahead, pattern and text was a fifth
+// of grading a long trace, most of it in the garbage collector.
+type spareSets struct {
+	bits  [][]uint64
+	looks [][]int8
+}
+
+var sparePool = sync.Pool{New: func() any { return new(spareSets) }}
+
+// bitset returns a cleared set of a bit per position of the text: the
+// memory of a loop head.
+func (m *matcher) bitset() []uint64 {
+	need := len(m.rs)/64 + 1
+	s := m.spareSets()
+	if n := len(s.bits); n > 0 && cap(s.bits[n-1]) >= need {
+		b := s.bits[n-1]
+		s.bits = s.bits[:n-1]
+		return b[:need]
+	}
+	return make([]uint64, need)
+}
+
+// lookSet returns a cleared set of a lookahead's results per position.
+func (m *matcher) lookSet() []int8 {
+	need := len(m.rs) + 1
+	s := m.spareSets()
+	if n := len(s.looks); n > 0 && cap(s.looks[n-1]) >= need {
+		b := s.looks[n-1]
+		s.looks = s.looks[:n-1]
+		return b[:need]
+	}
+	return make([]int8, need)
+}
+
+func (m *matcher) spareSets() *spareSets {
+	if m.spare == nil {
+		m.spare = sparePool.Get().(*spareSets)
+	}
+	return m.spare
+}
+
+// recycle clears sets and keeps them for bitset. A set is cleared over
+// its length, the only part ever written, so all its capacity is clear.
+func (m *matcher) recycle(sets [][]uint64) {
+	for _, b := range sets {
+		if b != nil {
+			clear(b)
+			m.spareSets().bits = append(m.spareSets().bits, b)
+		}
+	}
+}
+
+func (m *matcher) recycleLooks(sets [][]int8) {
+	for _, b := range sets {
+		if b != nil {
+			clear(b)
+			m.spareSets().looks = append(m.spareSets().looks, b)
+		}
+	}
 }
 
 func newMatcher(rs []rune) *matcher {
@@ -74,8 +137,9 @@ func (m *matcher) wordAt(word []rune) []int {
 		return at
 	}
 	var at []int
-	for i := 0; i+len(word) <= len(m.rs); i++ {
-		if m.rs[i]|0x20 == word[0] && litAt(m.rs, i, word, true) {
+	rs, first := m.rs, word[0]
+	for i := 0; i <= len(rs)-len(word); i++ {
+		if rs[i]|0x20 == first && litAt(rs, i, word, true) {
 			at = append(at, i)
 		}
 	}
@@ -90,6 +154,10 @@ func (m *matcher) wordAt(word []rune) []int {
 func (m *matcher) release() {
 	putStack(m.stack)
 	m.stack = nil
+	if m.spare != nil {
+		sparePool.Put(m.spare)
+		m.spare = nil
+	}
 }
 
 // Backtracking stacks grow with the text (a greedy loop over a long run
@@ -135,6 +203,10 @@ type pattern struct {
 	// word, when set, is a literal (folded) every match begins with: the
 	// matcher finds its occurrences once for all the patterns that have it.
 	word []rune
+	// first, when set, holds every rune a match can begin with (what the
+	// program's first instructions read): findAll skips to them, and a
+	// text without one has no match.
+	first *runeSet
 }
 
 // runeSet is a set of runes: a table for ASCII, a function for the rest
@@ -142,6 +214,17 @@ type pattern struct {
 type runeSet struct {
 	ascii [utf8RuneSelf]bool
 	other func(rune) bool
+	all   bool // every rune, and also no rune (what a thread may do first without reading one)
+}
+
+// anyIn reports whether s holds a rune of the set.
+func (s *runeSet) anyIn(text string) bool {
+	for _, r := range text {
+		if s.has(r) {
+			return true
+		}
+	}
+	return false
 }
 
 const utf8RuneSelf = 0x80
@@ -164,7 +247,11 @@ func (s *runeSet) has(r rune) bool {
 // nextKey is the first position at or after i holding a rune of s, or -1.
 func (s *runeSet) next(rs []rune, i int) int {
 	for ; i < len(rs); i++ {
-		if s.has(rs[i]) {
+		if r := rs[i]; r < utf8RuneSelf {
+			if s.ascii[r] {
+				return i
+			}
+		} else if s.other != nil && s.other(r) {
 			return i
 		}
 	}
@@ -229,6 +316,11 @@ func (p *pattern) runAll(m *matcher) []span {
 		words = m.wordAt(p.word)
 	}
 	for i := 0; i <= len(m.rs); {
+		if p.first != nil {
+			if i = p.first.next(m.rs, i); i < 0 {
+				break
+			}
+		}
 		if p.word != nil {
 			for len(words) > 0 && words[0] < i {
 				words = words[1:]
@@ -268,9 +360,13 @@ func (p *pattern) runAll(m *matcher) []span {
 		}
 	}
 	m.stack = r.stack[:0] // for the next pattern
+	m.recycle(r.failed)
+	m.recycleLooks(r.looks)
 	for _, sub := range r.subs {
 		if sub != nil {
 			putStack(sub.stack)
+			m.recycle(sub.failed)
+			m.recycle(sub.passed)
 		}
 	}
 	counted(m.steps - steps)
@@ -286,7 +382,11 @@ func (b *patternBuilder) group(name string, n pnode) pnode {
 }
 
 func (b *patternBuilder) build(root pnode, starts func([]rune, int) bool) *pattern {
-	return &pattern{root: root, prog: compile(root), names: b.names, starts: starts}
+	p := &pattern{root: root, prog: compile(root), names: b.names, starts: starts}
+	if first := p.prog.firstRunes(p.prog.start, 0); !first.all {
+		p.first = &first
+	}
+	return p
 }
 
 // Constructors mirroring regex syntax.

@@ -46,6 +46,8 @@ type inst struct {
 	sub   *program        // opNotAhead
 	memo  int             // the index of the remembering point (a loop head, a repetition's exit), or -1
 	look  int             // opNotAhead: its index among the program's lookaheads
+	lazy  bool            // opSplit: the head of an unbounded lazy loop
+	scan  *lazyScan       // a lazy loop head's tight loop (vmscan.go), or nil
 }
 
 // program is a compiled pattern.
@@ -62,6 +64,7 @@ type program struct {
 func compile(root pnode) *program {
 	p := &program{}
 	p.start = p.emit(root, p.add(inst{op: opMatch}))
+	p.addScans()
 	return p
 }
 
@@ -135,6 +138,7 @@ func (p *program) emitRepeat(x pRepeat, next int) int {
 			p.insts[head].next = body
 		}
 		p.remember(head)
+		p.insts[head].lazy = x.lazy
 		tail = head
 	} else {
 		for range x.max - x.min {
@@ -205,9 +209,10 @@ type run struct {
 type jobKind uint8
 
 const (
-	jobTry     jobKind = iota // go on at pc, pos
-	jobRestore                // caps[slot] = old
-	jobFailed                 // everything after the loop head at pos failed
+	jobTry        jobKind = iota // go on at pc, pos
+	jobRestore                   // caps[slot] = old
+	jobFailed                    // everything after the loop head at pos failed
+	jobFailedFrom                // the same, at every position from pc up to pos
 )
 
 type job struct {
@@ -233,7 +238,7 @@ func (r *run) setBit(set *[][]uint64, i, pos int) {
 		*set = make([][]uint64, r.p.memos)
 	}
 	if (*set)[i] == nil {
-		(*set)[i] = make([]uint64, len(r.m.rs)/64+1)
+		(*set)[i] = r.m.bitset()
 	}
 	(*set)[i][pos/64] |= 1 << (pos % 64)
 }
@@ -255,6 +260,11 @@ func (r *run) matchAt(i int, caps []int) (int, bool) {
 		case jobFailed:
 			r.setBit(&r.failed, j.memoHead, j.pos)
 			continue
+		case jobFailedFrom:
+			for p := j.pc; p < j.pos; p++ {
+				r.setBit(&r.failed, j.memoHead, p)
+			}
+			continue
 		}
 		pc, pos := j.pc, j.pos
 	thread:
@@ -262,6 +272,17 @@ func (r *run) matchAt(i int, caps []int) (int, bool) {
 			m.tick()
 			in := &insts[pc]
 			if in.memo >= 0 {
+				if in.scan != nil && !r.boolean {
+					var failed []uint64
+					if r.failed != nil {
+						failed = r.failed[in.memo]
+					}
+					if end := in.scan.walk(rs, pos, failed); end > pos {
+						r.stack = append(r.stack, job{kind: jobFailedFrom, pc: pos, pos: end, memoHead: in.memo})
+						m.steps += end - pos
+						pos = end
+					}
+				}
 				if bit(r.failed, in.memo, pos) {
 					break
 				}
@@ -343,7 +364,7 @@ func (r *run) lookahead(in *inst, pos int) bool {
 		r.looks, r.subs = make([][]int8, r.p.looks), make([]*run, r.p.looks)
 	}
 	if r.looks[k] == nil {
-		r.looks[k] = make([]int8, len(r.m.rs)+1)
+		r.looks[k] = r.m.lookSet()
 		r.subs[k] = &run{p: in.sub, m: r.m, boolean: true, stack: getStack()}
 	}
 	if v := r.looks[k][pos]; v != 0 {

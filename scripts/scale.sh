@@ -40,8 +40,15 @@ STAGES=" ${STAGES:-ingest import references verify langcheck dags align score ta
 wants() { [[ "$STAGES" == *" $1 "* ]]; }
 
 if wants ingest; then
+  # Only a run this script made (its marker inside) is replaced: DATA may
+  # name a directory of the user's, which is never deleted.
+  if [ -e "$DATA" ] && [ ! -f "$DATA/.made-by-scale.sh" ]; then
+    echo "scale: $DATA exists and was not made by scale.sh; choose another DATA" >&2
+    exit 1
+  fi
   rm -rf "$DATA"
   mkdir -p "$DATA"
+  : > "$DATA/.made-by-scale.sh"
 elif [ ! -d "$DATA" ]; then
   echo "scale: no run in $DATA (STAGES must hold ingest)" >&2
   exit 1

@@ -1,6 +1,7 @@
 package duck
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -145,4 +146,15 @@ func FormatSize(n int64) string {
 		return fmt.Sprintf("%d bytes", n)
 	}
 	return fmt.Sprintf("%.1f %s", v, units[i])
+}
+
+// MemoryLimitSet is the memory limit DuckDB itself reports for the
+// database (which shows it as a size, such as "256.0 MiB"): what a stage's
+// cap became, not what was asked for.
+func (db *DB) MemoryLimitSet(ctx context.Context) (int64, error) {
+	var shown string
+	if err := db.QueryRowContext(ctx, "SELECT current_setting('memory_limit')::VARCHAR").Scan(&shown); err != nil {
+		return 0, err
+	}
+	return ParseSize(strings.ReplaceAll(shown, " ", ""))
 }

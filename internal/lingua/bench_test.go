@@ -15,14 +15,14 @@ import (
 //
 //	go test ./internal/lingua -run '^$' -bench Detect -cpu 1 -count 3
 func BenchmarkDetect(b *testing.B) {
-	english := demoQuestions(b, "en")
+	english := testenv.DemoQuestions(b, "en")
 	fast, err := New()
 	if err != nil {
 		b.Fatal(err)
 	}
 	ref, _ := reference(b)
 	for _, code := range []string{"sw", "zh", "en", "ru"} {
-		text := tracegen.Write(tracegen.Trace{Prose: demoQuestions(b, code), English: english, Bytes: 30_000, Cut: true, Seed: 1})
+		text := tracegen.Write(tracegen.Trace{Prose: testenv.DemoQuestions(b, code), English: english, Bytes: 30_000, Cut: true, Seed: 1})
 		segments := transforms.Segments(transforms.StripMath(text), 200, 24)
 		b.Run(code+"-internal", func(b *testing.B) {
 			start := testenv.CPUTime()

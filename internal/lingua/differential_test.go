@@ -1,12 +1,8 @@
 package lingua
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -108,29 +104,6 @@ func name(l int) string {
 	return codes[l]
 }
 
-// demoQuestions are the demo problems' questions in lang (data/demo).
-func demoQuestions(t testing.TB, lang string) []string {
-	t.Helper()
-	var out []string
-	for _, level := range []string{"low", "medium", "high"} {
-		f, err := os.Open(filepath.Join(testenv.Demo(t), lang, level+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var row struct{ Question string }
-			if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, row.Question)
-		}
-		f.Close()
-	}
-	return out
-}
-
 // TestSameDecisionsAsLinguaGo compares the detector with lingua-go on every
 // segment langcheck reads of generated traces in each study language (and
 // of the same traces with math stripped), on every prefix of a few hundred
@@ -138,9 +111,9 @@ func demoQuestions(t testing.TB, lang string) []string {
 // exponent ranges: normal, subnormal, decimal), and on odd texts.
 func TestSameDecisionsAsLinguaGo(t *testing.T) {
 	c := newComparison(t)
-	english := demoQuestions(t, "en")
+	english := testenv.DemoQuestions(t, "en")
 	for _, code := range codes {
-		prose := demoQuestions(t, code)
+		prose := testenv.DemoQuestions(t, code)
 		for seed := range uint64(3) {
 			text := tracegen.Write(tracegen.Trace{Prose: prose, English: english, Bytes: 30_000, Cut: seed == 2, Answer: "42", Seed: seed})
 			for _, s := range transforms.Segments(text, 200, 1000) {
@@ -172,7 +145,7 @@ func oddTexts(t testing.TB) []string {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var prose [][]string
 	for _, code := range codes {
-		prose = append(prose, strings.Fields(strings.Join(demoQuestions(t, code), " ")))
+		prose = append(prose, strings.Fields(strings.Join(testenv.DemoQuestions(t, code), " ")))
 	}
 	words := func(lang, n int) string {
 		ws := prose[lang]

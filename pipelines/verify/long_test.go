@@ -1,10 +1,8 @@
 package verify
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -19,32 +17,10 @@ import (
 	"github.com/datg/datg/internal/tracegen"
 )
 
-// demoProse is the demo set's questions in lang, as paragraphs.
-func demoProse(t testing.TB, lang string) []string {
-	t.Helper()
-	var out []string
-	for _, level := range []string{"low", "medium", "high"} {
-		f, err := os.Open(filepath.Join(testenv.Demo(t), lang, level+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			var row struct{ Question string }
-			if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, row.Question)
-		}
-		f.Close()
-	}
-	return out
-}
-
 // longTraces are generated traces of about size bytes in lang with the
 // answer 140,892: one ending in each final form and one cut at the budget.
 func longTraces(t testing.TB, lang string, size int) []string {
-	prose, en := demoProse(t, lang), demoProse(t, "en")
+	prose, en := testenv.DemoQuestions(t, lang), testenv.DemoQuestions(t, "en")
 	var out []string
 	for seed := uint64(1); seed <= 6; seed++ {
 		out = append(out, tracegen.Write(tracegen.Trace{Prose: prose, English: en, Bytes: size, Cut: seed == 6, Answer: "140,892", Seed: seed}))
@@ -137,13 +113,13 @@ func longTraceCases(t testing.TB) (texts, golds []string) {
 		{`x^2 + 1`, `1+x^2`, `x^2-1`},
 		{`\{1, 2, 3\}`, `\{3,2,1\}`, `\{1,2\}`},
 	}
-	en := demoProse(t, "en")
+	en := testenv.DemoQuestions(t, "en")
 	seed := uint64(0)
 	for _, l := range []string{"bn", "de", "en", "es", "fr", "ja", "ru", "sw", "te", "th", "zh", "ko", "id", "ms"} {
 		if _, err := os.Stat(filepath.Join(testenv.Demo(t), l)); err != nil {
 			continue
 		}
-		prose := demoProse(t, l)
+		prose := testenv.DemoQuestions(t, l)
 		for _, size := range []int{3_000, 30_000, 100_000} {
 			for form := 0; form < 6; form++ {
 				seed++
@@ -154,7 +130,7 @@ func longTraceCases(t testing.TB) (texts, golds []string) {
 			}
 		}
 	}
-	sw := strings.Join(demoProse(t, "sw"), " ")
+	sw := strings.Join(testenv.DemoQuestions(t, "sw"), " ")
 	odd := []string{
 		strings.Repeat(sw[:500]+` $\boxed{12}$, `, 60) + `\boxed{140892}`,
 		strings.Repeat(sw[:500]+` \boxed{`, 60),

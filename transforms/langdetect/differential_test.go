@@ -1,14 +1,10 @@
 package langdetect
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -123,38 +119,14 @@ func TestProfilesIndexedAsBefore(t *testing.T) {
 // demo set's questions as prose, English mixed in), 1-40 KB, cut or not.
 func studyTraces(t testing.TB) []string {
 	var out []string
-	en := demoQuestions(t, "en")
+	en := testenv.DemoQuestions(t, "en")
 	seed := uint64(0)
 	for _, l := range study.Languages() {
-		prose := demoQuestions(t, l.Code)
+		prose := testenv.DemoQuestions(t, l.Code)
 		for _, size := range []int{1_000, 6_000, 15_000, 40_000} {
 			seed++
 			out = append(out, tracegen.Write(tracegen.Trace{Prose: prose, English: en, Bytes: size, Cut: seed%2 == 0, Answer: "42", Seed: seed}))
 		}
-	}
-	return out
-}
-
-func demoQuestions(t testing.TB, lang string) []string {
-	var out []string
-	for _, level := range []string{"low", "medium", "high"} {
-		f, err := os.Open(filepath.Join(testenv.Demo(t), lang, level+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 0, 1<<16), 1<<22)
-		for sc.Scan() {
-			var row struct{ Question string }
-			if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-				t.Fatalf("%s/%s: %v", lang, level, err)
-			}
-			out = append(out, row.Question)
-		}
-		f.Close()
-	}
-	if len(out) == 0 {
-		t.Fatalf("no demo questions in %s", lang)
 	}
 	return out
 }

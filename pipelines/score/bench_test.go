@@ -11,13 +11,18 @@ import (
 	"github.com/datg/datg/schema"
 )
 
-// benchRun writes a run of pairs (trace, DAG) alignments by one aligner:
-// five DAGs of six nodes and about eight edges per problem, one trace per
-// problem and events (10 in BenchmarkScore) and one harmful action per pair.
+// benchRun writes the run of scaleWorld.
 func benchRun(b *testing.B, pairs, events int) string {
 	b.Helper()
 	dir := b.TempDir()
-	rng := rand.New(rand.NewPCG(1, 2))
+	scaleWorld(rand.New(rand.NewPCG(1, 2)), pairs, events).write(b, dir)
+	return dir
+}
+
+// scaleWorld is pairs (trace, DAG) alignments by one aligner: five DAGs
+// of six nodes and about eight edges per problem, one trace per problem
+// and events (10 in BenchmarkScore) and one harmful action per pair.
+func scaleWorld(rng *rand.Rand, pairs, events int) world {
 	const dagsPerProblem, nodesPerDAG = 5, 6
 	problems := pairs / dagsPerProblem
 	var w world
@@ -48,8 +53,7 @@ func benchRun(b *testing.B, pairs, events int) string {
 				Category: "harmful_loop", EvidenceSpan: fmt.Sprintf("span %d", rng.IntN(20))})
 		}
 	}
-	w.write(b, dir)
-	return dir
+	return w
 }
 
 // BenchmarkScore measures datg score (the SQL and writing the scores table)

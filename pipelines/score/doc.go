@@ -2,5 +2,6 @@
 // trace's best DAG, with the DuckDB query in sql/derive/scores.sql (the
 // contract's definitions). It reads dags, nodes, edges, alignments,
 // alignment_events, harmful_actions and traces, and rewrites
-// DIR/scores.parquet.
+// DIR/scores.parquet. A large run is scored in parts of consecutive traces
+// (parts.go), one query each, so its memory follows a part, not the run.
 package score

@@ -55,43 +55,43 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return sum, err
 	}
 	q, _ := datgsql.Derive("scores")
-	rows, err := db.QueryContext(ctx, q.Text)
-	if err != nil {
-		return sum, fmt.Errorf("sql/derive/scores.sql: %w", err)
-	}
-	defer rows.Close()
 	w, err := store.Create(cfg.Data, schema.Scores, store.Meta{Stage: "score", ConfigHash: store.HashConfig(q.Text)})
 	if err != nil {
 		return sum, err
 	}
 	defer w.Abort()
+	// The session variables that choose the part are the connection's:
+	// every query of the parts runs on this one.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return sum, err
+	}
+	defer conn.Close()
+	parts, err := partsOf(ctx, conn, partAlignments)
+	if err != nil {
+		return sum, err
+	}
 	batch := make([]schema.Score, 0, 1024)
-	for rows.Next() {
-		var s schema.Score
-		var pmf sql.NullFloat64
-		if err := rows.Scan(&s.TraceID, &s.DagID, &s.Aligner, &s.RefIndex, &s.CAR, &pmf, &s.HAR, &s.Best,
-			&s.NodeCount, &s.Committed, &s.EdgeCount, &s.Ordered, &s.Harmful, &s.Judgeable,
-			&s.TextHash, &s.DagHash, &s.AlignmentHash); err != nil {
+	for _, p := range parts {
+		if err := p.choose(ctx, conn); err != nil {
 			return sum, err
 		}
-		if pmf.Valid {
-			v := pmf.Float64
-			s.PMF = &v
-		}
-		if s.Best {
-			sum.Traces++
-		}
-		sum.Scored++
-		batch = append(batch, s)
-		if len(batch) == cap(batch) {
-			if err := w.Write(batch...); err != nil {
-				return sum, err
+		if err := scorePart(ctx, conn, q.Text, func(s schema.Score) error {
+			if s.Best {
+				sum.Traces++
 			}
-			batch = batch[:0]
+			sum.Scored++
+			batch = append(batch, s)
+			if len(batch) == cap(batch) {
+				if err := w.Write(batch...); err != nil {
+					return err
+				}
+				batch = batch[:0]
+			}
+			return nil
+		}); err != nil {
+			return sum, err
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return sum, err
 	}
 	if err := w.Write(batch...); err != nil {
 		return sum, err
@@ -99,10 +99,48 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, w.Commit()
 }
 
-// stageMemory caps DuckDB's memory in datg score: scores.sql's window
-// over every alignment (675,000 at ten times the paper's design) ran out
-// of memory under 256 MiB; under 1 GiB it runs.
-const stageMemory = 1 << 30
+// scorePart runs scores.sql over the part of the run conn has chosen,
+// giving each row to add in the query's order.
+func scorePart(ctx context.Context, conn *sql.Conn, query string, add func(schema.Score) error) error {
+	rows, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		return fmt.Errorf("sql/derive/scores.sql: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		s, err := scanScore(rows)
+		if err != nil {
+			return err
+		}
+		if err := add(s); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// scanScore reads one row of scores.sql.
+func scanScore(rows *sql.Rows) (schema.Score, error) {
+	var s schema.Score
+	var pmf sql.NullFloat64
+	if err := rows.Scan(&s.TraceID, &s.DagID, &s.Aligner, &s.RefIndex, &s.CAR, &pmf, &s.HAR, &s.Best,
+		&s.NodeCount, &s.Committed, &s.EdgeCount, &s.Ordered, &s.Harmful, &s.Judgeable,
+		&s.TextHash, &s.DagHash, &s.AlignmentHash); err != nil {
+		return s, err
+	}
+	if pmf.Valid {
+		v := pmf.Float64
+		s.PMF = &v
+	}
+	return s, nil
+}
+
+// stageMemory caps DuckDB's memory in datg score. One query over every
+// alignment ran out of memory under 256 MiB at 675,000 alignments (ten
+// times the paper's design) and took 1.4 GB of memory under 1 GiB; a part
+// of at most partAlignments runs under it. A variable so that a test can
+// score under a smaller cap.
+var stageMemory int64 = 256 << 20
 
 // openRun opens the run's database with a stage's limits: its memory
 // capped (duck.StageLimits), so the stage's memory stays flat in the run's

@@ -1,0 +1,71 @@
+package score
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// partAlignments is the most alignments datg score scores in one query:
+// scores.sql's joins, aggregates, window and sort then take the memory of
+// the paper's design at most (67,500 alignments ran in 260-380 MB, DuckDB
+// capped at 256 MiB or not), whatever the run's size. A variable so that a
+// test can score a small run in many parts.
+var partAlignments = 50_000
+
+// part is a range of consecutive trace ids, from (inclusive) to to
+// (exclusive); "" leaves that end open.
+type part struct{ from, to string }
+
+// partsOf cuts the run's traces, in trace id order, into parts of at most
+// max alignments each (more when one trace has more): consecutive, so the
+// rows of the parts in turn are the rows of the run in scores.sql's order,
+// which sorts by trace first. One part, open at both ends, when the run
+// is that small.
+func partsOf(ctx context.Context, conn *sql.Conn, max int) ([]part, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT trace_id, count(*) FROM alignments GROUP BY trace_id ORDER BY trace_id`)
+	if err != nil {
+		return nil, fmt.Errorf("alignments per trace: %w", err)
+	}
+	defer rows.Close()
+	var cuts []string
+	n := 0
+	for rows.Next() {
+		var id string
+		var k int
+		if err := rows.Scan(&id, &k); err != nil {
+			return nil, err
+		}
+		if n > 0 && n+k > max {
+			cuts = append(cuts, id)
+			n = 0
+		}
+		n += k
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	parts := make([]part, 0, len(cuts)+1)
+	from := ""
+	for _, c := range cuts {
+		parts = append(parts, part{from, c})
+		from = c
+	}
+	return append(parts, part{from, ""}), nil
+}
+
+// choose makes p the part the scoring views read (sql/macros/
+// score_partition.sql) on conn.
+func (p part) choose(ctx context.Context, conn *sql.Conn) error {
+	for name, bound := range map[string]string{"datg_score_from": p.from, "datg_score_to": p.to} {
+		value := "NULL::VARCHAR"
+		if bound != "" {
+			value = "'" + strings.ReplaceAll(bound, "'", "''") + "'"
+		}
+		if _, err := conn.ExecContext(ctx, "SET VARIABLE "+name+" = "+value); err != nil {
+			return fmt.Errorf("choosing the traces to score: %w", err)
+		}
+	}
+	return nil
+}

@@ -422,10 +422,25 @@ type candidate struct {
 
 // extract is extract_target_from_pred with fallback_mode "first_match"
 // and extraction_mode "any_match".
-func extract(text string) (ex extraction) {
-	rs := borrowRunes(text) // every string taken from it is a copy
+func extract(text string) extraction { return extractWith(text, len(text) >= indexFrom) }
+
+// extractWith is extract, its searches jumping along the notable index
+// built as the text is decoded (indexed), or reading every rune (the
+// oracle of notable_test.go, and short texts, where the index costs more
+// than it saves).
+func extractWith(text string, indexed bool) (ex extraction) {
+	var (
+		rs    []rune
+		marks *notableIndex
+	)
+	if indexed {
+		rs, marks = borrowMarkedRunes(text) // every string taken from it is a copy
+	} else {
+		rs = borrowRunes(text)
+	}
 	defer returnRunes(rs)
 	m := newMatcher(rs)
+	m.marks, m.noIndex = marks, !indexed // marks are released with m
 	defer m.release()
 	defer func() {
 		if r := recover(); r != nil {

@@ -37,10 +37,11 @@ const (
 	planeDollar           // "$"
 	planeBackslash        // `\`
 	planeBrackets         // "[", "]", "}"
+	planeLetterA          // "a", "A": where "answer" may begin (wordAt)
 	nPlanes
 )
 
-var planeRunes = [nPlanes]string{"\n", "$", `\`, "[]}"}
+var planeRunes = [nPlanes]string{"\n", "$", `\`, "[]}", "aA"}
 
 // planeOf is, for an ASCII rune, 1 + the plane that marks it, or 0.
 var planeOf = func() (t [utf8RuneSelf]uint8) {
@@ -103,6 +104,9 @@ func (x *notableIndex) next(planes uint8, i int) int {
 	if i >= x.n {
 		return x.n
 	}
+	if planes&(planes-1) == 0 {
+		return x.nextInPlane(x.planes[bits.TrailingZeros8(planes)], i)
+	}
 	w := i / 64
 	word := x.word(planes, w) >> (i % 64) << (i % 64)
 	for word == 0 {
@@ -111,6 +115,20 @@ func (x *notableIndex) next(planes uint8, i int) int {
 			return x.n
 		}
 		word = x.word(planes, w)
+	}
+	return min(w*64+bits.TrailingZeros64(word), x.n)
+}
+
+// nextInPlane is next for one plane.
+func (x *notableIndex) nextInPlane(plane []uint64, i int) int {
+	w := i / 64
+	word := plane[w] >> (i % 64) << (i % 64)
+	for word == 0 {
+		w++
+		if w*64 >= x.n {
+			return x.n
+		}
+		word = plane[w]
 	}
 	return min(w*64+bits.TrailingZeros64(word), x.n)
 }
@@ -162,6 +180,9 @@ func (s *runeSet) markSparse() {
 		} else {
 			s.sparse = false
 		}
+	}
+	if s.planes == 0 { // no rune: nothing for the index to find
+		s.sparse = false
 	}
 	if !s.sparse {
 		s.planes = 0

@@ -66,6 +66,9 @@ type matcher struct {
 	words  map[string][]int // wordAt's answers
 	spare  *spareSets       // the runs' position and lookahead sets, cleared for reuse
 	marks  *notableIndex    // the text's notable runes (notable.go), once asked for
+	// noIndex: every search reads every rune (extractWith, the tests'
+	// oracle).
+	noIndex bool
 }
 
 // indexFrom is the length from which a text's searches use the notable
@@ -75,6 +78,9 @@ const indexFrom = 512
 // notable returns the text's notable index, built on first use, or nil
 // for a short text.
 func (m *matcher) notable() *notableIndex {
+	if m.noIndex {
+		return nil
+	}
 	if m.marks == nil && len(m.rs) >= indexFrom {
 		m.marks = newNotableIndex(m.rs)
 	}
@@ -155,9 +161,27 @@ func (m *matcher) wordAt(word []rune) []int {
 	}
 	var at []int
 	rs, first := m.rs, word[0]
-	for i := 0; i <= len(rs)-len(word); i++ {
-		if rs[i]|0x20 == first && litAt(rs, i, word, true) {
-			at = append(at, i)
+	if suffix, ok := wordSuffixes[string(word)]; ok {
+		// "final answer" is where "answer" is, after "final ": the
+		// occurrences of the shorter word, read once, serve both.
+		head := len(word) - len(suffix)
+		for _, j := range m.wordAt(suffix) {
+			if i := j - head; i >= 0 && rs[i]|0x20 == first && litAt(rs, i, word[:head], true) {
+				at = append(at, i)
+			}
+		}
+	} else if x := m.notable(); x != nil && first == 'a' {
+		// rs[i]|0x20 == 'a' where the index marks an "a" or an "A".
+		for i := x.next(1<<planeLetterA, 0); i <= len(rs)-len(word); i = x.next(1<<planeLetterA, i+1) {
+			if litAt(rs, i, word, true) {
+				at = append(at, i)
+			}
+		}
+	} else {
+		for i := 0; i <= len(rs)-len(word); i++ {
+			if rs[i]|0x20 == first && litAt(rs, i, word, true) {
+				at = append(at, i)
+			}
 		}
 	}
 	if m.words == nil {
@@ -166,6 +190,11 @@ func (m *matcher) wordAt(word []rune) []int {
 	m.words[string(word)] = at
 	return at
 }
+
+// wordSuffixes are the words a pattern begins with that end in another
+// such word (the runes are compared one by one, so a word's occurrences
+// are its suffix's, preceded by the rest).
+var wordSuffixes = map[string][]rune{"final answer": []rune("answer")}
 
 // release returns the matcher's stack for the next text.
 func (m *matcher) release() {

@@ -382,7 +382,17 @@ func (r *run) lookahead(in *inst, pos int) bool {
 func litAt(rs []rune, pos int, lit []rune, fold bool) bool {
 	for j, want := range lit {
 		c := rs[pos+j]
-		if c != want && !(fold && foldEq(c, want)) {
+		switch {
+		case c == want:
+		case !fold:
+			return false
+		case c < utf8RuneSelf && want < utf8RuneSelf:
+			// foldEq without its table lookups: two ASCII runes fold
+			// together when they are one letter in two cases.
+			if c|0x20 != want|0x20 || !isASCIILetter(c) {
+				return false
+			}
+		case !foldEq(c, want):
 			return false
 		}
 	}

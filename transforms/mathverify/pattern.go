@@ -170,10 +170,13 @@ func (m *matcher) wordAt(word []rune) []int {
 				at = append(at, i)
 			}
 		}
-	} else if x := m.notable(); x != nil && first == 'a' {
+	} else if x := m.notable(); x != nil && first == 'a' && len(word) > 1 {
 		// rs[i]|0x20 == 'a' where the index marks an "a" or an "A".
+		second := word[1] | 0x20
 		for i := x.next(1<<planeLetterA, 0); i <= len(rs)-len(word); i = x.next(1<<planeLetterA, i+1) {
-			if litAt(rs, i, word, true) {
+			// An ASCII rune after the "a" folds with the word's second
+			// (a letter) only in one of its two cases.
+			if (rs[i+1] >= utf8RuneSelf || rs[i+1]|0x20 == second) && litAt(rs, i, word, true) {
 				at = append(at, i)
 			}
 		}

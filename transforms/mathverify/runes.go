@@ -142,12 +142,21 @@ func decodeMarked(out []rune, s string, x *notableIndex) []rune {
 			// the next word from the next byte would read it eight times).
 			byRune = i + 8
 		}
-		if c := s[i]; c < utf8.RuneSelf {
+		c := s[i]
+		if c < utf8.RuneSelf {
 			out[k] = rune(c)
 			if p := planeOf[c]; p != 0 {
 				x.planes[p-1][k/64] |= 1 << (k % 64)
 			}
 			i++
+			k++
+			continue
+		}
+		if c >= 0xe1 && c <= 0xec && i+2 < len(s) && bs[i+1]&0xc0 == 0x80 && bs[i+2]&0xc0 == 0x80 {
+			// decodeShort's commonest case (CJK, Indic, Thai), inline:
+			// a lead byte with no overlong or surrogate forms.
+			out[k] = rune(c&0x0f)<<12 | rune(bs[i+1]&0x3f)<<6 | rune(bs[i+2]&0x3f)
+			i += 3
 			k++
 			continue
 		}

@@ -113,7 +113,7 @@ func checkIndexedSearches(t *testing.T, text string, patterns []*pattern, plain 
 	defer pm.release()
 	positions := []int{0, len(rs)}
 	for i := range rs {
-		if len(rs) < 3000 || rs[i] < utf8RuneSelf && planeOf[rs[i]] != 0 && rng.IntN(4) == 0 || rng.IntN(100) == 0 {
+		if len(rs) < 400 || rs[i] < utf8RuneSelf && planeOf[rs[i]] != 0 && rng.IntN(4) == 0 || rng.IntN(100) == 0 {
 			positions = append(positions, i, i+1)
 		}
 	}
@@ -230,7 +230,7 @@ func FuzzNotableIndex(f *testing.F) {
 		plain[i] = withoutScans(p)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		if len(text) > 5000 {
+		if len(text) > 3000 {
 			return
 		}
 		checkDecodeMarked(t, text)

@@ -164,11 +164,11 @@ func exprPatterns() []prioritized {
 // latexEnv is make_latex_env_pattern(prefix, context).
 func latexEnv(b *patternBuilder, prefix string, boxed bool) pnode {
 	notBS := notBehind(oneOf(`\`))
-	ddc := alt(cls(noneOf("$")), seq(lit("$"), notAhead(lit("$"))))
-	dbc := alt(cls(noneOf(`\`)), seq(lit(`\`), notAhead(lit("]"))))
-	idc := alt(lit(`\$`), cls(noneOf("\n$")))
-	ipc := alt(cls(noneOf("\\\n")), seq(lit(`\`), notAhead(lit(")"))))
-	ibc := cls(noneOf("\n]["))
+	ddc := alt(clsExcept("$"), seq(lit("$"), notAhead(lit("$"))))
+	dbc := alt(clsExcept(`\`), seq(lit(`\`), notAhead(lit("]"))))
+	idc := alt(lit(`\$`), clsExcept("\n$"))
+	ipc := alt(clsExcept("\\\n"), seq(lit(`\`), notAhead(lit(")"))))
+	ibc := clsExcept("\n][")
 	content := func(c pnode) pnode {
 		if boxed {
 			return seq(lazyStar(c), lit(`\boxed{`), lazyPlus(c), lit("}"), lazyStar(c))
@@ -241,9 +241,10 @@ func boxedEnvStart(rs []rune, i int) bool {
 // for "$$...$$", "\]" for "\[...\]", and also an unescaped "$" for
 // "$...$", "\)" for "\(...\)". Most of a trace is before its first box
 // or on lines without one, and is not run at all.
-func boxedEnvMayHoldBox(rs []rune) func(i int) bool {
-	box, nl, dd, br := newNextRunes(rs, []rune(`\boxed{`)), newNextRunes(rs, []rune("\n")), newNextRunes(rs, []rune("$$")), newNextRunes(rs, []rune(`\]`))
-	dollar, paren := newNextRunes(rs, []rune("$")), newNextRunes(rs, []rune(`\)`))
+func boxedEnvMayHoldBox(m *matcher) func(i int) bool {
+	rs := m.rs
+	box, nl, dd, br := newNextRunes(m, []rune(`\boxed{`)), newNextRunes(m, []rune("\n")), newNextRunes(m, []rune("$$")), newNextRunes(m, []rune(`\]`))
+	dollar, paren := newNextRunes(m, []rune("$")), newNextRunes(m, []rune(`\)`))
 	return func(i int) bool {
 		if i+1 >= len(rs) {
 			return false
@@ -278,15 +279,25 @@ func boxedEnvMayHoldBox(rs []rune) func(i int) bool {
 
 // nextRunes finds the next occurrence of a run of runes, searched from
 // increasing positions: an occurrence found stays the answer until the
-// search passes it, so the text is read once.
+// search passes it, so the text is read once. When the run begins with a
+// notable rune (notable.go), the search jumps between the text's notable
+// runes.
 type nextRunes struct {
 	rs, lit  []rune
-	at       int // the first occurrence at or after searched, or -1
+	marks    *notableIndex // nil: read every rune
+	plane    uint8         // the plane of marks that marks lit[0]
+	at       int           // the first occurrence at or after searched, or -1
 	searched int
 	valid    bool
 }
 
-func newNextRunes(rs, lit []rune) *nextRunes { return &nextRunes{rs: rs, lit: lit} }
+func newNextRunes(m *matcher, lit []rune) *nextRunes {
+	n := &nextRunes{rs: m.rs, lit: lit}
+	if lit[0] < utf8RuneSelf && planeOf[lit[0]] != 0 {
+		n.marks, n.plane = m.notable(), 1<<(planeOf[lit[0]]-1)
+	}
+	return n
+}
 
 func (n *nextRunes) from(i int) int {
 	if n.valid && i >= n.searched && (n.at < 0 || n.at >= i) {
@@ -295,6 +306,15 @@ func (n *nextRunes) from(i int) int {
 	n.valid, n.searched, n.at = true, i, -1
 	rs, lit := n.rs, n.lit
 	first := lit[0]
+	if n.marks != nil {
+		for j := n.marks.next(n.plane, i); j <= len(rs)-len(lit); j = n.marks.next(n.plane, j+1) {
+			if rs[j] == first && litAt(rs, j, lit, false) {
+				n.at = j
+				break
+			}
+		}
+		return n.at
+	}
 	for j := i; j <= len(rs)-len(lit); j++ {
 		if rs[j] == first && litAt(rs, j, lit, false) {
 			n.at = j
@@ -402,10 +422,25 @@ type candidate struct {
 
 // extract is extract_target_from_pred with fallback_mode "first_match"
 // and extraction_mode "any_match".
-func extract(text string) (ex extraction) {
-	rs := borrowRunes(text) // every string taken from it is a copy
+func extract(text string) extraction { return extractWith(text, len(text) >= indexFrom) }
+
+// extractWith is extract, its searches jumping along the notable index
+// built as the text is decoded (indexed), or reading every rune (the
+// oracle of notable_test.go, and short texts, where the index costs more
+// than it saves).
+func extractWith(text string, indexed bool) (ex extraction) {
+	var (
+		rs    []rune
+		marks *notableIndex
+	)
+	if indexed {
+		rs, marks = borrowMarkedRunes(text) // every string taken from it is a copy
+	} else {
+		rs = borrowRunes(text)
+	}
 	defer returnRunes(rs)
 	m := newMatcher(rs)
+	m.marks, m.noIndex = marks, !indexed // marks are released with m
 	defer m.release()
 	defer func() {
 		if r := recover(); r != nil {

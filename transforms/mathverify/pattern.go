@@ -18,8 +18,11 @@ import (
 type pnode interface{}
 
 type (
-	pClass struct{ fn func(rune) bool }
-	pLit   struct {
+	pClass struct {
+		fn   func(rune) bool
+		wide wideness // what fn says of every non-ASCII rune, if known
+	}
+	pLit struct {
 		rs   []rune
 		fold bool
 	}
@@ -62,6 +65,26 @@ type matcher struct {
 	caps   []int            // findAll's groups, reused
 	words  map[string][]int // wordAt's answers
 	spare  *spareSets       // the runs' position and lookahead sets, cleared for reuse
+	marks  *notableIndex    // the text's notable runes (notable.go), once asked for
+	// noIndex: every search reads every rune (extractWith, the tests'
+	// oracle).
+	noIndex bool
+}
+
+// indexFrom is the length from which a text's searches use the notable
+// index: below it, building the index costs more than it saves.
+const indexFrom = 512
+
+// notable returns the text's notable index, built on first use, or nil
+// for a short text.
+func (m *matcher) notable() *notableIndex {
+	if m.noIndex {
+		return nil
+	}
+	if m.marks == nil && len(m.rs) >= indexFrom {
+		m.marks = newNotableIndex(m.rs)
+	}
+	return m.marks
 }
 
 // spareSets are cleared sets kept for the next pattern and the next text:
@@ -138,9 +161,30 @@ func (m *matcher) wordAt(word []rune) []int {
 	}
 	var at []int
 	rs, first := m.rs, word[0]
-	for i := 0; i <= len(rs)-len(word); i++ {
-		if rs[i]|0x20 == first && litAt(rs, i, word, true) {
-			at = append(at, i)
+	if suffix, ok := wordSuffixes[string(word)]; ok {
+		// "final answer" is where "answer" is, after "final ": the
+		// occurrences of the shorter word, read once, serve both.
+		head := len(word) - len(suffix)
+		for _, j := range m.wordAt(suffix) {
+			if i := j - head; i >= 0 && rs[i]|0x20 == first && litAt(rs, i, word[:head], true) {
+				at = append(at, i)
+			}
+		}
+	} else if x := m.notable(); x != nil && first == 'a' && len(word) > 1 {
+		// rs[i]|0x20 == 'a' where the index marks an "a" or an "A".
+		second := word[1] | 0x20
+		for i := x.next(1<<planeLetterA, 0); i <= len(rs)-len(word); i = x.next(1<<planeLetterA, i+1) {
+			// An ASCII rune after the "a" folds with the word's second
+			// (a letter) only in one of its two cases.
+			if (rs[i+1] >= utf8RuneSelf || rs[i+1]|0x20 == second) && litAt(rs, i, word, true) {
+				at = append(at, i)
+			}
+		}
+	} else {
+		for i := 0; i <= len(rs)-len(word); i++ {
+			if rs[i]|0x20 == first && litAt(rs, i, word, true) {
+				at = append(at, i)
+			}
 		}
 	}
 	if m.words == nil {
@@ -150,10 +194,17 @@ func (m *matcher) wordAt(word []rune) []int {
 	return at
 }
 
+// wordSuffixes are the words a pattern begins with that end in another
+// such word (the runes are compared one by one, so a word's occurrences
+// are its suffix's, preceded by the rest).
+var wordSuffixes = map[string][]rune{"final answer": []rune("answer")}
+
 // release returns the matcher's stack for the next text.
 func (m *matcher) release() {
 	putStack(m.stack)
 	m.stack = nil
+	m.marks.release()
+	m.marks = nil
 	if m.spare != nil {
 		sparePool.Put(m.spare)
 		m.spare = nil
@@ -195,7 +246,7 @@ type pattern struct {
 	direct func(p *pattern, rs []rune) []span
 	// startsIn, when set, makes a stricter starts for one text, called
 	// with increasing positions (so it can keep its place in the text).
-	startsIn func(rs []rune) func(i int) bool
+	startsIn func(m *matcher) func(i int) bool
 	// key, when set, is runes one of which every match has within
 	// keyWindow runes of its start: findAll skips to them.
 	key       *runeSet
@@ -215,6 +266,10 @@ type runeSet struct {
 	ascii [utf8RuneSelf]bool
 	other func(rune) bool
 	all   bool // every rune, and also no rune (what a thread may do first without reading one)
+	// sparse: the set holds notable ASCII runes alone (notable.go), so
+	// the notable index finds them, in planes. Set by markSparse.
+	sparse bool
+	planes uint8
 }
 
 // anyIn reports whether s holds a rune of the set.
@@ -234,6 +289,7 @@ func newRuneSet(ascii string, other func(rune) bool) *runeSet {
 	for _, c := range ascii {
 		s.ascii[c] = true
 	}
+	s.markSparse()
 	return s
 }
 
@@ -308,7 +364,7 @@ func (p *pattern) runAll(m *matcher) []span {
 	}
 	var startsAt func(int) bool
 	if p.startsIn != nil {
-		startsAt = p.startsIn(m.rs)
+		startsAt = p.startsIn(m)
 	}
 	key := -1 // the next rune of p.key at or after i, once searched
 	var words []int
@@ -317,7 +373,7 @@ func (p *pattern) runAll(m *matcher) []span {
 	}
 	for i := 0; i <= len(m.rs); {
 		if p.first != nil {
-			if i = p.first.next(m.rs, i); i < 0 {
+			if i = p.first.nextIn(m, i); i < 0 {
 				break
 			}
 		}
@@ -332,7 +388,7 @@ func (p *pattern) runAll(m *matcher) []span {
 		}
 		if p.key != nil {
 			if key < i {
-				if key = p.key.next(m.rs, i); key < 0 {
+				if key = p.key.nextIn(m, i); key < 0 {
 					break
 				}
 			}
@@ -384,6 +440,7 @@ func (b *patternBuilder) group(name string, n pnode) pnode {
 func (b *patternBuilder) build(root pnode, starts func([]rune, int) bool) *pattern {
 	p := &pattern{root: root, prog: compile(root), names: b.names, starts: starts}
 	if first := p.prog.firstRunes(p.prog.start, 0); !first.all {
+		first.markSparse()
 		p.first = &first
 	}
 	return p
@@ -394,13 +451,24 @@ func (b *patternBuilder) build(root pnode, starts func([]rune, int) bool) *patte
 func lit(s string) pnode           { return pLit{rs: []rune(s)} }
 func litFold(s string) pnode       { return pLit{rs: []rune(s), fold: true} }
 func cls(fn func(rune) bool) pnode { return pClass{fn: fn} }
-func seq(ns ...pnode) pnode        { return pSeq(ns) }
-func alt(ns ...pnode) pnode        { return pAlt(ns) }
-func opt(n pnode) pnode            { return pRepeat{n: n, min: 0, max: 1} }
-func star(n pnode) pnode           { return pRepeat{n: n, min: 0, max: -1} }
-func plus(n pnode) pnode           { return pRepeat{n: n, min: 1, max: -1} }
-func lazyStar(n pnode) pnode       { return pRepeat{n: n, min: 0, max: -1, lazy: true} }
-func lazyPlus(n pnode) pnode       { return pRepeat{n: n, min: 1, max: -1, lazy: true} }
+
+// clsExcept is [^chars] for ASCII chars: every non-ASCII rune is in it,
+// which the searches of notable.go need to know.
+func clsExcept(chars string) pnode {
+	for _, c := range chars {
+		if c >= utf8RuneSelf {
+			panic("mathverify: clsExcept of a non-ASCII rune")
+		}
+	}
+	return pClass{fn: noneOf(chars), wide: wideAll}
+}
+func seq(ns ...pnode) pnode  { return pSeq(ns) }
+func alt(ns ...pnode) pnode  { return pAlt(ns) }
+func opt(n pnode) pnode      { return pRepeat{n: n, min: 0, max: 1} }
+func star(n pnode) pnode     { return pRepeat{n: n, min: 0, max: -1} }
+func plus(n pnode) pnode     { return pRepeat{n: n, min: 1, max: -1} }
+func lazyStar(n pnode) pnode { return pRepeat{n: n, min: 0, max: -1, lazy: true} }
+func lazyPlus(n pnode) pnode { return pRepeat{n: n, min: 1, max: -1, lazy: true} }
 func rep(n pnode, min, max int, lazy bool) pnode {
 	return pRepeat{n: n, min: min, max: max, lazy: lazy}
 }
@@ -427,8 +495,8 @@ func isASCIILetter(r rune) bool {
 var (
 	digit  = cls(isDigitU)
 	space  = cls(isSpaceU)
-	anyDot = cls(func(r rune) bool { return r != '\n' }) // . without DOTALL
-	anyAll = cls(func(rune) bool { return true })        // . with DOTALL
+	anyDot = clsExcept("\n")                                            // . without DOTALL
+	anyAll = pClass{fn: func(rune) bool { return true }, wide: wideAll} // . with DOTALL
 )
 
 // oneOf is the class of chars: a table when they are ASCII (every class

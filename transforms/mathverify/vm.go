@@ -40,6 +40,7 @@ type inst struct {
 	next  int
 	alt   int             // opSplit: the second choice
 	class func(rune) bool // opClass, opNotBehind
+	wide  wideness        // opClass: what class says of every non-ASCII rune, if known
 	lit   []rune          // opLit
 	fold  bool            // opLit
 	slot  int             // opSave
@@ -78,7 +79,7 @@ func (p *program) add(in inst) int {
 func (p *program) emit(n pnode, next int) int {
 	switch x := n.(type) {
 	case pClass:
-		return p.add(inst{op: opClass, class: x.fn, next: next})
+		return p.add(inst{op: opClass, class: x.fn, wide: x.wide, next: next})
 	case pLit:
 		return p.add(inst{op: opLit, lit: x.rs, fold: x.fold, next: next})
 	case pSeq:
@@ -277,7 +278,7 @@ func (r *run) matchAt(i int, caps []int) (int, bool) {
 					if r.failed != nil {
 						failed = r.failed[in.memo]
 					}
-					if end := in.scan.walk(rs, pos, failed); end > pos {
+					if end := in.scan.walk(m, pos, failed); end > pos {
 						r.stack = append(r.stack, job{kind: jobFailedFrom, pc: pos, pos: end, memoHead: in.memo})
 						m.steps += end - pos
 						pos = end
@@ -381,7 +382,17 @@ func (r *run) lookahead(in *inst, pos int) bool {
 func litAt(rs []rune, pos int, lit []rune, fold bool) bool {
 	for j, want := range lit {
 		c := rs[pos+j]
-		if c != want && !(fold && foldEq(c, want)) {
+		switch {
+		case c == want:
+		case !fold:
+			return false
+		case c < utf8RuneSelf && want < utf8RuneSelf:
+			// foldEq without its table lookups: two ASCII runes fold
+			// together when they are one letter in two cases.
+			if c|0x20 != want|0x20 || !isASCIILetter(c) {
+				return false
+			}
+		case !foldEq(c, want):
 			return false
 		}
 	}

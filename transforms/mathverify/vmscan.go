@@ -22,14 +22,20 @@ type lazyScan struct {
 // walk returns the first position at or after pos where the loop must
 // take its ordinary course: a stop rune, the end of the text, or a
 // position already known to fail (failed: the loop head's bits, or nil).
-func (s *lazyScan) walk(rs []rune, pos int, failed []uint64) int {
+func (s *lazyScan) walk(m *matcher, pos int, failed []uint64) int {
+	rs := m.rs
 	stop := &s.stop
+	if stop.sparse {
+		if marks := m.notable(); marks != nil {
+			return s.walkMarks(rs, marks, pos, failed)
+		}
+	}
 	for ; pos < len(rs); pos++ {
 		if r := rs[pos]; r < utf8RuneSelf {
 			if stop.ascii[r] {
 				return pos
 			}
-		} else if stop.other(r) {
+		} else if stop.other != nil && stop.other(r) {
 			return pos
 		}
 		if failed != nil && failed[pos/64]&(1<<(pos%64)) != 0 {
@@ -37,6 +43,23 @@ func (s *lazyScan) walk(rs []rune, pos int, failed []uint64) int {
 		}
 	}
 	return pos
+}
+
+// walkMarks is walk jumping between the notable runes (notable.go): the
+// stop runes are among them, and a known failure is found a word of
+// positions at a time.
+func (s *lazyScan) walkMarks(rs []rune, marks *notableIndex, pos int, failed []uint64) int {
+	end := len(rs)
+	if failed != nil {
+		end = firstBitFrom(failed, pos, len(rs))
+	}
+	planes := s.stop.planes
+	for j := marks.next(planes, pos); j < end; j = marks.next(planes, j+1) {
+		if s.stop.has(rs[j]) {
+			return j
+		}
+	}
+	return end
 }
 
 // classSet is fn as a runeSet: a table for ASCII.
@@ -84,14 +107,22 @@ func (p *program) firstRunes(pc, depth int) runeSet {
 	in := &p.insts[pc]
 	switch in.op {
 	case opClass:
-		return classSet(in.class)
+		s := classSet(in.class)
+		if in.wide == wideNone {
+			s.other = nil
+		}
+		return s
 	case opLit:
 		if len(in.lit) == 0 {
 			return anyRune
 		}
 		want := in.lit[0]
 		if !in.fold {
-			return classSet(func(r rune) bool { return r == want })
+			s := classSet(func(r rune) bool { return r == want })
+			if want < utf8RuneSelf {
+				s.other = nil // no non-ASCII rune is want
+			}
+			return s
 		}
 		return classSet(func(r rune) bool { return r == want || foldEq(r, want) })
 	case opSave, opNotBehind, opNotAhead, opBegin:
@@ -126,11 +157,16 @@ func (p *program) addScans() {
 			scan.stop.ascii[c] = stop.ascii[c] || !cls(c)
 		}
 		so := stop.other
-		if so == nil {
+		if in := &p.insts[class]; in.wide == wideAll {
+			// The class takes every non-ASCII rune: the loop stops at
+			// one only where stop holds it.
+			scan.stop.other = so
+		} else if so == nil {
 			scan.stop.other = func(r rune) bool { return !cls(r) }
 		} else {
 			scan.stop.other = func(r rune) bool { return so(r) || !cls(r) }
 		}
+		scan.stop.markSparse()
 		in.scan = scan
 	}
 }

@@ -15,7 +15,9 @@ type Table struct {
 	Stage string   // the command that writes it
 	Key   []string // columns that identify a row
 	// RowsPerGroup bounds the rows a writer buffers before flushing a row
-	// group; tables with long texts use small groups to keep memory flat.
+	// group (the writer also ends a group once it holds 16 MiB, so long
+	// texts keep its memory flat); every group costs its writer and
+	// readers a footer entry until the file is closed.
 	RowsPerGroup int
 
 	row     reflect.Type
@@ -145,7 +147,7 @@ func Lookup(name string) (*Table, bool) {
 // The tables of a run, in pipeline order.
 var (
 	Problems        = declare[Problem]("problems", "ingest", "benchmark problems, one row per (problem, language)", 5000, "problem_id", "lang")
-	Traces          = declare[Trace]("traces", "generate, import traces, control", "reasoning traces, one row per (model, input_lang, reasoning_lang, level, problem, seed, method)", 128, "trace_id")
+	Traces          = declare[Trace]("traces", "generate, import traces, control", "reasoning traces, one row per (model, input_lang, reasoning_lang, level, problem, seed, method)", 1024, "trace_id")
 	Answers         = declare[Answer]("answers", "verify", "the final answer of every trace, graded against the gold answer", 20000, "trace_id")
 	Verdicts        = declare[Verdict]("verdicts", "verify", "every grader's verdict on every trace (answers holds the chosen grader's); grader_agreement compares them", 20000, "trace_id", "grader")
 	Compliances     = declare[Compliance]("compliance", "langcheck", "reasoning-language compliance of every trace", 20000, "trace_id")

@@ -15,16 +15,20 @@ import (
 // Writer writes a new version of a table inside a transaction. Rows sharing
 // a key are refused.
 type Writer[T any] struct {
-	def      schema.Def[T]
-	tx       *Tx
-	own      bool // made by Create: Commit and Abort end its transaction
-	file     *os.File
-	hash     *hashingWriter
-	w        *parquet.GenericWriter[T]
-	entry    ManifestFile // the file's manifest entry, once finished
-	keys     map[string]struct{}
-	rows     int
-	finished bool
+	def   schema.Def[T]
+	tx    *Tx
+	own   bool // made by Create: Commit and Abort end its transaction
+	file  *os.File
+	hash  *hashingWriter
+	w     *parquet.GenericWriter[T]
+	entry ManifestFile // the file's manifest entry, once finished
+	keys  keySet       // of the rows written, by digest
+	rows  int
+	// The row group being written: its rows, and the writer's Size when
+	// it began (Size less that is what the group holds in memory).
+	groupRows  int
+	groupStart int64
+	finished   bool
 }
 
 // Create starts a new version of the table in dir, in a transaction of its
@@ -82,7 +86,7 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 	}
 	opts := append(tx.meta.options(def.Name, tx.id, time.Now()),
 		parquet.Compression(&parquet.Zstd),
-		parquet.MaxRowsPerRowGroup(int64(max(def.RowsPerGroup, 1))),
+		parquet.MaxRowsPerRowGroup(int64(rowsPerGroup(def.Table))),
 	)
 	for _, c := range def.Columns() {
 		if c.Blob {
@@ -96,7 +100,7 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 		file: f,
 		hash: hw,
 		w:    parquet.NewGenericWriter[T](hw, opts...),
-		keys: map[string]struct{}{},
+		keys: keySet{},
 	}, nil
 }
 
@@ -104,22 +108,47 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 func (w *Writer[T]) Write(rows ...T) error {
 	for i := range rows {
 		k := w.def.KeyOf(&rows[i])
-		if _, dup := w.keys[k]; dup {
+		if w.keys.add(k) {
 			return fmt.Errorf("%s: %w: %s", w.def.Name, ErrDuplicateKey, strings.ReplaceAll(k, "\x00", "/"))
 		}
-		w.keys[k] = struct{}{}
 	}
-	if _, err := w.w.Write(rows); err != nil {
-		return fmt.Errorf("writing %s: %w", w.def.Name, err)
+	for len(rows) > 0 {
+		n := min(len(rows), rowsPerGroup(w.def.Table)-w.groupRows, writeChunk)
+		if _, err := w.w.Write(rows[:n]); err != nil {
+			return fmt.Errorf("writing %s: %w", w.def.Name, err)
+		}
+		rows = rows[n:]
+		w.rows += n
+		w.groupRows += n
+		if w.groupRows >= rowsPerGroup(w.def.Table) || w.w.Size()-w.groupStart >= maxGroupBytes {
+			if err := w.w.Flush(); err != nil {
+				return fmt.Errorf("writing %s: %w", w.def.Name, err)
+			}
+			w.groupRows, w.groupStart = 0, w.w.Size()
+		}
 	}
-	w.rows += len(rows)
 	return nil
 }
 
+// A row group ends at the table's RowsPerGroup rows or once it holds
+// maxGroupBytes (its compressed pages and the page being filled), whichever
+// comes first. The writer holds the group in memory until it ends, and
+// keeps a footer entry (about 1 KB a column) for every group until the
+// file is closed: the byte bound keeps the first flat for long texts, and
+// groups of many rows keep the second small (at 128 traces a group, the
+// footer of 382,500 traces was 70 MB, held by the writer and by every
+// reader of the file).
+const maxGroupBytes = 16 << 20
+
+func rowsPerGroup(t *schema.Table) int { return max(t.RowsPerGroup, 1) }
+
+// writeChunk is the most rows handed to the Parquet writer at once, so
+// that the group's size is checked at least that often.
+const writeChunk = 64
+
 // Has reports whether a row with this key was written.
 func (w *Writer[T]) Has(key string) bool {
-	_, ok := w.keys[key]
-	return ok
+	return w.keys.has(key)
 }
 
 // Rows is the number of rows written so far.

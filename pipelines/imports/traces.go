@@ -126,7 +126,7 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	seen := map[string]int{} // trace key -> line
+	seen := map[store.KeyDigest]int{} // trace identity -> its line (a digest: one per trace, kept to the end)
 	var sum Summary
 	err = eachRecord(ctx, cfg.In, f, func(line int, rec *traceRecord) error {
 		row, err := rec.trace()
@@ -142,10 +142,11 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 			return inputerr.Field(cfg.In, line, "problem_id", fmt.Errorf("%w: %s is not in the problems table (ingest it first)", ErrBadRecord, row.ProblemID))
 		}
 		key := traceids.KeyOf(&row)
-		if first, dup := seen[key]; dup {
+		id := store.DigestOf(key)
+		if first, dup := seen[id]; dup {
 			return inputerr.At(cfg.In, line, fmt.Errorf("%w: same model, languages, problem, seed and method as line %d", ErrDuplicate, first))
 		}
-		seen[key] = line
+		seen[id] = line
 		if m.Has(row.TraceID) {
 			return inputerr.Field(cfg.In, line, "trace_id", fmt.Errorf("%w: %s is used twice", ErrDuplicate, row.TraceID))
 		}

@@ -102,4 +102,3 @@ func writeIndexRun(t testing.TB, n int, seed uint64) string {
 	must(store.WriteAll(dir, schema.Annotations, store.Meta{}, notes))
 	return dir
 }
-

@@ -34,9 +34,19 @@ import (
 // average, as real traces are (30 KB); 0 makes them a line (no loop) and
 // writes no alignment events or harmful actions (a run for the index's
 // memory at any size, not for the trace page).
+//
+// With DATG_BENCH_KEEP set, the run is written under that directory
+// (run-PERLEVEL-TEXTSCALE, left there) to be served by bin/datg view and
+// measured as its own process.
 func benchRun(b *testing.B, perLevel, textScale int) (string, int) {
 	b.Helper()
 	dir := b.TempDir()
+	if keep := os.Getenv("DATG_BENCH_KEEP"); keep != "" {
+		dir = filepath.Join(keep, fmt.Sprintf("run-%d-%d", perLevel, textScale))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	models := []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"}
 	levels := []string{"low", "medium", "high"}
@@ -186,6 +196,7 @@ func BenchmarkView(b *testing.B) {
 		for _, p := range pages {
 			b.Run(fmt.Sprintf("traces=%d/%s", n, p.name), func(b *testing.B) {
 				i := 0
+				cpu := testenv.CPUTime()
 				for b.Loop() {
 					path := p.path
 					if strings.Contains(path, "%d") {
@@ -201,6 +212,7 @@ func BenchmarkView(b *testing.B) {
 					}
 					resp.Body.Close()
 				}
+				testenv.ReportCPU(b, cpu, 0)
 				reportMemory(b)
 				var duckMem int64
 				if err := s.cur.db.QueryRow(`SELECT sum(memory_usage_bytes) FROM duckdb_memory()`).Scan(&duckMem); err == nil {
@@ -396,6 +408,10 @@ func BenchmarkViewMemory(b *testing.B) {
 			heap, rss := memNow()
 			b.ReportMetric(float64(heap-heap0)/(1<<20), "go-heap-growth-MB")
 			b.ReportMetric(float64(rss-rss0)/(1<<20), "rss-growth-MB")
+			var duckMem int64
+			if err := s.cur.db.QueryRow(`SELECT sum(memory_usage_bytes) FROM duckdb_memory()`).Scan(&duckMem); err == nil {
+				b.ReportMetric(float64(duckMem)/(1<<20), "duckdb-MB")
+			}
 		})
 		ts.Close()
 		s.Close()

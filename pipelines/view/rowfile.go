@@ -239,9 +239,6 @@ func (rf *rowFile) walk(sort string, desc bool, aligner int, yield func(j int) b
 	}
 }
 
-// errBadRows means a row file is not whole, or not of this format or key.
-var errBadRows = errors.New("not a whole row file")
-
 // openRowFile maps f and checks it whole (trailer, CRC-32C, meta, every
 // column inside the file); key "" takes any key.
 func openRowFile(f *os.File, key string) (*rowFile, error) {

@@ -38,7 +38,9 @@ background when a generation opens (until it is ready a search reads every
 text) and kept in datg's cache directory, never in the run: --cache-dir,
 else $DATG_CACHE_DIR, else the user's cache directory (~/.cache/datg on
 Linux). It is made again only when the traces change; the 4 used last are
-kept.`,
+kept. The index of facets, sort keys and scores is kept there too, a file
+per generation, mapped rather than loaded, so the viewer's memory does not
+grow with the number of traces.`,
 }
 
 var (
@@ -51,7 +53,7 @@ func init() {
 	fs := &cmdView.Flag
 	fs.StringVar(&viewCfg.Addr, "addr", viewCfg.Addr, "host:port to listen on (loopback unless --allow-remote)")
 	fs.BoolVar(&viewCfg.AllowRemote, "allow-remote", viewCfg.AllowRemote, "allow an --addr that is not a loopback address")
-	fs.StringVar(&viewCacheDir, "cache-dir", "", "datg's cache directory, for the search index (default $DATG_CACHE_DIR, else the user's cache directory/datg; never inside the run)")
+	fs.StringVar(&viewCacheDir, "cache-dir", "", "datg's cache directory, for the index and the search index (default $DATG_CACHE_DIR, else the user's cache directory/datg; never inside the run)")
 }
 
 var viewCacheDir string

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -30,10 +31,22 @@ import (
 // hundred a 48 KB loop); 5 DAGs of 6 nodes per problem; the en-en and en-x
 // traces aligned to each DAG by one aligner (6 events an alignment) and
 // scored. textScale multiplies each text's prose: 8 makes them 29 KB on
-// average, as real traces are (30 KB).
+// average, as real traces are (30 KB); 0 makes them a line (no loop) and
+// writes no alignment events or harmful actions (a run for the index's
+// memory at any size, not for the trace page).
+//
+// With DATG_BENCH_KEEP set, the run is written under that directory
+// (run-PERLEVEL-TEXTSCALE, left there) to be served by bin/datg view and
+// measured as its own process.
 func benchRun(b *testing.B, perLevel, textScale int) (string, int) {
 	b.Helper()
 	dir := b.TempDir()
+	if keep := os.Getenv("DATG_BENCH_KEEP"); keep != "" {
+		dir = filepath.Join(keep, fmt.Sprintf("run-%d-%d", perLevel, textScale))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	models := []string{"Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B"}
 	levels := []string{"low", "medium", "high"}
@@ -47,6 +60,9 @@ func benchRun(b *testing.B, perLevel, textScale int) (string, int) {
 		"We check the case n = 3 again carefully. ", "Kwa hiyo jibu ni $\\sqrt{2} + 1$. ", "So the total is 18 and we are done. ",
 		"Substituting, $(4 + 1)(2 + 1) = 15$ divisors. ", "Wait, let me recompute the sum. "}
 	text := func(i int) string {
+		if textScale == 0 {
+			return fmt.Sprintf("<think>\n%s%s\n</think>\n\\boxed{18}", phrases[i%len(phrases)], phrases[rng.IntN(len(phrases))])
+		}
 		var sb strings.Builder
 		sb.WriteString("<think>\n")
 		if i%100 == 0 {
@@ -118,6 +134,9 @@ func benchRun(b *testing.B, perLevel, textScale int) (string, int) {
 						dag := fmt.Sprintf("%s/r%d", problem, r)
 						pmf := rng.Float64()
 						scores = append(scores, schema.Score{TraceID: id, DagID: dag, Aligner: "llm", RefIndex: int32(r), CAR: rng.Float64(), PMF: &pmf, HAR: rng.Float64() / 4, Best: r == 0, TextHash: "h"})
+						if textScale == 0 {
+							continue
+						}
 						for n := range 6 {
 							s := rng.IntN(len(txt) - 20)
 							events = append(events, schema.AlignmentEvent{TraceID: id, DagID: dag, Aligner: "llm", NodeID: fmt.Sprintf("n%d", n+1), Status: "COMMIT",
@@ -177,6 +196,7 @@ func BenchmarkView(b *testing.B) {
 		for _, p := range pages {
 			b.Run(fmt.Sprintf("traces=%d/%s", n, p.name), func(b *testing.B) {
 				i := 0
+				cpu := testenv.CPUTime()
 				for b.Loop() {
 					path := p.path
 					if strings.Contains(path, "%d") {
@@ -192,6 +212,7 @@ func BenchmarkView(b *testing.B) {
 					}
 					resp.Body.Close()
 				}
+				testenv.ReportCPU(b, cpu, 0)
 				reportMemory(b)
 				var duckMem int64
 				if err := s.cur.db.QueryRow(`SELECT sum(memory_usage_bytes) FROM duckdb_memory()`).Scan(&duckMem); err == nil {
@@ -301,7 +322,10 @@ func BenchmarkViewLongTexts(b *testing.B) {
 }
 
 // reportMemory reports the Go heap in use and the process's resident set
-// (Linux), after a GC.
+// (Linux), after a GC: all of it, its anonymous part (the process's own
+// memory: the Go heap, DuckDB's) and its file-backed part (mapped files:
+// the row file, the search index's positions, the binary; the OS page
+// cache's pages, shared and reclaimable).
 func reportMemory(b *testing.B) {
 	runtime.GC()
 	var m runtime.MemStats
@@ -310,11 +334,105 @@ func reportMemory(b *testing.B) {
 	if status, err := os.ReadFile("/proc/self/status"); err == nil {
 		for _, line := range strings.Split(string(status), "\n") {
 			var kb int64
-			if _, err := fmt.Sscanf(line, "VmRSS: %d kB", &kb); err == nil {
-				b.ReportMetric(float64(kb)/1024, "rss-MB")
+			for _, f := range []struct{ field, unit string }{{"VmRSS", "rss-MB"}, {"RssAnon", "rss-anon-MB"}, {"RssFile", "rss-file-MB"}} {
+				if _, err := fmt.Sscanf(line, f.field+": %d kB", &kb); err == nil {
+					b.ReportMetric(float64(kb)/1024, f.unit)
+				}
 			}
 		}
 	}
+}
+
+// BenchmarkViewMemory is the viewer's memory by the size of the run:
+// benchRun's design with a line of text a trace (textScale 0), at 3,672,
+// 38,250 and 382,500 traces (perLevel 12, 125, 1250; DATG_BENCH_SIZES
+// narrows them, e.g. "12,125"). Each size opens the run (building its row
+// file and search index in a fresh cache), answers the index, a filter, a
+// score's sort, a search made once and a trace page (ns/op: one of each),
+// and reports the Go heap and the RSS after them, and their growth over
+// the process before the viewer opened (the run written, the writer's
+// garbage freed to the OS). A second viewer then opens the run from the
+// cache (logged).
+//
+//	go test -run '^$' -bench BenchmarkViewMemory -benchtime 5x ./pipelines/view
+func BenchmarkViewMemory(b *testing.B) {
+	sizes := []int{12, 125, 1250}
+	if env := os.Getenv("DATG_BENCH_SIZES"); env != "" {
+		sizes = nil
+		for _, f := range strings.Split(env, ",") {
+			var n int
+			fmt.Sscan(f, &n)
+			sizes = append(sizes, n)
+		}
+	}
+	for _, perLevel := range sizes {
+		dir, n := benchRun(b, perLevel, 0)
+		heap0, rss0 := memNow()
+		cache := b.TempDir()
+		start, cpu := time.Now(), testenv.CPUTime()
+		s, err := newServer(context.Background(), dir, cache, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("traces=%d: opening the run and building its row file: %v (%v CPU)", n, time.Since(start), testenv.CPUTime()-cpu)
+		<-s.cur.indexDone
+		b.Logf("traces=%d: and the search index: %v (%v CPU)", n, time.Since(start), testenv.CPUTime()-cpu)
+		start, cpu = time.Now(), testenv.CPUTime()
+		again, err := newServer(context.Background(), dir, cache, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("traces=%d: a second viewer, the row file from the cache: %v (%v CPU)", n, time.Since(start), testenv.CPUTime()-cpu)
+		<-again.cur.indexDone
+		again.Close()
+		ts := httptest.NewServer(s.Handler())
+		pages := []string{"/", "/?model=Qwen%2FQwen3-4B&direction=en-x&lang=sw&level=high&mv=correct",
+			"/?direction=en-x&car_min=0.2&car_max=0.6&sort=har&desc=1&page=7", "/?q=recompute+the+sum&direction=x-x",
+			"/trace?id=t0000101&direction=en-x"}
+		b.Run(fmt.Sprintf("traces=%d", n), func(b *testing.B) {
+			cpu := testenv.CPUTime()
+			for b.Loop() {
+				for _, path := range pages {
+					resp, err := ts.Client().Get(ts.URL + path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if resp.StatusCode != http.StatusOK {
+						b.Fatalf("%s: %s", path, resp.Status)
+					}
+					resp.Body.Close()
+				}
+			}
+			testenv.ReportCPU(b, cpu, 0)
+			reportMemory(b)
+			heap, rss := memNow()
+			b.ReportMetric(float64(heap-heap0)/(1<<20), "go-heap-growth-MB")
+			b.ReportMetric(float64(rss-rss0)/(1<<20), "rss-growth-MB")
+			var duckMem int64
+			if err := s.cur.db.QueryRow(`SELECT sum(memory_usage_bytes) FROM duckdb_memory()`).Scan(&duckMem); err == nil {
+				b.ReportMetric(float64(duckMem)/(1<<20), "duckdb-MB")
+			}
+		})
+		ts.Close()
+		s.Close()
+	}
+}
+
+// memNow is the Go heap's live bytes and the RSS after a GC that returns
+// freed memory to the OS.
+func memNow() (heap, rss int64) {
+	debug.FreeOSMemory()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	if status, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(status), "\n") {
+			var kb int64
+			if _, err := fmt.Sscanf(line, "VmRSS: %d kB", &kb); err == nil {
+				rss = kb << 10
+			}
+		}
+	}
+	return int64(m.HeapAlloc), rss
 }
 
 // BenchmarkExport makes the pages of an exported set (benchRun's en-x

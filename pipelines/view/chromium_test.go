@@ -86,8 +86,11 @@ func TestViewerInChromium(t *testing.T) {
 	}
 
 	// Filter: direction en-x; then the second page of its 61 traces.
+	// (The unfiltered index has a next page too: wait for the filtered
+	// page, its value marked on, before reading it.)
 	do("filter", chromedp.Navigate(ts.URL+"/"),
 		chromedp.Click(`section[data-facet="direction"] a[data-value="en-x"]`, chromedp.NodeVisible),
+		chromedp.WaitVisible(`section[data-facet="direction"] li.on a[data-value="en-x"]`),
 		chromedp.WaitVisible(`nav.pages a[rel="next"]`))
 	heading := str(chromedp.Text(`h1`))
 	do("paginate", chromedp.Click(`nav.pages a[rel="next"]`, chromedp.NodeVisible), chromedp.WaitVisible(`nav.pages a[rel="prev"]`))

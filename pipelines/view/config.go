@@ -19,8 +19,10 @@ type Config struct {
 	Addr        string
 	AllowRemote bool
 	// CacheDir is datg's cache directory, where the search index of each
-	// generation's texts is kept (CacheDir/view/<key>); "" for none (every
-	// search reads every text). Never inside the run.
+	// generation's texts (CacheDir/view/<key>) and its row file
+	// (CacheDir/view/rows/<key>) are kept; "" for none (every search reads
+	// every text; the row file is built in the temporary directory at each
+	// start). Never inside the run.
 	CacheDir string
 	// Log receives one line when the server starts and one per newer
 	// generation it moves to.

@@ -15,3 +15,7 @@ var ErrNoTrace = errors.New("no such trace")
 // ErrCacheInRun means the cache directory is the run directory or inside
 // it: a run directory belongs to its user, and datg keeps caches elsewhere.
 var ErrCacheInRun = errors.New("the cache directory is inside the run")
+
+// errBadRows means a row file in the cache is not whole, or not of this
+// format or key: it is rebuilt, never read.
+var errBadRows = errors.New("not a whole row file")

@@ -25,7 +25,7 @@ type Export struct {
 
 // OpenExport reads the run's current generation.
 func OpenExport(ctx context.Context, dir string) (*Export, error) {
-	r, err := openRunDB(ctx, dir)
+	r, err := openRunDB(ctx, dir, "")
 	if err != nil {
 		return nil, err
 	}
@@ -94,15 +94,15 @@ func (e *Export) Select(ctx context.Context, filter string, ids []string, aligne
 	f = f.withAligner(e.r.aligners)
 	if ids != nil {
 		for _, id := range ids {
-			if _, ok := e.r.byID[id]; !ok {
+			if _, ok := e.r.rows.find(id); !ok {
 				return Selection{}, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, e.r.gen)
 			}
 		}
 		return Selection{F: f, IDs: ids}, nil
 	}
-	var search map[string]bool
+	var search bitmap
 	if f.Q != "" {
-		if search, err = e.r.searchIDs(ctx, f.Q); err != nil {
+		if search, err = e.r.searchRows(ctx, f.Q); err != nil {
 			return Selection{}, err
 		}
 	}
@@ -110,7 +110,7 @@ func (e *Export) Select(ctx context.Context, filter string, ids []string, aligne
 	e.r.order(f, res.matched)
 	out := make([]string, len(res.matched))
 	for k, j := range res.matched {
-		out[k] = e.r.rows[j].id
+		out[k] = e.r.rows.id(j)
 	}
 	return Selection{F: f, IDs: out}, nil
 }
@@ -161,11 +161,11 @@ func (e *Export) Pages(ctx context.Context, sel Selection, links Links, head Hea
 		var problems []string
 		seen := map[string]bool{}
 		for _, id := range ids {
-			j, ok := e.r.byID[id]
+			j, ok := e.r.rows.find(id)
 			if !ok {
 				return fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, e.r.gen)
 			}
-			if pid := e.r.rows[j].problemID; !seen[pid] {
+			if pid := e.r.rows.problemOf(j); !seen[pid] {
 				seen[pid] = true
 				problems = append(problems, pid)
 			}
@@ -248,7 +248,9 @@ func fileHref(links Links, id string) string {
 func (e *Export) Index(sel Selection, links Links, head Head) ([]byte, error) {
 	matched := make([]int, 0, len(sel.IDs))
 	for _, id := range sel.IDs {
-		matched = append(matched, int(e.r.byID[id]))
+		if j, ok := e.r.rows.find(id); ok { // Select checked them
+			matched = append(matched, j)
+		}
 	}
 	res := indexResult{matched: matched}
 	f := sel.F

@@ -91,9 +91,9 @@ func (s *Server) index(ctx context.Context, r *runDB, req *http.Request, info *p
 		return "", nil, err
 	}
 	f = f.withAligner(r.aligners)
-	var search map[string]bool
+	var search bitmap
 	if f.Q != "" {
-		if search, err = r.searchIDs(ctx, f.Q); err != nil {
+		if search, err = r.searchRows(ctx, f.Q); err != nil {
 			return "", nil, err
 		}
 	}
@@ -170,25 +170,26 @@ func summarize(r *runDB, f Filter, res indexResult) summary {
 	sums := make([][3]float64, len(r.aligners))
 	pmfN := make([]int, len(r.aligners))
 	s.ByAligner = make([]alignerSummary, len(r.aligners))
+	rf := r.rows
 	for _, j := range res.matched {
-		x := &r.rows[j]
 		for g, col := range [2]int{mv, ml} {
-			if graded[x.vals[col]] {
+			if v := rf.val(col, j); graded[v] {
 				s.Graded[g]++
-				if x.vals[col] == "correct" {
+				if v == "correct" {
 					s.Correct[g]++
 				}
 			}
 		}
 		for k := range r.aligners {
-			if math.IsNaN(x.car[k]) {
+			car := rf.score(0, k, j)
+			if math.IsNaN(car) {
 				continue
 			}
 			s.ByAligner[k].Scored++
-			sums[k][0] += x.car[k]
-			sums[k][2] += x.har[k]
-			if !math.IsNaN(x.pmf[k]) {
-				sums[k][1] += x.pmf[k]
+			sums[k][0] += car
+			sums[k][2] += rf.score(2, k, j)
+			if pmf := rf.score(1, k, j); !math.IsNaN(pmf) {
+				sums[k][1] += pmf
 				pmfN[k]++
 			}
 		}
@@ -234,13 +235,14 @@ func rowsOf(r *runDB, f Filter, matched []int) []indexRow {
 	lo := min(len(matched), (f.Page-1)*f.Per)
 	hi := min(len(matched), lo+f.Per)
 	out := make([]indexRow, 0, hi-lo)
+	rf := r.rows
 	for _, j := range matched[lo:hi] {
-		x := &r.rows[j]
-		row := indexRow{ID: x.id, Href: f.Trace(x.id), Model: x.vals[0], Level: x.vals[1], Direction: x.vals[2], Lang: x.vals[3],
-			Problem: x.problemID, Method: x.vals[6], Seed: x.seed, Tokens: x.tokens, Truncated: x.truncated,
-			MV: x.vals[9], ML: x.vals[10], LD: x.vals[11], LG: x.vals[12]}
+		id := rf.id(j)
+		row := indexRow{ID: id, Href: f.Trace(id), Model: rf.val(0, j), Level: rf.val(1, j), Direction: rf.val(2, j), Lang: rf.val(3, j),
+			Problem: rf.problemOf(j), Method: rf.val(6, j), Seed: rf.seedOf(j), Tokens: rf.tokensOf(j), Truncated: rf.truncatedOf(j),
+			MV: rf.val(9, j), ML: rf.val(10, j), LD: rf.val(11, j), LG: rf.val(12, j)}
 		for k, to := range []*sql.NullFloat64{&row.CAR, &row.PMF, &row.HAR} {
-			if v := m.metricOf(x, k); !math.IsNaN(v) {
+			if v := m.metricOf(j, k); !math.IsNaN(v) {
 				*to = sql.NullFloat64{Float64: v, Valid: true}
 			}
 		}

@@ -1,116 +1,47 @@
 package view
 
 import (
-	"cmp"
-	"context"
-	"fmt"
 	"math"
 	"slices"
-	"strings"
 )
 
 // The index's facets, counts, summary, order and pages are computed in Go
-// over one row per trace (idxRow), loaded from view_traces when a
-// generation opens: a filter change is a pass over tens of thousands of
-// small structs (milliseconds), where each DuckDB query has a fixed cost
-// of its own. The rows hold no text (a few hundred bytes a trace, their
-// strings shared); texts, DAGs and alignments stay in the run's Parquet.
-
-// idxRow is a trace as the index filters, counts and sorts it.
-type idxRow struct {
-	id, problemID             string
-	vals                      [len(facetCols)]string // the facets' values, in facetCols' order
-	codes                     [len(facetCols)]int32  // each value's index in runDB.dict
-	levelOrd, dirOrd, langOrd int
-	problemK, seed, tokens    int64
-	truncated                 bool
-	aligners                  []string
-	car, pmf, har             []float64 // per aligner of the run (NaN: not scored)
-}
+// over the generation's row file (rowfile.go): a filter change is a pass
+// over its columns (milliseconds at tens of thousands of traces), where
+// each DuckDB query has a fixed cost of its own. The columns are mapped,
+// not loaded: the Go heap holds their dictionaries, and a request's own
+// list of the rows it matched.
 
 // facetCols are view_traces' columns of the facets, in facets' order
-// (the aligner facet, a list, is idxRow.aligners).
+// (the aligner facet, a list, is the row file's sets of aligners).
 var facetCols = [...]string{"model", "level", "direction", "lang", "input_lang", "reasoning_lang", "method", "seed_s", "scope",
 	"verdict_mv", "verdict_ml", "comp_ld", "comp_lg", "resource_group"}
 
-// loadIndex reads view_traces into rows.
-func loadIndex(ctx context.Context, r *runDB) error {
-	cols := append(append([]string{"trace_id", "problem_id"}, facetCols[:]...), "level_ord", "direction_ord", "lang_ord", "problem_k", "seed", "tokens", "truncated", "aligners")
-	for k := range r.aligners {
-		cols = append(cols, fmt.Sprintf("coalesce(car_%[1]d, 'NaN'), coalesce(pmf_%[1]d, 'NaN'), coalesce(har_%[1]d, 'NaN')", k))
-	}
-	rows, err := r.db.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM view_traces")
-	if err != nil {
-		return fmt.Errorf("loading the viewer's index: %w", err)
-	}
-	defer rows.Close()
-	intern := map[string]string{}
-	for i := range r.codes {
-		r.codes[i] = map[string]int32{}
-	}
-	shared := func(s string) string {
-		if v, ok := intern[s]; ok {
-			return v
-		}
-		intern[s] = s
-		return s
-	}
-	for rows.Next() {
-		var x idxRow
-		var als []any
-		dest := []any{&x.id, &x.problemID}
-		for i := range x.vals {
-			dest = append(dest, &x.vals[i])
-		}
-		dest = append(dest, &x.levelOrd, &x.dirOrd, &x.langOrd, &x.problemK, &x.seed, &x.tokens, &x.truncated, &als)
-		n := len(r.aligners)
-		x.car, x.pmf, x.har = make([]float64, n), make([]float64, n), make([]float64, n)
-		for k := range n {
-			dest = append(dest, &x.car[k], &x.pmf[k], &x.har[k])
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("loading the viewer's index: %w", err)
-		}
-		for i, v := range x.vals {
-			code, ok := r.codes[i][v]
-			if !ok {
-				code = int32(len(r.dict[i]))
-				r.dict[i] = append(r.dict[i], shared(v))
-				r.codes[i][v] = code
-			}
-			x.vals[i], x.codes[i] = r.dict[i][code], code
-		}
-		x.problemID = shared(x.problemID)
-		for _, a := range als {
-			if s, ok := a.(string); ok {
-				x.aligners = append(x.aligners, shared(s))
-			}
-		}
-		r.rows = append(r.rows, x)
-	}
-	r.byID = make(map[string]int32, len(r.rows))
-	for j, x := range r.rows {
-		r.byID[x.id] = int32(j)
-	}
-	return rows.Err()
-}
-
-// matcher is a filter compiled for the rows.
+// matcher is a filter compiled for the row file.
 type matcher struct {
-	f       Filter
-	sets    [][]bool        // per facet (facets' order), by value code; nil: no filter
-	aligner map[string]bool // the aligner facet's values (nil: no filter)
-	search  map[string]bool // nil: no search
-	metricK int             // the shown aligner's index (-1: none)
+	f         Filter
+	rf        *rowFile
+	sets      [][]bool // per facet (facets' order), by value code; nil: no filter
+	alset     []bool   // per set of aligners: in the aligner facet's values (nil: no filter)
+	alignedBy []bool   // per set of aligners: holds every aligned_by (nil: no filter)
+	search    bitmap   // nil: no search
 	// annotated are the traces of the filter's annotation layers (nil:
 	// no such filter).
-	annotated []map[string]bool
+	annotated bitmap
+	problem   int32 // the problem's code; -1: no filter; -2: a problem the run lacks
+	metricK   int   // the shown aligner's index (-1: none)
 }
 
-func (r *runDB) compile(f Filter, search map[string]bool) *matcher {
-	m := &matcher{f: f, sets: make([][]bool, len(facetCols)), search: search, metricK: f.alignerIdx}
-	for _, layer := range f.Annotated {
-		m.annotated = append(m.annotated, r.annotated[layer]) // a layer nobody annotated: nil, no trace
+func (r *runDB) compile(f Filter, search bitmap) *matcher {
+	rf := r.rows
+	m := &matcher{f: f, rf: rf, sets: make([][]bool, len(facetCols)), search: search, metricK: f.alignerIdx, problem: -1}
+	if len(f.Annotated) > 0 {
+		m.annotated = newBitmap(rf.N)
+		for _, layer := range f.Annotated {
+			if b := r.annotated[layer]; b != nil { // a layer nobody annotated: no trace
+				m.annotated.or(b)
+			}
+		}
 	}
 	for i, fc := range facets {
 		vs := f.Values[fc.Param]
@@ -118,88 +49,90 @@ func (r *runDB) compile(f Filter, search map[string]bool) *matcher {
 			continue
 		}
 		if i >= len(facetCols) {
-			m.aligner = map[string]bool{}
-			for _, v := range vs {
-				m.aligner[v] = true
+			m.alset = make([]bool, len(rf.AlignerSets))
+			for code, set := range rf.AlignerSets {
+				ok := len(set) == 0 && slices.Contains(vs, notAligned)
+				for _, a := range set {
+					ok = ok || slices.Contains(vs, a)
+				}
+				m.alset[code] = ok
 			}
 			continue
 		}
-		m.sets[i] = make([]bool, len(r.dict[i]))
+		m.sets[i] = make([]bool, len(rf.Dict[i]))
 		for _, v := range vs {
-			if code, ok := r.codes[i][v]; ok {
+			if code, ok := rf.codes[i][v]; ok {
 				m.sets[i][code] = true
 			}
+		}
+	}
+	if len(f.AlignedBy) > 0 {
+		m.alignedBy = make([]bool, len(rf.AlignerSets))
+		for code, set := range rf.AlignerSets {
+			ok := true
+			for _, a := range f.AlignedBy {
+				ok = ok && slices.Contains(set, a)
+			}
+			m.alignedBy[code] = ok
+		}
+	}
+	if f.Problem != "" {
+		m.problem = -2
+		if code, ok := rf.problemCode[f.Problem]; ok {
+			m.problem = code
 		}
 	}
 	return m
 }
 
-// metricOf is a row's score of metric k (0 CAR, 1 PMF, 2 HAR) under the
+// metricOf is row j's score of metric k (0 CAR, 1 PMF, 2 HAR) under the
 // shown aligner (NaN: none).
-func (m *matcher) metricOf(x *idxRow, k int) float64 {
+func (m *matcher) metricOf(j, k int) float64 {
 	if m.metricK < 0 {
 		return math.NaN()
 	}
-	switch k {
-	case 0:
-		return x.car[m.metricK]
-	case 1:
-		return x.pmf[m.metricK]
-	}
-	return x.har[m.metricK]
+	return m.rf.score(k, m.metricK, j)
 }
 
-// fails is the set of the filter's parts a row fails: bit i for facet i,
+// fails is the set of the filter's parts row j fails: bit i for facet i,
 // bit len(facets)+k for metric k, and the last bit for the search and the
 // problem (which no facet counts without).
-func (m *matcher) fails(x *idxRow) uint64 {
+func (m *matcher) fails(j int) uint64 {
+	rf := m.rf
 	var mask uint64
 	for i, set := range m.sets {
-		if set != nil && !set[x.codes[i]] {
+		if set != nil && !set[rf.code(i, j)] {
 			mask |= 1 << i
 		}
 	}
-	if m.aligner != nil {
-		ok := len(x.aligners) == 0 && m.aligner[notAligned]
-		for _, a := range x.aligners {
-			ok = ok || m.aligner[a]
-		}
-		if !ok {
-			mask |= 1 << len(facetCols)
-		}
+	if m.alset != nil && !m.alset[rf.alsetOf(j)] {
+		mask |= 1 << len(facetCols)
 	}
 	for k, mt := range metrics {
 		r, ok := m.f.Ranges[mt.Param]
 		if !ok {
 			continue
 		}
-		v := m.metricOf(x, k)
+		v := m.metricOf(j, k)
 		// Closed-open, closed at 1; a trace without the score is out.
 		if math.IsNaN(v) || (r.Min != nil && v < *r.Min) || (r.Max != nil && !(v < *r.Max || (v <= *r.Max && *r.Max >= 1))) {
 			mask |= 1 << (len(facets) + k)
 		}
 	}
-	for _, a := range m.f.AlignedBy {
-		if !slices.Contains(x.aligners, a) {
-			mask |= 1 << 63
-		}
+	if m.alignedBy != nil && !m.alignedBy[rf.alsetOf(j)] {
+		mask |= 1 << 63
 	}
-	if m.annotated != nil {
-		in := false
-		for _, ids := range m.annotated {
-			in = in || ids[x.id]
-		}
-		if !in {
-			mask |= 1 << 63
-		}
+	if m.annotated != nil && !m.annotated.has(j) {
+		mask |= 1 << 63
 	}
-	if (m.f.Problem != "" && x.problemID != m.f.Problem) || (m.search != nil && !m.search[x.id]) {
+	if m.problem != -1 && int32(rf.u32(rf.problem, j)) != m.problem {
+		mask |= 1 << 63
+	}
+	if m.search != nil && !m.search.has(j) {
 		mask |= 1 << 63
 	}
 	return mask
 }
-
-func (x *idxRow) problem() string { return x.problemID }
 
 // bucket is a score's fifth of [0, 1] (0..4).
 func bucket(v float64) int {
@@ -221,10 +154,11 @@ func bucket(v float64) int {
 type indexResult struct {
 	counts  []map[string]int // per facet (filled from codes at the end)
 	buckets [3][5]int        // per metric
-	matched []int            // indexes into rows
+	matched []int            // rows of the row file
 }
 
-func (r *runDB) query(f Filter, search map[string]bool) indexResult {
+func (r *runDB) query(f Filter, search bitmap) indexResult {
+	rf := r.rows
 	m := r.compile(f, search)
 	res := indexResult{counts: make([]map[string]int, len(facets))}
 	for i := range res.counts {
@@ -232,36 +166,31 @@ func (r *runDB) query(f Filter, search map[string]bool) indexResult {
 	}
 	byCode := make([][]int, len(facetCols))
 	for i := range byCode {
-		byCode[i] = make([]int, len(r.dict[i]))
+		byCode[i] = make([]int, len(rf.Dict[i]))
 	}
+	bySet := make([]int, len(rf.AlignerSets))
 	alignerFacet := len(facets) - 1
-	count := func(i int, x *idxRow) {
+	count := func(i, j int) {
 		if i == alignerFacet {
-			if len(x.aligners) == 0 {
-				res.counts[i][notAligned]++
-			}
-			for _, a := range x.aligners {
-				res.counts[i][a]++
-			}
+			bySet[rf.alsetOf(j)]++
 			return
 		}
 		if i < len(facets) {
-			byCode[i][x.codes[i]]++
+			byCode[i][rf.code(i, j)]++
 			return
 		}
 		k := i - len(facets)
-		if v := m.metricOf(x, k); !math.IsNaN(v) {
+		if v := m.metricOf(j, k); !math.IsNaN(v) {
 			res.buckets[k][bucket(v)]++
 		}
 	}
-	for j := range r.rows {
-		x := &r.rows[j]
-		mask := m.fails(x)
+	for j := range rf.N {
+		mask := m.fails(j)
 		switch {
 		case mask == 0:
 			res.matched = append(res.matched, j)
 			for i := range len(facets) + len(metrics) {
-				count(i, x)
+				count(i, j)
 			}
 		case mask&(mask-1) == 0 && mask != 1<<63:
 			// Fails one facet only: it counts under that facet.
@@ -269,121 +198,48 @@ func (r *runDB) query(f Filter, search map[string]bool) indexResult {
 			for mask>>i != 1 {
 				i++
 			}
-			count(i, x)
+			count(i, j)
 		}
 	}
 	for i, cs := range byCode {
 		for code, n := range cs {
 			if n > 0 {
-				res.counts[i][r.dict[i][code]] = n
+				res.counts[i][rf.Dict[i][code]] = n
 			}
+		}
+	}
+	for code, n := range bySet {
+		if n == 0 {
+			continue
+		}
+		set := rf.AlignerSets[code]
+		if len(set) == 0 {
+			res.counts[alignerFacet][notAligned] += n
+		}
+		for _, a := range set {
+			res.counts[alignerFacet][a] += n
 		}
 	}
 	return res
 }
 
-// order sorts matched rows as the filter asks, by each row's rank in the
-// order of every row (computed once per order and kept).
+// order sorts matched rows (each once) as the filter asks: a walk of the
+// order's column in the row file, keeping the matched rows, so no sort is
+// made per request.
 func (r *runDB) order(f Filter, matched []int) {
-	rank := r.rank(f)
-	slices.SortFunc(matched, func(i, j int) int { return cmp.Compare(rank[i], rank[j]) })
-}
-
-// rank is each row's place in the filter's order of all rows: its keys
-// ascending (or all descending), a missing score last either way, then by
-// trace id. An order's ranks are computed on its first use.
-func (r *runDB) rank(f Filter) []int32 {
-	name := fmt.Sprintf("%s/%v/%d", f.Sort, f.Desc, f.alignerIdx)
-	r.mu.Lock()
-	rank, ok := r.ranks[name]
-	r.mu.Unlock()
-	if ok {
-		return rank
+	if len(matched) < 2 {
+		return
 	}
-	all := make([]int, len(r.rows))
-	for i := range all {
-		all[i] = i
+	in := newBitmap(r.rows.N)
+	for _, j := range matched {
+		in.set(j)
 	}
-	r.sortRows(f, all)
-	rank = make([]int32, len(r.rows))
-	for pos, j := range all {
-		rank[j] = int32(pos)
-	}
-	r.mu.Lock()
-	r.ranks[name] = rank
-	r.mu.Unlock()
-	return rank
-}
-
-// sortRows sorts rows by the filter's order.
-func (r *runDB) sortRows(f Filter, matched []int) {
-	m := r.compile(f, nil)
-	metric := map[string]int{"car": 0, "pmf": 1, "har": 2}
-	col := func(name string) int { return slices.Index(facetCols[:], name) }
-	type key func(a, b *idxRow) int
-	str := func(i int) key { return func(a, b *idxRow) int { return strings.Compare(a.vals[i], b.vals[i]) } }
-	var keys []key
-	switch f.Sort {
-	case "":
-		keys = []key{str(0), func(a, b *idxRow) int { return cmp.Compare(a.levelOrd, b.levelOrd) },
-			func(a, b *idxRow) int {
-				return cmp.Or(cmp.Compare(a.problemK, b.problemK), strings.Compare(a.problem(), b.problem()))
-			},
-			func(a, b *idxRow) int { return cmp.Compare(a.dirOrd, b.dirOrd) }, func(a, b *idxRow) int { return cmp.Compare(a.langOrd, b.langOrd) },
-			func(a, b *idxRow) int { return cmp.Compare(a.seed, b.seed) }, str(col("method"))}
-	case "id":
-	case "model", "method":
-		keys = []key{str(col(f.Sort))}
-	case "level":
-		keys = []key{func(a, b *idxRow) int {
-			return cmp.Or(cmp.Compare(a.levelOrd, b.levelOrd), strings.Compare(a.vals[1], b.vals[1]))
-		}}
-	case "problem":
-		keys = []key{func(a, b *idxRow) int {
-			return cmp.Or(cmp.Compare(a.levelOrd, b.levelOrd), cmp.Compare(a.problemK, b.problemK), strings.Compare(a.problem(), b.problem()))
-		}}
-	case "direction":
-		keys = []key{func(a, b *idxRow) int {
-			return cmp.Or(cmp.Compare(a.dirOrd, b.dirOrd), strings.Compare(a.vals[2], b.vals[2]))
-		}}
-	case "lang":
-		keys = []key{func(a, b *idxRow) int {
-			return cmp.Or(cmp.Compare(a.langOrd, b.langOrd), strings.Compare(a.vals[3], b.vals[3]))
-		}}
-	case "seed":
-		keys = []key{func(a, b *idxRow) int { return cmp.Compare(a.seed, b.seed) }}
-	case "tokens":
-		keys = []key{func(a, b *idxRow) int { return cmp.Compare(a.tokens, b.tokens) }}
-	case "mv":
-		keys = []key{str(col("verdict_mv"))}
-	case "ml":
-		keys = []key{str(col("verdict_ml"))}
-	}
-	sign := 1
-	if f.Desc {
-		sign = -1
-	}
-	k, isMetric := metric[f.Sort]
-	slices.SortFunc(matched, func(i, j int) int {
-		a, b := &r.rows[i], &r.rows[j]
-		if isMetric {
-			va, vb := m.metricOf(a, k), m.metricOf(b, k)
-			switch na, nb := math.IsNaN(va), math.IsNaN(vb); {
-			case na && !nb:
-				return 1
-			case nb && !na:
-				return -1
-			case !na && !nb:
-				if c := cmp.Compare(va, vb); c != 0 {
-					return sign * c
-				}
-			}
+	k := 0
+	r.rows.walk(f.Sort, f.Desc, f.alignerIdx, func(j int) bool {
+		if in.has(j) {
+			matched[k] = j
+			k++
 		}
-		for _, key := range keys {
-			if c := key(a, b); c != 0 {
-				return sign * c
-			}
-		}
-		return sign * strings.Compare(a.id, b.id)
+		return k < len(matched)
 	})
 }

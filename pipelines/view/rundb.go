@@ -13,24 +13,18 @@ import (
 )
 
 // runDB is DuckDB over one generation of the run, with the viewer's index
-// built: view_traces (a row per trace: the facets and the sort keys, no
-// text) and view_best (each trace's best DAG per aligner with its scores).
-// The index is built once per generation, in DuckDB's memory (a few
-// hundred bytes a trace); pages query it and read texts, DAGs and
-// alignments from the run's Parquet one trace at a time.
+// (the row file: a row per trace, its facets, sort keys and scores, no
+// text) mapped from datg's cache or built when the generation opens.
+// Pages query the row file and read texts, DAGs and alignments from the
+// run's Parquet one trace at a time.
 type runDB struct {
 	db       *duck.DB
 	gen      int
 	aligners []string // by name
-	rows     []idxRow // the index (memindex.go)
-	byID     map[string]int32
-	// dict and codes are each facet's values and their codes.
-	dict  [len(facetCols)][]string
-	codes [len(facetCols)]map[string]int32
-	ranks map[string][]int32 // each order's ranks of the rows, by order (guarded by mu)
+	rows     *rowFile // the index (rowfile.go, memindex.go)
 	// annotated are the traces with human annotations, by layer ("any":
-	// every annotated trace); a few hundred traces, the human audit's.
-	annotated map[string]map[string]bool
+	// every annotated trace), as sets of rows.
+	annotated map[string]bitmap
 
 	// textIndex is the generation's search index once it is open
 	// (searchcache.go); until then, and for a query it does not take, a
@@ -47,11 +41,12 @@ type runDB struct {
 	retired  bool        // a newer generation replaced it: close when refs is 0
 }
 
-// search is the traces whose text holds a string, kept so paging and
-// refacetting a search does not read the texts again.
+// search is the rows whose text holds a string, kept so paging and
+// refacetting a search does not read the texts again: a bitmap over the
+// row file, n/8 bytes whatever it holds.
 type search struct {
-	q   string
-	ids map[string]bool
+	q    string
+	rows bitmap
 }
 
 // maxSearches bounds the searches kept per generation.
@@ -115,74 +110,23 @@ var indexSQL = []string{
 	LEFT JOIN view_detections lgc ON lgc.trace_id = t.trace_id AND lgc.detector = 'lingua'`,
 }
 
-// openRunDB opens the run's current generation and builds the index.
-func openRunDB(ctx context.Context, dir string) (*runDB, error) {
+// openRunDB opens the run's current generation and its index, kept in
+// cache (see loadRowFile; "": built in a temporary file).
+func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
 	db, err := duck.Open(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	r := &runDB{db: db, gen: db.Generation(), ranks: map[string][]int32{}}
-	for _, s := range indexSQL {
-		if _, err := db.ExecContext(ctx, s); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)
-		}
-	}
-	rows, err := db.QueryContext(ctx, `SELECT DISTINCT aligner FROM view_best ORDER BY aligner`)
-	if err != nil {
+	r := &runDB{db: db, gen: db.Generation()}
+	if r.rows, err = loadRowFile(ctx, db, dir, cache); err != nil {
 		db.Close()
-		return nil, err
+		return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)
 	}
-	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
-			rows.Close()
-			db.Close()
-			return nil, err
-		}
-		r.aligners = append(r.aligners, a)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		db.Close()
-		return nil, err
-	}
-	// Each aligner's scores become columns of view_traces (car_K, pmf_K,
-	// har_K for the K-th aligner by name): a page then reads one table,
-	// with no join on trace ids.
-	for k, a := range r.aligners {
-		stmts := []string{
-			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN car_%d DOUBLE`, k),
-			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN pmf_%d DOUBLE`, k),
-			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN har_%d DOUBLE`, k),
-			fmt.Sprintf(`UPDATE view_traces SET car_%[1]d = b.car, pmf_%[1]d = b.pmf, har_%[1]d = b.har
-				FROM view_best b WHERE b.trace_id = view_traces.trace_id AND b.aligner = ?`, k),
-		}
-		for i, s := range stmts {
-			var args []any
-			if i == len(stmts)-1 {
-				args = []any{a}
-			}
-			if _, err := db.ExecContext(ctx, s, args...); err != nil {
-				db.Close()
-				return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)
-			}
-		}
-	}
-	if err := loadIndex(ctx, r); err != nil {
-		db.Close()
-		return nil, err
-	}
+	r.aligners = r.rows.Aligners
 	if err := loadAnnotated(ctx, r); err != nil {
+		r.rows.close()
 		db.Close()
 		return nil, err
-	}
-	// The index lives in Go now: DuckDB's copy goes.
-	for _, t := range []string{"view_traces", "view_best", "view_verdicts", "view_detections"} {
-		if _, err := db.ExecContext(ctx, "DROP TABLE "+t); err != nil {
-			db.Close()
-			return nil, err
-		}
 	}
 	return r, nil
 }
@@ -216,7 +160,7 @@ func (r *runDB) startSearchIndex(runDir, cache string, logf func(format string, 
 	go func() {
 		defer close(r.indexDone)
 		start := time.Now()
-		x, err := loadSearchIndex(ctx, r.db.SnapshotDir(), key, cache)
+		x, err := loadSearchIndex(ctx, r.db.SnapshotDir(), key, cache, r.rows)
 		if err != nil {
 			if ctx.Err() == nil {
 				logf("datg view: the search index of generation %d: %v (searches read every text)", r.gen, err)
@@ -242,56 +186,43 @@ func (r *runDB) close() error {
 	if x := r.textIndex.Swap(nil); x != nil {
 		err = x.close()
 	}
-	return errors.Join(err, r.db.Close())
+	return errors.Join(err, r.rows.close(), r.db.Close())
 }
 
-// searchIDs are the traces whose text holds q (case insensitive, by
+// searchRows are the rows whose text holds q (case insensitive, by
 // Unicode simple case folding), found by the search index when it is
 // ready, else by a scan of every text; kept for the next pages.
-func (r *runDB) searchIDs(ctx context.Context, q string) (map[string]bool, error) {
+func (r *runDB) searchRows(ctx context.Context, q string) (bitmap, error) {
 	r.mu.Lock()
 	for _, s := range r.searches {
 		if s.q == q {
 			r.mu.Unlock()
-			return s.ids, nil
+			return s.rows, nil
 		}
 	}
 	r.mu.Unlock()
-	var ids map[string]bool
+	var rows bitmap
 	var err error
 	if x := r.textIndex.Load(); x != nil && indexable(q) {
-		ids, err = indexSearch(x, q)
+		rows, err = x.searchRows(q, r.rows.N)
 	} else {
-		ids, err = r.scanSearch(ctx, q)
+		rows, err = r.scanSearch(ctx, q)
 	}
 	if err != nil {
 		return nil, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.searches = append(r.searches, search{q, ids})
+	r.searches = append(r.searches, search{q, rows})
 	if len(r.searches) > maxSearches {
 		r.searches = r.searches[1:]
 	}
-	return ids, nil
+	return rows, nil
 }
 
-// indexSearch is searchIDs by the index.
-func indexSearch(x *searchIndex, q string) (map[string]bool, error) {
-	found, err := x.search(q)
-	if err != nil {
-		return nil, fmt.Errorf("searching the traces: %w", err)
-	}
-	ids := make(map[string]bool, len(found))
-	for _, i := range found {
-		ids[x.ids[i]] = true
-	}
-	return ids, nil
-}
-
-// scanSearch is searchIDs by a scan of every text in DuckDB; q reaches
+// scanSearch is searchRows by a scan of every text in DuckDB; q reaches
 // DuckDB as a parameter.
-func (r *runDB) scanSearch(ctx context.Context, q string) (map[string]bool, error) {
+func (r *runDB) scanSearch(ctx context.Context, q string) (bitmap, error) {
 	// A case-insensitive match of q as a literal, by RE2: two to seven
 	// times faster than contains(lower(text), lower(q)), which lowers
 	// (copies) every text before looking (BENCHMARKS.md, "datg view").
@@ -300,23 +231,25 @@ func (r *runDB) scanSearch(ctx context.Context, q string) (map[string]bool, erro
 		return nil, fmt.Errorf("searching the traces: %w", err)
 	}
 	defer rows.Close()
-	ids := map[string]bool{}
+	found := newBitmap(r.rows.N)
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
 			return nil, err
 		}
-		ids[id] = true
+		if j, ok := r.rows.find(id); ok {
+			found.set(j)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("searching the traces: %w", err)
 	}
-	return ids, nil
+	return found, nil
 }
 
 // loadAnnotated reads which traces have human annotations in which layer.
 func loadAnnotated(ctx context.Context, r *runDB) error {
-	r.annotated = map[string]map[string]bool{}
+	r.annotated = map[string]bitmap{}
 	if !r.db.Present["annotations"] {
 		return nil
 	}
@@ -330,16 +263,15 @@ func loadAnnotated(ctx context.Context, r *runDB) error {
 		if err := rows.Scan(&id, &layer); err != nil {
 			return fmt.Errorf("reading the annotations: %w", err)
 		}
-		j, ok := r.byID[id]
+		j, ok := r.rows.find(id)
 		if !ok {
 			continue // an annotation of a trace no longer in the run
 		}
-		id = r.rows[j].id
 		for _, k := range []string{layer, "any"} {
 			if r.annotated[k] == nil {
-				r.annotated[k] = map[string]bool{}
+				r.annotated[k] = newBitmap(r.rows.N)
 			}
-			r.annotated[k][id] = true
+			r.annotated[k].set(j)
 		}
 	}
 	return rows.Err()

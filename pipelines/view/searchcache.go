@@ -66,7 +66,7 @@ func searchKey(snapDir string) (string, error) {
 		return "", fmt.Errorf("%s: %w", filepath.Join(snapDir, "manifest.json"), err)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "datg view search %d unicode %s sig %d/%d\n", searchFormat, unicode.Version, sigBits, sigSegment)
+	fmt.Fprintf(h, "datg view search %d unicode %s sig %d/%d rows %d\n", searchFormat, unicode.Version, sigBits, sigSegment, rowFormat)
 	files := 0
 	for _, f := range m.Files {
 		if f.Table == schema.Traces.Table.Name {
@@ -102,10 +102,10 @@ func cacheInRun(cache, run string) bool {
 
 // loadSearchIndex opens the generation's entry under cache, building it
 // when it is missing or damaged (a damaged one is removed: it is datg's).
-func loadSearchIndex(ctx context.Context, snapDir, key, cache string) (*searchIndex, error) {
+func loadSearchIndex(ctx context.Context, snapDir, key, cache string, rf *rowFile) (*searchIndex, error) {
 	root := filepath.Join(cache, "view")
 	entry := filepath.Join(root, key)
-	x, err := openSearchIndex(ctx, entry, key)
+	x, err := openSearchIndex(ctx, entry, key, rf)
 	if err == nil {
 		touch(entry)
 		return x, nil
@@ -131,14 +131,14 @@ func loadSearchIndex(ctx context.Context, snapDir, key, cache string) (*searchIn
 		return nil, err
 	}
 	defer os.RemoveAll(tmp) // after the rename, nothing is left in it
-	if err := buildSearchIndex(ctx, snapDir, tmp, key); err != nil {
+	if err := buildSearchIndex(ctx, snapDir, tmp, key, rf); err != nil {
 		return nil, err
 	}
 	// Atomic: an entry is whole or absent. Another process may have built
 	// it meanwhile (the rename then fails): its entry is used if whole.
 	renameErr := os.Rename(tmp, entry)
 	syncDir(root)
-	x, err = openSearchIndex(ctx, entry, key)
+	x, err = openSearchIndex(ctx, entry, key, rf)
 	if err != nil {
 		return nil, errors.Join(renameErr, err)
 	}
@@ -147,9 +147,10 @@ func loadSearchIndex(ctx context.Context, snapDir, key, cache string) (*searchIn
 }
 
 // buildSearchIndex writes the index of the generation's texts into dir,
-// reading the traces' ids and texts only, 64 rows at a time.
-func buildSearchIndex(ctx context.Context, snapDir, dir, key string) error {
-	w, err := newIndexWriter(dir)
+// reading the traces' ids and texts only, 64 rows at a time; each trace's
+// row is found in the row file rf.
+func buildSearchIndex(ctx context.Context, snapDir, dir, key string, rf *rowFile) error {
+	w, err := newIndexWriter(dir, rf.find)
 	if err != nil {
 		return err
 	}
@@ -167,7 +168,7 @@ func buildSearchIndex(ctx context.Context, snapDir, dir, key string) error {
 		w.abort()
 		return fmt.Errorf("building the search index: %w", err)
 	}
-	return w.finish(key)
+	return w.finish(key, rf.idsSum())
 }
 
 // touch marks an entry used now (pruning keeps the ones used last).

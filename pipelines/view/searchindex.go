@@ -30,8 +30,13 @@ import (
 //     read of 512 bytes per gram per segment. A trace that holds the query
 //     has all its grams, so no match is lost, and each candidate is
 //     checked on its folded text, so none is invented;
-//   - meta: the trace ids, where each text ends in texts, which texts are
-//     NULL (never matched), both files' sizes and CRC-32Cs, and its own.
+//   - pos: per trace (in the order of texts and sig), where its text ends
+//     in texts (8 bytes, the top bit set when the text is NULL: never
+//     matched) and its row in the viewer's row file (4 bytes), mapped, so
+//     a search's result is a set of the row file's rows and no trace id
+//     is held in memory;
+//   - meta: the files' sizes and CRC-32Cs, the checksum of the row file's
+//     ids it was built against, and its own.
 //
 // Building is one streaming pass over the texts in bounded memory (a
 // segment's signatures: 16 MB). Every file is checked (sizes, CRCs)
@@ -44,7 +49,8 @@ const (
 	searchMagic = "datg view search index\n"
 	// searchFormat changes whenever the files' layout, the hash or the
 	// folding changes (the key includes it, so an old entry is not read).
-	searchFormat = 2
+	searchFormat = 3
+	posRecord    = 12 // a trace's record in pos
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -77,16 +83,33 @@ func queryGrams(fq []byte) []uint32 {
 
 // searchIndex is an open, verified index.
 type searchIndex struct {
-	ids   []string // by index order
-	ends  []int64  // each text's end in texts (its start is the previous end)
-	null  []bool   // the text is NULL
+	n     int
+	pos   []byte // the mapped pos file
 	texts *os.File
 	sig   *os.File
 }
 
 func (x *searchIndex) close() error {
-	return errors.Join(x.texts.Close(), x.sig.Close())
+	return errors.Join(x.texts.Close(), x.sig.Close(), unmapFile(x.pos))
 }
+
+// end is where text i ends in texts; null says it is NULL.
+func (x *searchIndex) end(i int) (end int64, null bool) {
+	v := binary.LittleEndian.Uint64(x.pos[posRecord*i:])
+	return int64(v &^ (1 << 63)), v>>63 == 1
+}
+
+// start is where text i starts.
+func (x *searchIndex) start(i int) int64 {
+	if i == 0 {
+		return 0
+	}
+	e, _ := x.end(i - 1)
+	return e
+}
+
+// row is trace i's row in the row file.
+func (x *searchIndex) row(i int) int { return int(binary.LittleEndian.Uint32(x.pos[posRecord*i+8:])) }
 
 // indexWriter builds an index's files in dir.
 type indexWriter struct {
@@ -97,9 +120,11 @@ type indexWriter struct {
 	sig       *os.File
 	sigCRC    uint32
 	sigSize   int64
-	ids       []string
-	ends      []int64
-	null      []bool
+	pos       *os.File
+	posBuf    *bufio.Writer
+	posCRC    uint32
+	n         int
+	rowOf     func(id string) (int, bool)
 	end       int64
 	folded    []byte
 	traceBits [sigBits / 64]uint64
@@ -107,8 +132,10 @@ type indexWriter struct {
 	inSeg     int
 }
 
-func newIndexWriter(dir string) (*indexWriter, error) {
-	w := &indexWriter{dir: dir, segment: make([]uint64, sigBits*segWords)}
+// newIndexWriter starts an index in dir; rowOf is a trace's row in the
+// row file.
+func newIndexWriter(dir string, rowOf func(id string) (int, bool)) (*indexWriter, error) {
+	w := &indexWriter{dir: dir, segment: make([]uint64, sigBits*segWords), rowOf: rowOf}
 	var err error
 	if w.texts, err = os.OpenFile(filepath.Join(dir, "texts"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err != nil {
 		return nil, err
@@ -117,7 +144,13 @@ func newIndexWriter(dir string) (*indexWriter, error) {
 		w.texts.Close()
 		return nil, err
 	}
+	if w.pos, err = os.OpenFile(filepath.Join(dir, "pos"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err != nil {
+		w.texts.Close()
+		w.sig.Close()
+		return nil, err
+	}
 	w.textsBuf = bufio.NewWriterSize(w.texts, 1<<20)
+	w.posBuf = bufio.NewWriterSize(w.pos, 64<<10)
 	return w, nil
 }
 
@@ -129,9 +162,22 @@ func (w *indexWriter) add(id, text string, valid bool) error {
 	}
 	w.textsCRC = crc32.Update(w.textsCRC, castagnoli, w.folded)
 	w.end += int64(len(w.folded))
-	w.ids = append(w.ids, id)
-	w.ends = append(w.ends, w.end)
-	w.null = append(w.null, !valid)
+	row, ok := w.rowOf(id)
+	if !ok {
+		return fmt.Errorf("trace %q is not in the viewer's index", id)
+	}
+	rec := uint64(w.end)
+	if !valid {
+		rec |= 1 << 63
+	}
+	var buf [posRecord]byte
+	binary.LittleEndian.PutUint64(buf[:], rec)
+	binary.LittleEndian.PutUint32(buf[8:], uint32(row))
+	if _, err := w.posBuf.Write(buf[:]); err != nil {
+		return err
+	}
+	w.posCRC = crc32.Update(w.posCRC, castagnoli, buf[:])
+	w.n++
 	// The trace's hashes in a small bitset first (it stays in L1), then
 	// each set one into the segment's bit slices.
 	clear(w.traceBits[:])
@@ -182,13 +228,17 @@ func (w *indexWriter) flushSegment() error {
 	return nil
 }
 
-// finish writes meta and syncs every file.
-func (w *indexWriter) finish(key string) error {
+// finish writes meta and syncs every file; rowsSum is the row file's
+// idsSum.
+func (w *indexWriter) finish(key string, rowsSum uint32) error {
 	err := w.flushSegment()
 	if err == nil {
 		err = w.textsBuf.Flush()
 	}
-	for _, f := range []*os.File{w.texts, w.sig} {
+	if err == nil {
+		err = w.posBuf.Flush()
+	}
+	for _, f := range []*os.File{w.texts, w.sig, w.pos} {
 		if err == nil {
 			err = f.Sync()
 		}
@@ -201,21 +251,11 @@ func (w *indexWriter) finish(key string) error {
 	}
 	var b bytes.Buffer
 	b.WriteString(searchMagic)
-	for _, v := range []uint64{searchFormat, uint64(len(w.ids)), sigBits, sigSegment, uint64(w.end), uint64(w.textsCRC), uint64(w.sigSize), uint64(w.sigCRC)} {
+	for _, v := range []uint64{searchFormat, uint64(w.n), sigBits, sigSegment, uint64(w.end), uint64(w.textsCRC), uint64(w.sigSize), uint64(w.sigCRC), uint64(w.posCRC), uint64(rowsSum)} {
 		b.Write(binary.AppendUvarint(nil, v))
 	}
 	b.Write(binary.AppendUvarint(nil, uint64(len(key))))
 	b.WriteString(key)
-	for i, id := range w.ids {
-		b.Write(binary.AppendUvarint(nil, uint64(len(id))))
-		b.WriteString(id)
-		b.Write(binary.AppendUvarint(nil, uint64(w.ends[i])))
-		if w.null[i] {
-			b.WriteByte(1)
-		} else {
-			b.WriteByte(0)
-		}
-	}
 	b.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(b.Bytes(), castagnoli)))
 	f, err := os.OpenFile(filepath.Join(w.dir, "meta"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -234,14 +274,17 @@ func (w *indexWriter) finish(key string) error {
 func (w *indexWriter) abort() {
 	w.texts.Close()
 	w.sig.Close()
+	w.pos.Close()
 }
 
 // errBadIndex means a cache entry is not a whole, matching index.
 var errBadIndex = errors.New("not a whole search index")
 
 // openSearchIndex opens the entry in dir and checks it whole: the meta's
-// CRC, its key, both files' sizes and CRCs. Any mismatch is errBadIndex.
-func openSearchIndex(ctx context.Context, dir, key string) (*searchIndex, error) {
+// CRC, its key, every file's size and CRC, and that it was built against
+// the row file rf (the same traces in the same rows). Any mismatch is
+// errBadIndex.
+func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*searchIndex, error) {
 	meta, err := os.ReadFile(filepath.Join(dir, "meta"))
 	if err != nil {
 		return nil, err
@@ -255,50 +298,24 @@ func openSearchIndex(ctx context.Context, dir, key string) (*searchIndex, error)
 		return nil, bad("meta's checksum differs")
 	}
 	rd := bytes.NewReader(body[len(searchMagic):])
-	var hdr [8]uint64
+	var hdr [10]uint64
 	for i := range hdr {
 		if hdr[i], err = binary.ReadUvarint(rd); err != nil {
 			return nil, bad("short header")
 		}
 	}
-	format, n, bits, seg, textsSize, textsCRC, sigSize, sigCRC := hdr[0], hdr[1], hdr[2], hdr[3], hdr[4], hdr[5], hdr[6], hdr[7]
+	format, n, bits, seg, textsSize, textsCRC, sigSize, sigCRC, posCRC, rowsSum := hdr[0], hdr[1], hdr[2], hdr[3], hdr[4], hdr[5], hdr[6], hdr[7], hdr[8], hdr[9]
 	if format != searchFormat || bits != sigBits || seg != sigSegment {
 		return nil, bad("another format")
 	}
-	readStr := func() (string, error) {
-		l, err := binary.ReadUvarint(rd)
-		if err != nil || l > uint64(rd.Len()) {
-			return "", errBadIndex
-		}
-		s := make([]byte, l)
-		io.ReadFull(rd, s)
-		return string(s), nil
-	}
-	if k, err := readStr(); err != nil || k != key {
+	l, err := binary.ReadUvarint(rd)
+	if err != nil || l != uint64(rd.Len()) || string(body[len(body)-rd.Len():]) != key {
 		return nil, bad("another key")
 	}
-	if n > uint64(rd.Len()) {
-		return nil, bad("short trace list")
+	if n != uint64(rf.N) || uint32(rowsSum) != rf.idsSum() {
+		return nil, bad("built against other rows")
 	}
-	x := &searchIndex{ids: make([]string, n), ends: make([]int64, n), null: make([]bool, n)}
-	var last uint64
-	for i := range x.ids {
-		if x.ids[i], err = readStr(); err != nil {
-			return nil, bad("short trace list")
-		}
-		end, err := binary.ReadUvarint(rd)
-		if err != nil || end < last || end > textsSize {
-			return nil, bad("bad text offsets")
-		}
-		last = end
-		x.ends[i] = int64(end)
-		nb, err := rd.ReadByte()
-		if err != nil || nb > 1 {
-			return nil, bad("short trace list")
-		}
-		x.null[i] = nb == 1
-	}
-	if rd.Len() != 0 || last != textsSize || sigSize != (n+sigSegment-1)/sigSegment*sigBits*segWords*8 {
+	if sigSize != (n+sigSegment-1)/sigSegment*sigBits*segWords*8 {
 		return nil, bad("sizes disagree")
 	}
 	open := func(name string, size, crc uint64) (*os.File, error) {
@@ -316,11 +333,41 @@ func openSearchIndex(ctx context.Context, dir, key string) (*searchIndex, error)
 		}
 		return f, nil
 	}
+	x := &searchIndex{n: int(n)}
+	pos, err := open("pos", n*posRecord, posCRC)
+	if err != nil {
+		return nil, err
+	}
+	x.pos, err = mapFile(pos, int(n*posRecord))
+	pos.Close()
+	if err != nil {
+		return nil, err
+	}
+	// Offsets in order and inside texts, rows inside the row file, each
+	// once: then no read below goes out of bounds.
+	seen := newBitmap(rf.N)
+	var last int64
+	for i := range x.n {
+		e, _ := x.end(i)
+		row := x.row(i)
+		if e < last || e > int64(textsSize) || row >= rf.N || seen.has(row) {
+			unmapFile(x.pos)
+			return nil, bad("bad positions")
+		}
+		seen.set(row)
+		last = e
+	}
+	if last != int64(textsSize) {
+		unmapFile(x.pos)
+		return nil, bad("sizes disagree")
+	}
 	if x.texts, err = open("texts", textsSize, textsCRC); err != nil {
+		unmapFile(x.pos)
 		return nil, err
 	}
 	if x.sig, err = open("sig", sigSize, sigCRC); err != nil {
 		x.texts.Close()
+		unmapFile(x.pos)
 		return nil, err
 	}
 	return x, nil
@@ -368,11 +415,8 @@ func (x *searchIndex) search(q string) ([]int32, error) {
 			buf := make([]byte, verifyChunk+len(fq)-1)
 			for k := w; k < len(cands); k += workers {
 				i := cands[k]
-				start := int64(0)
-				if i > 0 {
-					start = x.ends[i-1]
-				}
-				ok, err := x.holds(buf, start, x.ends[i], fq)
+				end, _ := x.end(int(i))
+				ok, err := x.holds(buf, x.start(int(i)), end, fq)
 				if err != nil {
 					errs[w] = fmt.Errorf("reading the search index: %w", err)
 					return
@@ -392,6 +436,19 @@ func (x *searchIndex) search(q string) ([]int32, error) {
 		out = append(out, f...)
 	}
 	return out, nil
+}
+
+// searchRows is the rows (of a row file of n) whose text holds q.
+func (x *searchIndex) searchRows(q string, n int) (bitmap, error) {
+	found, err := x.search(q)
+	if err != nil {
+		return nil, fmt.Errorf("searching the traces: %w", err)
+	}
+	rows := newBitmap(n)
+	for _, i := range found {
+		rows.set(x.row(int(i)))
+	}
+	return rows, nil
 }
 
 // A candidate's text is read in chunks, the first firstChunk bytes, each
@@ -437,7 +494,7 @@ func (x *searchIndex) candidates(fq []byte) ([]int32, error) {
 			hashes = append(hashes, h)
 		}
 	}
-	n := len(x.ids)
+	n := x.n
 	var out []int32
 	words := make([]uint64, segWords)
 	raw := make([]byte, 8*segWords)
@@ -458,7 +515,10 @@ func (x *searchIndex) candidates(fq []byte) ([]int32, error) {
 			for b != 0 {
 				i := seg*sigSegment + k*64 + bits.TrailingZeros64(b)
 				b &= b - 1
-				if i < n && !x.null[i] {
+				if i >= n {
+					continue
+				}
+				if _, null := x.end(i); !null {
 					out = append(out, int32(i))
 				}
 			}

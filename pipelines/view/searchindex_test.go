@@ -154,7 +154,7 @@ func TestSearchIndexIsTheScan(t *testing.T) {
 	matched := 0
 	for _, q := range searchQueries(texts) {
 		want, scanErr := r.scanSearch(ctx, q)
-		got, err := r.searchIDs(ctx, q)
+		got, err := r.searchRows(ctx, q)
 		if scanErr != nil || err != nil {
 			// The scan refuses some queries (DuckDB binds no parameter that
 			// is not UTF-8): the search refuses them too.
@@ -163,21 +163,21 @@ func TestSearchIndexIsTheScan(t *testing.T) {
 			}
 			continue
 		}
-		if !maps.Equal(got, want) {
-			t.Errorf("%q: the search finds %d traces, the scan %d", q, len(got), len(want))
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: the search finds %d traces, the scan %d", q, got.count(), want.count())
 		}
 		if indexable(q) {
-			if direct, err := indexSearch(r.textIndex.Load(), q); err != nil || !maps.Equal(direct, want) {
-				t.Errorf("%q: the index finds %d traces, the scan %d (%v)", q, len(direct), len(want), err)
+			if direct, err := r.textIndex.Load().searchRows(q, r.rows.N); err != nil || !slices.Equal(direct, want) {
+				t.Errorf("%q: the index finds %d traces, the scan %d (%v)", q, direct.count(), want.count(), err)
 			}
 		}
-		if len(want) > 0 && len(want) < len(texts) {
+		if n := want.count(); n > 0 && n < len(texts) {
 			matched++
 		}
 	}
 	for q, n := range map[string]int{"STRADDLE": len(chunkEnds()) * len(straddles), strings.Map(unicode.SimpleFold, runeCut(long(texts), 100, 100+firstChunk+500)): 1} {
-		if ids, err := r.searchIDs(ctx, q); err != nil || len(ids) != n {
-			t.Errorf("%.20q: %d traces, want %d (%v)", q, len(ids), n, err)
+		if ids, err := r.searchRows(ctx, q); err != nil || ids.count() != n {
+			t.Errorf("%.20q: %d traces, want %d (%v)", q, ids.count(), n, err)
 		}
 	}
 	if matched < 100 {
@@ -198,7 +198,7 @@ func TestSearchIndexIsKeptOutsideTheRun(t *testing.T) {
 		t.Fatalf("key %q: %v", key, err)
 	}
 	entry := filepath.Join(cache, "view", key)
-	for _, f := range []string{"meta", "texts", "sig"} {
+	for _, f := range []string{"meta", "texts", "sig", "pos"} {
 		if _, err := os.Stat(filepath.Join(entry, f)); err != nil {
 			t.Errorf("the entry has no %s: %v", f, err)
 		}
@@ -207,13 +207,29 @@ func TestSearchIndexIsKeptOutsideTheRun(t *testing.T) {
 		t.Errorf("the run's files changed: %v -> %v", before, after)
 	}
 	des, _ := os.ReadDir(filepath.Join(cache, "view"))
-	if len(des) != 1 {
-		t.Errorf("the cache holds %d entries, want the one", len(des))
+	if len(des) != 2 || des[0].Name() != key || des[1].Name() != "rows" {
+		t.Errorf("the cache holds %v, want the search index and the row files", des)
 	}
+	// The row file beside it: one, named by its key.
+	rowFiles, _ := os.ReadDir(filepath.Join(cache, "view", "rows"))
+	if len(rowFiles) != 1 || !isKey(rowFiles[0].Name()) {
+		t.Fatalf("the row files: %v, want one", rowFiles)
+	}
+	rowPath := filepath.Join(cache, "view", "rows", rowFiles[0].Name())
 	stamp := modTime(t, filepath.Join(entry, "meta"))
+	rowFile, err := os.Stat(rowPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	openIndexed(t, dir, cache)
 	if modTime(t, filepath.Join(entry, "meta")) != stamp {
 		t.Errorf("the second viewer built the index again")
+	}
+	if fi, err := os.Stat(rowPath); err != nil || !os.SameFile(fi, rowFile) {
+		t.Errorf("the second viewer built the row file again (%v)", err)
+	}
+	if rowFiles, _ := os.ReadDir(filepath.Join(cache, "view", "rows")); len(rowFiles) != 1 {
+		t.Errorf("the row files after a second viewer: %v, want the one", rowFiles)
 	}
 }
 
@@ -249,13 +265,14 @@ func TestDamagedSearchIndexIsRebuilt(t *testing.T) {
 	entry := filepath.Join(cache, "view", key)
 	ctx := context.Background()
 	want, err := r.scanSearch(ctx, "apples")
-	if err != nil || len(want) == 0 {
-		t.Fatalf("scan: %d traces, %v", len(want), err)
+	if err != nil || want.count() == 0 {
+		t.Fatalf("scan: %d traces, %v", want.count(), err)
 	}
 	damages := map[string]func(){
 		"a byte of texts": func() { flipByte(t, filepath.Join(entry, "texts")) },
 		"a byte of sig":   func() { flipByte(t, filepath.Join(entry, "sig")) },
 		"a byte of meta":  func() { flipByte(t, filepath.Join(entry, "meta")) },
+		"a byte of pos":   func() { flipByte(t, filepath.Join(entry, "pos")) },
 		"texts cut":       func() { os.Truncate(filepath.Join(entry, "texts"), 10) },
 		"no sig":          func() { os.Remove(filepath.Join(entry, "sig")) },
 		"empty meta":      func() { os.WriteFile(filepath.Join(entry, "meta"), nil, 0o600) },
@@ -263,18 +280,18 @@ func TestDamagedSearchIndexIsRebuilt(t *testing.T) {
 	for _, name := range slices.Sorted(maps.Keys(damages)) {
 		damages[name]()
 		// Opened as it is, the entry is refused.
-		if x, err := openSearchIndex(ctx, entry, key); err == nil {
+		if x, err := openSearchIndex(ctx, entry, key, r.rows); err == nil {
 			x.close()
 			t.Fatalf("%s: the damaged entry was opened", name)
 		}
 		r := openIndexed(t, dir, cache)
-		got, err := indexSearch(r.textIndex.Load(), "APPLES")
-		if err != nil || !maps.Equal(got, want) {
-			t.Errorf("%s: the rebuilt index finds %d traces, the scan %d (%v)", name, len(got), len(want), err)
+		got, err := r.textIndex.Load().searchRows("APPLES", r.rows.N)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: the rebuilt index finds %d traces, the scan %d (%v)", name, got.count(), want.count(), err)
 		}
 	}
 	// A key the entry was not built for is refused.
-	if _, err := openSearchIndex(ctx, entry, strings.Repeat("0", 64)); !errors.Is(err, errBadIndex) {
+	if _, err := openSearchIndex(ctx, entry, strings.Repeat("0", 64), r.rows); !errors.Is(err, errBadIndex) {
 		t.Errorf("another key: %v, want errBadIndex", err)
 	}
 }
@@ -350,9 +367,9 @@ func TestCacheInsideTheRunIsRefused(t *testing.T) {
 		if s.cur.textIndex.Load() != nil {
 			t.Errorf("%s: an index was built", c)
 		}
-		ids, err := s.cur.searchIDs(context.Background(), "apples")
-		if err != nil || len(ids) == 0 {
-			t.Errorf("%s: the scan found %d, %v", c, len(ids), err)
+		ids, err := s.cur.searchRows(context.Background(), "apples")
+		if err != nil || ids.count() == 0 {
+			t.Errorf("%s: the scan found %d, %v", c, ids.count(), err)
 		}
 		s.Close()
 		if after := filesUnder(t, dir); !slices.Equal(before, after) {

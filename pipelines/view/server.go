@@ -50,7 +50,7 @@ func newServer(ctx context.Context, dir, cache string, logTo io.Writer) (*Server
 
 // open opens the run's current generation and starts its search index.
 func (s *Server) open(ctx context.Context) (*runDB, error) {
-	r, err := openRunDB(ctx, s.dir)
+	r, err := openRunDB(ctx, s.dir, s.cache)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ var nNotTraces = map[string]string{
 func TestEveryTableCellLinksToItsTraces(t *testing.T) {
 	dir := writeRun(t, 6)
 	ts := serve(t, dir)
-	r, err := openRunDB(context.Background(), dir)
+	r, err := openRunDB(context.Background(), dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}

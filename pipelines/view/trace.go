@@ -147,7 +147,7 @@ func (s *Server) trace(ctx context.Context, r *runDB, req *http.Request, info *p
 // walk says to find the trace's previous and next in the filter (an
 // export walks its own set instead), while the rows are read.
 func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag string, walk bool) (*tracePage, error) {
-	j, ok := r.byID[id]
+	j, ok := r.rows.find(id)
 	if !ok {
 		return nil, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, r.gen)
 	}
@@ -162,7 +162,7 @@ func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag strin
 			nav, walkErr = placeOf(ctx, r, f, id)
 		}
 	}()
-	rows, err := readTraceRows(ctx, r, []string{id}, []string{r.rows[j].problemID})
+	rows, err := readTraceRows(ctx, r, []string{id}, []string{r.rows.problemOf(j)})
 	<-done
 	if err := errors.Join(err, walkErr); err != nil {
 		return nil, err
@@ -180,14 +180,14 @@ func tracePageOf(ctx context.Context, r *runDB, f Filter, id, aligner, dag strin
 // tracePageFrom makes a trace's page from its rows (read for it alone or
 // with a batch), its DAGs drawn by dr.
 func tracePageFrom(ctx context.Context, r *runDB, rows *traceRows, dr dagRenderer, f Filter, id, aligner, dag string) (*tracePage, error) {
-	j, ok := r.byID[id]
+	j, ok := r.rows.find(id)
 	if !ok {
 		return nil, fmt.Errorf("%w %q in generation %d of the run", ErrNoTrace, id, r.gen)
 	}
-	x := &r.rows[j]
+	rf := r.rows
 	p := &tracePage{F: f, IndexHref: f.URL("/")}
-	p.T = traceRow{ID: x.id, Model: x.vals[0], Level: x.vals[1], Direction: x.vals[2], InputLang: x.vals[4], ReasoningLang: x.vals[5],
-		Problem: x.problemID, Method: x.vals[6], Seed: x.seed, Tokens: x.tokens, Truncated: x.truncated}
+	p.T = traceRow{ID: id, Model: rf.val(0, j), Level: rf.val(1, j), Direction: rf.val(2, j), InputLang: rf.val(4, j), ReasoningLang: rf.val(5, j),
+		Problem: rf.problemOf(j), Method: rf.val(6, j), Seed: rf.seedOf(j), Tokens: rf.tokensOf(j), Truncated: rf.truncatedOf(j)}
 	text, ok := rows.text[id]
 	if !ok {
 		return nil, fmt.Errorf("reading trace %q: %w", id, sql.ErrNoRows)
@@ -433,25 +433,29 @@ type place struct {
 // placeOf finds the trace's place, previous and next in the filter (nil:
 // not in it).
 func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error) {
-	var search map[string]bool
+	var search bitmap
 	if f.Q != "" {
 		var err error
-		if search, err = r.searchIDs(ctx, f.Q); err != nil {
+		if search, err = r.searchRows(ctx, f.Q); err != nil {
 			return nil, err
 		}
+	}
+	self, ok := r.rows.find(id)
+	if !ok {
+		return nil, nil
 	}
 	res := r.query(f, search)
 	r.order(f, res.matched)
 	for k, j := range res.matched {
-		if r.rows[j].id != id {
+		if j != self {
 			continue
 		}
 		nav := &place{pos: k + 1, total: len(res.matched)}
 		if k > 0 {
-			nav.prev = f.Trace(r.rows[res.matched[k-1]].id)
+			nav.prev = f.Trace(r.rows.id(res.matched[k-1]))
 		}
 		if k+1 < len(res.matched) {
-			nav.next = f.Trace(r.rows[res.matched[k+1]].id)
+			nav.next = f.Trace(r.rows.id(res.matched[k+1]))
 		}
 		return nav, nil
 	}
@@ -464,10 +468,11 @@ func (p *tracePage) related(r *runDB) {
 	byProblem := Filter{Problem: p.T.Problem, Per: defaultPer, Page: 1}.withAligner(r.aligners)
 	same := r.query(byProblem, nil).matched
 	r.order(byProblem, same)
+	rf := r.rows
 	for _, j := range same[:min(len(same), maxRelated)] {
-		x := &r.rows[j]
-		p.Related = append(p.Related, relatedRow{Model: x.vals[0], Direction: x.vals[2], InputLang: x.vals[4], ReasoningLang: x.vals[5],
-			Seed: x.vals[7], Method: x.vals[6], Verdict: x.vals[9], Current: x.id == p.T.ID, Href: Filter{}.Trace(x.id), id: x.id})
+		id := rf.id(j)
+		p.Related = append(p.Related, relatedRow{Model: rf.val(0, j), Direction: rf.val(2, j), InputLang: rf.val(4, j), ReasoningLang: rf.val(5, j),
+			Seed: rf.val(7, j), Method: rf.val(6, j), Verdict: rf.val(9, j), Current: id == p.T.ID, Href: Filter{}.Trace(id), id: id})
 	}
 }
 

@@ -1,0 +1,151 @@
+package view
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/datg/datg/internal/duck"
+)
+
+// A generation's row file is kept in datg's cache directory beside the
+// search indexes, CACHE/view/rows/<key>, so the next viewer of the same
+// generation maps it instead of building it; without a usable cache (none,
+// one inside the run, a generation without a manifest) it is built in the
+// system's temporary directory and removed as soon as it is mapped.
+
+// rowKey is the identity of what a generation's row file is made of:
+// every file of its manifest, the SQL and the code's tables and macros
+// it reads, and the format; "" for a generation without a manifest.
+func rowKey(ctx context.Context, db *duck.DB) (string, error) {
+	path := filepath.Join(db.SnapshotDir(), "manifest.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var m struct {
+		Files []struct {
+			Path, Table, SHA256 string
+			Size                int64
+		}
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "datg view rows %d\n%s\n", rowFormat, strings.Join(indexSQL, "\n"))
+	for _, f := range m.Files {
+		fmt.Fprintf(h, "%s %s %d %s\n", f.Table, f.Path, f.Size, f.SHA256)
+	}
+	var code string
+	err = db.QueryRowContext(ctx, `SELECT concat_ws(' | ',
+		(SELECT string_agg(CAST(x AS VARCHAR), ';' ORDER BY CAST(x AS VARCHAR)) FROM datg_levels x),
+		(SELECT string_agg(CAST(x AS VARCHAR), ';' ORDER BY CAST(x AS VARCHAR)) FROM datg_directions x),
+		(SELECT string_agg(CAST(x AS VARCHAR), ';' ORDER BY CAST(x AS VARCHAR)) FROM datg_languages x),
+		(SELECT string_agg(function_name || coalesce(macro_definition, ''), ';' ORDER BY function_name, macro_definition)
+			FROM duckdb_functions() WHERE function_name IN ('target_lang', 'probe_trace')))`).Scan(&code)
+	if err != nil {
+		return "", fmt.Errorf("the viewer's index key: %w", err)
+	}
+	fmt.Fprintf(h, "%s\n", code)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// loadRowFile maps the generation's row file from the cache, or builds it
+// (a damaged or mismatched one is removed, never read: it is datg's).
+func loadRowFile(ctx context.Context, db *duck.DB, runDir, cache string) (*rowFile, error) {
+	key, err := rowKey(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	root := ""
+	if cache != "" && key != "" && !cacheInRun(cache, runDir) {
+		root = filepath.Join(cache, "view", "rows")
+	}
+	path := filepath.Join(root, key)
+	if root != "" {
+		if f, err := os.Open(path); err == nil {
+			rf, err := openRowFile(f, key)
+			f.Close()
+			if err == nil {
+				touch(path)
+				return rf, nil
+			}
+			os.Remove(path)
+		}
+		if os.MkdirAll(root, 0o700) != nil {
+			root = ""
+		}
+	}
+	var tmp *os.File
+	if root != "" {
+		tmp, err = os.CreateTemp(root, ".build-")
+	} else {
+		tmp, err = os.CreateTemp("", "datg-view-rows-")
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		tmp.Close()
+		os.Remove(tmp.Name()) // gone already when renamed
+	}()
+	if err := buildRows(ctx, db, tmp, key); err != nil {
+		return nil, err
+	}
+	rf, err := openRowFile(tmp, key)
+	if err != nil {
+		return nil, err
+	}
+	if root != "" && os.Rename(tmp.Name(), path) == nil {
+		syncDir(root)
+		pruneRowFiles(root, key)
+	}
+	return rf, nil
+}
+
+// pruneRowFiles removes, from datg's own cache of row files, the files
+// beyond the keepSearchIndexes used last, and builds a killed process
+// left behind a day ago or more. Only names this code makes are touched.
+func pruneRowFiles(root, keep string) {
+	des, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	type entry struct {
+		name string
+		mod  time.Time
+	}
+	var entries []entry
+	for _, de := range des {
+		info, err := de.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		name := de.Name()
+		switch {
+		case isKey(name) && name != keep:
+			entries = append(entries, entry{name, info.ModTime()})
+		case strings.HasPrefix(name, ".build-") && time.Since(info.ModTime()) > 24*time.Hour:
+			os.Remove(filepath.Join(root, name))
+		}
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return b.mod.Compare(a.mod) })
+	for i, e := range entries {
+		if i+1 >= keepSearchIndexes {
+			os.Remove(filepath.Join(root, e.name))
+		}
+	}
+}

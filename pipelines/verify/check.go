@@ -37,6 +37,10 @@ func CheckLines(ctx context.Context, graderName string, r io.Reader, w io.Writer
 }
 
 func checkLine(check func(gold, pred string) verdict, line []byte, n int) checkResult {
+	if gold, pred, ok := decodePlainRequest(line); ok {
+		v := check(gold, pred)
+		return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
+	}
 	var req checkRequest
 	if err := json.Unmarshal(line, &req); err != nil {
 		return checkResult{Reason: "bad-input", Error: fmt.Sprintf("line %d: %v", n, err)}

@@ -108,3 +108,37 @@ func FuzzParserSkipsOnlyDoomedTries(f *testing.F) {
 		}
 	})
 }
+
+// lexBoth is lex's tokens (or error) with texts cut from the source and
+// built from runes.
+func lexBoth(src string) (cut, built string) {
+	defer func(was bool) { lexTextFromRunes = was }(lexTextFromRunes)
+	show := func() string {
+		toks, err := lex(src)
+		return fmt.Sprintf("%q %v", toks, err)
+	}
+	lexTextFromRunes = false
+	cut = show()
+	lexTextFromRunes = true
+	return cut, show()
+}
+
+// Token texts cut from the source are the texts built from the runes.
+func TestLexCutsTokensAsBuilt(t *testing.T) {
+	for _, src := range append(latexSamples(t, 20000), "\xff1", "1\xffx", "é\u00a0+\u2009π", `\frac{1}{2}`+"\xe2\x82") {
+		if cut, built := lexBoth(src); cut != built {
+			t.Fatalf("lex(%q): cut from the source %s, built from runes %s", src, cut, built)
+		}
+	}
+}
+
+func FuzzLexCutsTokensAsBuilt(f *testing.F) {
+	for _, s := range []string{"140,892", `\frac{3}{4}`, `3\sqrt{2}`, "é π", "\xff1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if cut, built := lexBoth(src); cut != built {
+			t.Fatalf("lex(%q): cut from the source %s, built from runes %s", src, cut, built)
+		}
+	})
+}

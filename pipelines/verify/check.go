@@ -32,10 +32,15 @@ func CheckLines(ctx context.Context, graderName string, r io.Reader, w io.Writer
 	if err != nil {
 		return 0, err
 	}
-	return jsonl.Map(ctx, r, w, func(n int, line []byte) (any, bool) { return checkLine(gr, line, n), false })
+	check := gr.newCheck()
+	return jsonl.Map(ctx, r, w, func(n int, line []byte) (any, bool) { return checkLine(check, line, n), false })
 }
 
-func checkLine(gr grader, line []byte, n int) checkResult {
+func checkLine(check func(gold, pred string) verdict, line []byte, n int) checkResult {
+	if gold, pred, ok := decodePlainRequest(line); ok {
+		v := check(gold, pred)
+		return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
+	}
 	var req checkRequest
 	if err := json.Unmarshal(line, &req); err != nil {
 		return checkResult{Reason: "bad-input", Error: fmt.Sprintf("line %d: %v", n, err)}
@@ -43,6 +48,6 @@ func checkLine(gr grader, line []byte, n int) checkResult {
 	if req.Gold == nil || req.Pred == nil {
 		return checkResult{Reason: "bad-input", Error: fmt.Sprintf(`line %d: needs "gold" and "pred" strings`, n)}
 	}
-	v := gr.check(*req.Gold, *req.Pred)
+	v := check(*req.Gold, *req.Pred)
 	return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
 }

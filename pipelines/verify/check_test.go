@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/datg/datg/study"
+	"github.com/datg/datg/transforms/answer"
+	"github.com/datg/datg/transforms/mathverify"
 )
 
 func TestCheckLinesKeepsOrderAndBadLines(t *testing.T) {
@@ -40,6 +45,79 @@ not json
 		}
 		if r.Correct != want[i].correct || (r.Error != "") != want[i].err {
 			t.Errorf("line %d: %s", i+1, l)
+		}
+	}
+}
+
+// answerPairs are gold and prediction pairs from the graders' corpora,
+// each gold met many times (against its own prediction and others), in a
+// random order.
+func answerPairs(t testing.TB, n int) [][2]string {
+	t.Helper()
+	var cases []struct{ Gold, Pred string }
+	files, _ := filepath.Glob("../../transforms/answer/testdata/graded_cases*.jsonl")
+	files = append(files, "../../transforms/mathverify/testdata/cases.jsonl")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			var c struct{ Gold, Pred string }
+			if err := json.Unmarshal(line, &c); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			cases = append(cases, c)
+		}
+	}
+	rng := rand.New(rand.NewPCG(53, 59))
+	out := make([][2]string, n)
+	for i := range out {
+		c := cases[rng.IntN(min(len(cases), 500))]
+		pred := c.Pred
+		if rng.IntN(2) == 0 {
+			pred = cases[rng.IntN(len(cases))].Pred
+		}
+		out[i] = [2]string{c.Gold, pred}
+	}
+	return out
+}
+
+// CheckLines writes, line for line, what each grader's Check gives for
+// the pair alone, though it keeps golds parsed between lines.
+func TestCheckLinesGradesEachPairAsCheck(t *testing.T) {
+	pairs := answerPairs(t, 6000)
+	var in bytes.Buffer
+	for _, p := range pairs {
+		line, _ := json.Marshal(map[string]string{"gold": p[0], "pred": p[1]})
+		in.Write(append(line, '\n'))
+	}
+	checks := map[string]func(g, p string) verdict{
+		string(study.MathVerify):   func(g, p string) verdict { return verdict(mathverify.Check(g, p)) },
+		string(study.Multilingual): func(g, p string) verdict { return verdict(answer.Check(g, p)) },
+	}
+	for _, name := range Graders() {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		for _, p := range pairs {
+			v := checks[name](p[0], p[1])
+			if err := enc.Encode(checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got bytes.Buffer
+		if _, err := CheckLines(context.Background(), name, bytes.NewReader(in.Bytes()), &got); err != nil {
+			t.Fatal(err)
+		}
+		gotLines, wantLines := strings.Split(got.String(), "\n"), strings.Split(want.String(), "\n")
+		if len(gotLines) != len(wantLines) {
+			t.Fatalf("%s: %d output lines, want %d", name, len(gotLines), len(wantLines))
+		}
+		for i := range gotLines {
+			if gotLines[i] != wantLines[i] {
+				t.Fatalf("%s: line %d (gold %q, prediction %q):\n%s\nwant\n%s", name, i+1, pairs[i][0], pairs[i][1], gotLines[i], wantLines[i])
+			}
 		}
 	}
 }

@@ -28,14 +28,20 @@ type gold interface {
 type grader struct {
 	name    string
 	newGold func(gold string) gold
-	// check grades a bare (gold, prediction) pair for datg answers check.
-	check func(gold, pred string) verdict
+	// newCheck makes what grades bare (gold, prediction) pairs for datg
+	// answers check, one run's pairs in order (it may keep golds parsed).
+	newCheck func() func(gold, pred string) verdict
 }
+
+// keptGolds is how many recent gold answers answers check keeps parsed.
+const keptGolds = 4096
 
 // graders lists every grader (study.Graders), the default first.
 var graders = []grader{
-	{name: string(study.MathVerify), newGold: newMathVerifyGold, check: func(g, p string) verdict { return verdict(mathverify.Check(g, p)) }},
-	{name: string(study.Multilingual), newGold: newMultilingualGold, check: func(g, p string) verdict { return verdict(answer.Check(g, p)) }},
+	{name: string(study.MathVerify), newGold: newMathVerifyGold, newCheck: newMathVerifyCheck},
+	{name: string(study.Multilingual), newGold: newMultilingualGold, newCheck: func() func(g, p string) verdict {
+		return func(g, p string) verdict { return verdict(answer.Check(g, p)) }
+	}},
 }
 
 // Graders are the graders' names, the default first.
@@ -67,6 +73,13 @@ func lookupGrader(name string) (grader, error) {
 type mathVerifyGold struct{ g mathverify.Gold }
 
 func newMathVerifyGold(g string) gold { return mathVerifyGold{mathverify.NewGold(g)} }
+
+// newMathVerifyCheck is mathverify.Check, each gold parsed once while it
+// is among the last keptGolds.
+func newMathVerifyCheck() func(g, p string) verdict {
+	golds := mathverify.NewGolds(keptGolds)
+	return func(g, p string) verdict { return verdict(golds.Get(g).Grade(p)) }
+}
 
 func (m mathVerifyGold) grade(text string, _ bool) verdict { return verdict(m.g.Grade(text)) }
 

@@ -31,7 +31,7 @@ type Gold struct {
 
 // NewGold parses a gold answer as parse(gold) does.
 func NewGold(gold string) Gold {
-	return Gold{Raw: gold, ex: extract(gold)}
+	return Gold{Raw: gold, ex: extractAnswer(gold)}
 }
 
 // Parsed reports whether parse(gold) yielded a value verify can compare
@@ -40,7 +40,7 @@ func (g Gold) Parsed() bool { return g.ex.value != nil }
 
 // Grade grades a whole generation.
 func (g Gold) Grade(text string) Verdict {
-	pred := extract(text)
+	pred := extractAnswer(text)
 	v := Verdict{}
 	switch {
 	case pred.value != nil:

@@ -7,6 +7,7 @@ package mathverify
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 type token struct {
@@ -224,9 +225,15 @@ func isWS(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' 
 func lex(src string) ([]token, error) {
 	rs := []rune(src)
 	counted(len(rs))
-	var toks []token
+	// A token's text is cut from src (no copy) where src is valid UTF-8:
+	// b is the byte offset of rune i. Otherwise it is the runes' string,
+	// whose U+FFFD stand for the invalid bytes.
+	fromSource := !lexTextFromRunes && utf8.ValidString(src)
+	b := 0
+	toks := make([]token, 0, 8)
 	for i := 0; i < len(rs); {
 		if isWS(rs[i]) {
+			b += utf8.RuneLen(rs[i])
 			i++
 			continue
 		}
@@ -276,16 +283,31 @@ func lex(src string) ([]token, error) {
 		if bestLen == 0 {
 			return nil, fmt.Errorf("%w: %q at %d", ErrLex, string(rs[i]), i)
 		}
+		n := 0 // the token's bytes
+		if fromSource {
+			for _, r := range rs[i : i+bestLen] {
+				n += utf8.RuneLen(r)
+			}
+		}
 		if bestTyp != "SKIP" {
-			toks = append(toks, token{bestTyp, string(rs[i : i+bestLen])})
+			text := src[b : b+n]
+			if !fromSource {
+				text = string(rs[i : i+bestLen])
+			}
+			toks = append(toks, token{bestTyp, text})
 			if len(toks) > maxTokens {
 				return nil, fmt.Errorf("%w: more than %d tokens", ErrTooBig, maxTokens)
 			}
 		}
 		i += bestLen
+		b += n
 	}
 	return toks, nil
 }
+
+// lexTextFromRunes makes lex build every token's text from its runes, as
+// it did before cutting them from the source; tests compare the two.
+var lexTextFromRunes = false
 
 func prefixLen(rs []rune, i int, s string) int {
 	n := 0

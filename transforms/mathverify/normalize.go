@@ -295,35 +295,36 @@ func buildUnitSup() *pattern {
 // with its replacement built from the groups a and b.
 type malformedFix struct {
 	p    *pattern
+	need string // every match holds it
 	repl func(a, b string) string
 }
 
 func buildMalformed() []malformedFix {
 	sp := opt(space)
-	mk := func(root func(b *patternBuilder) pnode, repl func(a, b string) string) malformedFix {
+	mk := func(need string, root func(b *patternBuilder) pnode, repl func(a, b string) string) malformedFix {
 		b := &patternBuilder{}
-		return malformedFix{p: b.build(root(b), nil), repl: repl}
+		return malformedFix{p: b.build(root(b), nil), need: need, repl: repl}
 	}
 	return []malformedFix{
-		mk(func(b *patternBuilder) pnode {
+		mk("^", func(b *patternBuilder) pnode {
 			return seq(lit("^"), sp, lit("("), b.group("a", lazyStar(anyDot)), lit(")"))
 		}, func(a, _ string) string { return "^{" + a + "}" }),
-		mk(func(b *patternBuilder) pnode {
+		mk("sqrt", func(b *patternBuilder) pnode {
 			return seq(lit("sqrt"), sp, lit("("), b.group("a", lazyStar(anyDot)), lit(")"))
 		}, func(a, _ string) string { return `\sqrt{` + a + "}" }),
-		mk(func(b *patternBuilder) pnode {
+		mk(`\frac`, func(b *patternBuilder) pnode {
 			return seq(lit(`\frac`), sp, b.group("a", digit), sp, b.group("b", plus(digit)))
 		}, func(a, c string) string { return `\frac{` + a + "}{" + c + "}" }),
-		mk(func(b *patternBuilder) pnode {
+		mk(`\log_`, func(b *patternBuilder) pnode {
 			return seq(lit(`\log_`), sp, b.group("a", digit), sp, b.group("b", plus(digit)))
 		}, func(a, c string) string { return `\log_{` + a + "}{" + c + "}" }),
-		mk(func(b *patternBuilder) pnode {
+		mk(`\frac`, func(b *patternBuilder) pnode {
 			return seq(lit(`\frac`), sp, lit("{"), b.group("a", lazyStar(anyDot)), lit("}"), sp, b.group("b", digit))
 		}, func(a, c string) string { return `\frac{` + a + "}{" + c + "}" }),
-		mk(func(b *patternBuilder) pnode {
+		mk(`\frac`, func(b *patternBuilder) pnode {
 			return seq(lit(`\frac`), sp, b.group("a", digit), sp, lit("{"), b.group("b", lazyStar(anyDot)), lit("}"))
 		}, func(a, c string) string { return `\frac{` + a + "}{" + c + "}" }),
-		mk(func(b *patternBuilder) pnode {
+		mk(`\sqrt`, func(b *patternBuilder) pnode {
 			return seq(lit(`\sqrt`), sp, b.group("a", digit))
 		}, func(a, _ string) string { return `\sqrt{` + a + "}" }),
 	}
@@ -363,47 +364,55 @@ var maxUnitRunes = func() int {
 
 // removeTrailingUnit is one re.sub of units_regex: the leftmost digit,
 // closing brace or space followed by a unit word at the very end keeps
-// only that character. For each such character at p, the unit word may
-// start right after it or after spaces (q from p+1 to the first non-space
-// after p); only a q within maxUnitRunes of the text's end (trailing
-// spaces aside) can start one, so only those are read, and the work is
-// linear in the text where reading every q's rest was quadratic.
+// only that character. The unit word may start right after that
+// character or after spaces. So the unit words at the end (trailing
+// spaces aside) are found first, each a suffix of at most maxUnitRunes
+// runes, looked up as a substring of text (no copy); for each, the
+// leftmost character that can keep it is just before the spaces before
+// the word (a digit or "}"), else the first of those spaces. Work is
+// linear in the text; the leftmost over all words is the answer.
 func removeTrailingUnit(text string) string {
-	rs := []rune(text)
-	end := len(rs) // rs[:end] is rs without trailing spaces
-	for end > 0 && isSpaceU(rs[end-1]) {
-		end--
-	}
-	nonSpace := make([]int, len(rs)+1) // nonSpace[q]: the first non-space at or after q, or len(rs)
-	nonSpace[len(rs)] = len(rs)
-	for q := len(rs) - 1; q >= 0; q-- {
-		nonSpace[q] = q
-		if isSpaceU(rs[q]) {
-			nonSpace[q] = nonSpace[q+1]
-		}
-	}
-	counted(3 * len(rs))
-	for p := 0; p < len(rs); p++ {
-		c := rs[p]
-		if !(isDigitU(c) || c == '}' || isSpaceU(c)) {
+	end := len(strings.TrimRightFunc(text, isSpaceU)) // bytes, as below
+	counted(len(text))
+	keep := -1 // bytes of text kept: the leftmost end found
+	q := end
+	for n := 0; n < maxUnitRunes && q > 0; n++ {
+		_, size := utf8.DecodeLastRuneInString(text[:q])
+		q -= size
+		counted(1)
+		if !unitSet[text[q:end]] {
 			continue
 		}
-		last := len(rs) // the last q tried: the first non-space after p
-		if p+1 < len(rs) {
-			last = nonSpace[p+1]
-		}
-		for q := max(p+1, end-maxUnitRunes); q <= last; q++ {
+		s := q // the spaces before the word begin at s
+		for s > 0 {
+			r, size := utf8.DecodeLastRuneInString(text[:s])
+			if !isSpaceU(r) {
+				break
+			}
+			s -= size
 			counted(1)
-			rest := ""
-			if q < end {
-				rest = string(rs[q:end])
+		}
+		k := -1
+		if s > 0 {
+			if r, _ := utf8.DecodeLastRuneInString(text[:s]); isDigitU(r) || r == '}' {
+				k = s
 			}
-			if unitSet[rest] {
-				return string(rs[:p+1])
-			}
+		}
+		if k < 0 && s < q {
+			_, size := utf8.DecodeRuneInString(text[s:])
+			k = s + size
+		}
+		if k >= 0 && (keep < 0 || k < keep) {
+			keep = k
 		}
 	}
-	return text
+	if keep < 0 {
+		return text
+	}
+	if kept := text[:keep]; utf8.ValidString(kept) {
+		return kept
+	}
+	return string([]rune(text[:keep])) // as the rune conversion gives it
 }
 
 func normalizeLatex(text string, mode boxedMode) string {
@@ -433,15 +442,15 @@ func normalizeUnboxed(text string) string {
 	text = strings.ReplaceAll(text, `\end{matrix}\right]`, `\end{bmatrix}`)
 	if strings.Contains(text, `\`) {
 		keep := func(rs []rune, s span) string { return s.text(rs, "d") }
-		text = sub(reLeft, text, keep)
-		text = sub(reRight, text, keep)
-		text = sub(rePermutation, text, func(rs []rune, s span) string {
+		text = subIf(mayMatchLeft, reLeft, text, keep)
+		text = subIf(mayMatchRight, reRight, text, keep)
+		text = subIf(mayMatchPermutation, rePermutation, text, func(rs []rune, s span) string {
 			a, b := s.text(rs, "a"), s.text(rs, "b")
 			return `\frac{(` + a + `)!}{((` + a + `)-(` + b + `))!}`
 		})
 	}
-	text = sub(reToRemove, text, literal(""))
-	text = sub(reReplace, text, func(rs []rune, s span) string {
+	text = subIf(mayMatchToRemove, reToRemove, text, literal(""))
+	text = subIf(mayMatchReplace, reReplace, text, func(rs []rune, s span) string {
 		for _, n := range replaceNames {
 			if a, _ := s.group(n); a >= 0 {
 				return replaceWith[n]
@@ -456,7 +465,7 @@ func normalizeUnboxed(text string) string {
 	}
 
 	// units
-	if t := strings.TrimFunc(sub(reUnitSup, text, literal("")), isPySpace); t != "" && t != text {
+	if t := strings.TrimFunc(subIf(mayMatchUnitSup, reUnitSup, text, literal("")), isPySpace); t != "" && t != text {
 		text = t
 	}
 	for i := 0; i < 2; i++ {
@@ -475,7 +484,8 @@ func normalizeUnboxed(text string) string {
 
 	// malformed_operators
 	for _, f := range reMalformed {
-		text = sub(f.p, text, func(rs []rune, s span) string { return f.repl(s.text(rs, "a"), s.text(rs, "b")) })
+		need := func(text string) bool { return strings.Contains(text, f.need) }
+		text = subIf(need, f.p, text, func(rs []rune, s span) string { return f.repl(s.text(rs, "a"), s.text(rs, "b")) })
 	}
 	text = strings.ReplaceAll(text, " sqrt", `\sqrt`)
 	text = fixSqrt(text)
@@ -487,6 +497,9 @@ func normalizeUnboxed(text string) string {
 // fixDoubledBackslash is command_slash_fix_regex: \\ before a letter
 // becomes \.
 func fixDoubledBackslash(text string) string {
+	if skipDoomedSubs && !strings.Contains(text, `\\`) && utf8.ValidString(text) {
+		return text // what the conversion below would give back
+	}
 	rs := []rune(text)
 	out := make([]rune, 0, len(rs))
 	for i := 0; i < len(rs); i++ {
@@ -513,6 +526,9 @@ func fixSqrt(text string) string {
 }
 
 func fixFracs(text string) string {
+	if skipDoomedSubs && !strings.Contains(text, `\frac`) {
+		return text // bracePiecesAfter's one piece, as it was
+	}
 	return bracePiecesAfter(text, `\frac`, func(p string, rs []rune) (string, bool) {
 		switch {
 		case len(rs) > 0 && rs[0] == '{':
@@ -546,6 +562,9 @@ func bracePiecesAfter(text, cmd string, fix func(p string, rs []rune) (string, b
 }
 
 func fixASlashB(text string) string {
+	if skipDoomedSubs && strings.Count(text, "/") != 1 {
+		return text
+	}
 	parts := strings.Split(text, "/")
 	if len(parts) != 2 {
 		return text

@@ -16,7 +16,17 @@ type parser struct {
 	pos   int
 	src   string
 	depth int
+	// lastPlusMinus is the index of the last \pm token, or -1: no
+	// plus-or-minus element can begin after it.
+	lastPlusMinus int
 }
+
+// skipDoomedTries makes the parser skip an alternative whose try must
+// fail: one that needs a token the input does not have where it would
+// read it (see mayStart*). A failed try unwinds the parser's stack by
+// panic, and a plain number failed three or four, most of parsing it.
+// Tests turn it off to compare with the parser that tries everything.
+var skipDoomedTries = true
 
 const maxDepth = 200
 
@@ -25,7 +35,12 @@ func parseLatex(src string) (v *node, err error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{toks: toks, src: src}
+	p := &parser{toks: toks, src: src, lastPlusMinus: -1}
+	for i, t := range toks {
+		if t.t == "PLUS_MINUS" {
+			p.lastPlusMinus = i
+		}
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(parseError); ok {
@@ -122,6 +137,15 @@ func (p *parser) try(f func() *node) (n *node, ok bool) {
 		}
 	}()
 	return f(), true
+}
+
+// tryIf is try where may is a necessary condition of f's success: when
+// it is false (and skipDoomedTries is on) f is not run and fails.
+func (p *parser) tryIf(may bool, f func() *node) (*node, bool) {
+	if skipDoomedTries && !may {
+		return nil, false
+	}
+	return p.try(f)
 }
 
 func (p *parser) enter() {
@@ -306,23 +330,28 @@ func (p *parser) element(noRel bool, follow []string) []*node {
 	p.enter()
 	defer p.leave()
 	var pair []*node
-	if _, ok := p.try(func() *node {
-		pair = p.plusMinusExpr()
-		if !p.followed(follow) {
-			p.fail("element continues")
+	// plusMinusExpr reads a \pm here or after an expression.
+	if !skipDoomedTries || p.lastPlusMinus >= p.pos {
+		if _, ok := p.try(func() *node {
+			pair = p.plusMinusExpr()
+			if !p.followed(follow) {
+				p.fail("element continues")
+			}
+			return nil
+		}); ok {
+			return pair
 		}
-		return nil
-	}); ok {
-		return pair
 	}
-	if v, ok := p.try(func() *node {
-		n := p.setAtom()
-		if !p.followed(follow) {
-			p.fail("element continues")
+	if !skipDoomedTries || mayStartSetAtom(p.peek()) {
+		if v, ok := p.try(func() *node {
+			n := p.setAtom()
+			if !p.followed(follow) {
+				p.fail("element continues")
+			}
+			return n
+		}); ok {
+			return []*node{v}
 		}
-		return n
-	}); ok {
-		return []*node{v}
 	}
 	var v *node
 	if noRel {
@@ -436,6 +465,18 @@ var closers = map[string][]string{
 	"L_PAREN_VISUAL": {"R_BRACKET", "R_PAREN", "R_PAREN_VISUAL", "R_BRACK", "R_GROUP"},
 	"L_BRACK":        {"R_BRACKET", "R_PAREN", "R_PAREN_VISUAL", "R_BRACK", "R_GROUP"},
 	"L_GROUP":        {"R_BRACKET", "R_PAREN", "R_PAREN_VISUAL", "R_BRACK", "R_GROUP"},
+}
+
+// mayStartSetAtom reports whether setAtom can begin with a token of type
+// t: each of its alternatives reads one of these first.
+func mayStartSetAtom(t string) bool {
+	switch t {
+	case "L_BRACKET", "L_PAREN", "L_PAREN_VISUAL", "L_BRACK", "L_GROUP", // interval, orderedTuple
+		"L_BRACE", "L_BRACE_VISUAL", "BOXED_CMD": // literalSet's {}, finiteSet
+		return true
+	}
+	_, ok := literalSets[t]
+	return ok
 }
 
 func (p *parser) setAtom() *node {
@@ -883,7 +924,7 @@ func (p *parser) comp(nofunc bool) *node {
 		m := p.matrix("DET_END")
 		return fn("det", m)
 	}
-	if !nofunc {
+	if !nofunc && (!skipDoomedTries || mayStartFunction(p.peek())) {
 		if v, ok := p.try(p.function); ok {
 			return v
 		}
@@ -965,6 +1006,17 @@ var arcNames = map[string]string{"arcsin": "asin", "arccos": "acos", "arctan": "
 	"arcsec": "asec", "arccot": "acot", "arsinh": "asinh", "arcosh": "acosh", "artanh": "atanh",
 	"arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh"}
 
+// mayStartFunction reports whether function can begin with a token of
+// type t: the cases of its switch (any other fails).
+func mayStartFunction(t string) bool {
+	switch t {
+	case "FN1", "FUNC_GAMMA", "CMD_OPERATORNAME", "FN2", "LETTER", "GREEK_CMD", "OTHER_SYMBOL_CMD", "ACCENT",
+		"FUNC_INT", "FUNC_SQRT", "FUNC_SUM", "FUNC_PROD", "FUNC_LIM", "EXP_E":
+		return true
+	}
+	return false
+}
+
 func (p *parser) function() *node {
 	switch p.peek() {
 	case "FN1", "FUNC_GAMMA", "CMD_OPERATORNAME":
@@ -986,7 +1038,7 @@ func (p *parser) function() *node {
 		}
 		sub, sup := p.subSup()
 		var arg *node
-		if v, ok := p.try(func() *node { p.expect("L_PAREN"); e := p.expr(); p.expect("R_PAREN"); return e }); ok {
+		if v, ok := p.tryIf(p.peek() == "L_PAREN", func() *node { p.expect("L_PAREN"); e := p.expr(); p.expect("R_PAREN"); return e }); ok {
 			arg = v
 		} else {
 			arg = p.mp(true)

@@ -89,7 +89,7 @@ func Equations(text string) []Equation {
 			}
 		}
 	}
-	for _, m := range plainEquations(text) {
+	for _, m := range plainEquationsOutside(text, covered) {
 		if covered[m[0]] {
 			continue
 		}

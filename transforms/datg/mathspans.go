@@ -1,6 +1,7 @@
 package datg
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -82,7 +83,12 @@ func mathSpanAt(text string, i int) (mathSpanMatch, bool) {
 // runs only on the pieces between those breaks that hold an =, and as it
 // has no assertions it finds in a piece what it finds there in the whole
 // text.
-func plainEquations(text string) [][]int {
+func plainEquations(text string) [][]int { return plainEquationsOutside(text, nil) }
+
+// plainEquationsOutside is plainEquations less the pieces wholly inside
+// math spans (covered, by byte): Equations drops a match that starts in
+// one, and most of a trace's = signs are in its math.
+func plainEquationsOutside(text string, covered []bool) [][]int {
 	var out [][]int
 	start := 0  // where the current piece starts
 	eq := false // the piece holds an =
@@ -90,6 +96,9 @@ func plainEquations(text string) [][]int {
 	// whitespace was a word character ([\w.]).
 	prevWord, inSpace := false, false
 	flush := func(end int) {
+		if eq && covered != nil && !slices.Contains(covered[start:end], false) {
+			eq = false
+		}
 		if eq {
 			for _, m := range plainEquation.FindAllStringIndex(text[start:end], -1) {
 				out = append(out, []int{start + m[0], start + m[1]})

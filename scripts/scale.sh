@@ -7,14 +7,17 @@
 #
 # Stages: ingest (PolyMath's problems), import traces, references (five
 # per problem from datg's simulated model over loopback HTTP: no GPU, no
-# API key), verify (both graders), langcheck (both detectors), dags
+# API key; it writes the worked solutions scaletraces draws for each
+# problem, 5 to 11 steps ending in the gold answer, so the symbolic DAGs
+# have several nodes; the traces write the same steps, some wrong), verify (both graders), langcheck (both detectors), dags
 # --builder symbolic, align --aligner symbolic (the en-en and en-x traces
 # of every seed, to the five DAGs of their problem), score, tables.
 #
 # PolyMath's problems come from SRC (default ../shared/polymath, 125 per
 # level: import needs the problems; PROBLEMS=3 writes traces, references
 # and alignments for the first 3 of each level only, for a quick try);
-# the traces' prose from data/demo.
+# the traces' prose from data/demo; the worked solutions go to
+# DATA.solutions.jsonl.
 # BYTES_PER_TOKEN=1 writes the same traces a fifth as long (the same
 # counts of traces, DAGs and alignment pairs: for score and tables, whose
 # work is in those counts, not in the text).
@@ -33,6 +36,7 @@ DATG=${DATG:-bin/datg}
 SRC=${SRC:-../shared/polymath}
 DATA=${DATA:-data/run/scale-$N}
 TRACES=${TRACES:-$DATA.traces.jsonl}
+SOLUTIONS=$DATA.solutions.jsonl
 PROBLEMS=${PROBLEMS:-125} # per level; fewer for a quick try
 BYTES_PER_TOKEN=${BYTES_PER_TOKEN:-5} # real lengths; 1 for a fifth of the text
 STAGES=" ${STAGES:-ingest import references verify langcheck dags align score tables} "
@@ -75,7 +79,8 @@ stage ingest "$DATG" ingest polymath --src "$SRC" --per-level 125 --data "$DATA"
 if wants ingest; then
   echo "== writing $((306 * PROBLEMS * N)) traces to $TRACES" >&2
   start=$(date +%s)
-  go run ./scripts/scaletraces -n "$N" -problems "$PROBLEMS" -bytes-per-token "$BYTES_PER_TOKEN" -demo data/demo >"$TRACES"
+  go run ./scripts/scaletraces -n "$N" -problems "$PROBLEMS" -bytes-per-token "$BYTES_PER_TOKEN" -demo data/demo \
+    -solutions "$SOLUTIONS" -polymath "$SRC" >"$TRACES"
   echo "   $(du -h "$TRACES" | cut -f1) in $(( $(date +%s) - start )) s" >&2
 fi
 stage "import traces" "$DATG" import traces --in "$TRACES" --data "$DATA"
@@ -85,7 +90,7 @@ if wants references; then
   # as its profile says; datg references keeps the five it accepts).
   urls="$DATA/endpoints.txt"
   rm -f "$urls"
-  "$DATG" simulate --data "$DATA" --count 2 --url-file "$urls" 2>"$DATA.simulate.log" &
+  "$DATG" simulate --data "$DATA" --count 2 --url-file "$urls" --solutions "$SOLUTIONS" 2>"$DATA.simulate.log" &
   sim=$!
   trap 'kill $sim 2>/dev/null || true' EXIT
   for _ in $(seq 100); do [ -s "$urls" ] && break; sleep 0.1; done

@@ -269,26 +269,54 @@ func (cfg Config) jobs(in string, byProblem map[string][]*dags.Stored, yield fun
 
 func runSymbolic(ctx context.Context, each func(func(job) bool) error, add func(Result) error, prog *progress.Progress) error {
 	g := parallel.New(ctx, runtime.GOMAXPROCS(0))
-	// A trace's jobs come one after another: its equations and repetitions
-	// are read once, by whichever of its jobs runs first.
-	var last *schema.Trace
-	var read func() *datg.SymbolicTrace
+	// A trace's jobs come one after another: they are aligned together,
+	// its text read once (equations, repetitions, hash, span index)
+	// for all its DAGs. A DAG's anchors are read once for all the traces
+	// aligned to it (as many as the run has DAGs: memory does not grow
+	// with the traces).
+	nodes := map[*dags.Stored]*datg.SymbolicNodes{}
+	var pending []job
+	flush := func() {
+		if len(pending) == 0 {
+			return
+		}
+		batch := pending
+		pending = nil
+		var dagNodes []*datg.SymbolicNodes
+		for _, j := range batch {
+			n, ok := nodes[j.dag]
+			if !ok {
+				n = datg.ReadSymbolicDAG(j.dag.DAG)
+				nodes[j.dag] = n
+			}
+			dagNodes = append(dagNodes, n)
+		}
+		g.Go(func(context.Context) error {
+			trace := batch[0].trace
+			symbolic, text := datg.ReadSymbolic(trace.Text), readTrace(trace)
+			for i, j := range batch {
+				raw := symbolic.NodesJSON(dagNodes[i])
+				prog.Done(0)
+				if err := add(text.rows(j.dag, datg.SymbolicAligner, raw)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
 	err := each(func(j job) bool {
 		if g.Stopped() {
 			return false
 		}
-		if j.trace != last {
-			text := j.trace.Text
-			last, read = j.trace, sync.OnceValue(func() *datg.SymbolicTrace { return datg.ReadSymbolic(text) })
+		if len(pending) > 0 && pending[0].trace != j.trace {
+			flush()
 		}
-		read := read
-		g.Go(func(context.Context) error {
-			raw := read().AlignmentJSON(j.dag.DAG)
-			prog.Done(0)
-			return add(Rows(j.trace, j.dag, datg.SymbolicAligner, raw))
-		})
+		pending = append(pending, j)
 		return true
 	})
+	if err == nil && !g.Stopped() {
+		flush()
+	}
 	return g.Wait(err)
 }
 

@@ -519,6 +519,25 @@ func TestAlignSymbolic(t *testing.T) {
 	if committed == 0 {
 		t.Fatal("the symbolic aligner committed no node of traces written from the DAGs' own solutions")
 	}
+	// The run reads each trace once for its DAGs and each DAG once for
+	// its traces: its rows are those of each pair aligned on its own.
+	for p, a := range tb.aligns {
+		tr, d := r.traces[p.trace], r.dags[p.dag]
+		alone := align.Rows(&tr, d, datg.SymbolicAligner, datg.SymbolicAlignmentJSON(tr.Text, d.DAG))
+		ignore := cmpopts.IgnoreFields(schema.Alignment{}, "CreatedAt")
+		if diff := cmp.Diff(alone.Alignment, a, ignore); diff != "" {
+			t.Fatalf("alignment %v (-alone +run):\n%s", p, diff)
+		}
+		if diff := cmp.Diff(alone.Events, tb.events[p], cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("events of %v (-alone +run):\n%s", p, diff)
+		}
+		if diff := cmp.Diff(alone.Actions, tb.actions[p], cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("actions of %v (-alone +run):\n%s", p, diff)
+		}
+		if diff := cmp.Diff(alone.Errors, tb.errs[p], cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("errors of %v (-alone +run):\n%s", p, diff)
+		}
+	}
 	if _, llmRows := check(t, data, pipelinetest.AlignModel, r, want); llmRows != llmSum {
 		t.Fatalf("the LLM aligner's rows changed (-were +are):\n%s", cmp.Diff(llmSum, llmRows))
 	}

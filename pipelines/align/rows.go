@@ -55,9 +55,30 @@ func (r *Result) spentReasoning(req llm.Request, resp llm.Response, budget int) 
 // invalid-json and the reason as an error row. The alignment records the
 // trace's text hash and the DAG's content hash it was made on.
 func Rows(trace *schema.Trace, d *dags.Stored, aligner, raw string) Result {
+	return readTrace(trace).rows(d, aligner, raw)
+}
+
+// readText is a trace read for the rows of its alignments: its text's
+// hash and its text indexed for locating spans, made once for all the
+// DAGs it is aligned to (the symbolic aligner's five a trace) instead of
+// once a pair. It is not safe for concurrent use (the index is extended
+// as spans are located).
+type readText struct {
+	trace *schema.Trace
+	hash  string
+	text  *datg.Trace
+}
+
+func readTrace(trace *schema.Trace) *readText {
+	return &readText{trace: trace, hash: transforms.TextHash(trace.Text), text: datg.NewTrace(trace.Text)}
+}
+
+// rows is Rows of the trace read.
+func (rt *readText) rows(d *dags.Stored, aligner, raw string) Result {
+	trace := rt.trace
 	dagID, dag := d.Row.DagID, d.DAG
 	res := Result{Alignment: schema.Alignment{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner, Status: string(study.AlignmentOK),
-		Raw: raw, TextHash: transforms.TextHash(trace.Text), DagHash: d.Row.ContentHash, CreatedAt: time.Now().UTC()}}
+		Raw: raw, TextHash: rt.hash, DagHash: d.Row.ContentHash, CreatedAt: time.Now().UTC()}}
 	errRow := func(kind study.AlignmentErrorKind, detail string) {
 		res.Errors = append(res.Errors, schema.AlignmentError{TraceID: trace.TraceID, DagID: dagID, Aligner: aligner,
 			Seq: int32(len(res.Errors)), Kind: string(kind), Detail: detail})
@@ -70,7 +91,7 @@ func Rows(trace *schema.Trace, d *dags.Stored, aligner, raw string) Result {
 		return res
 	}
 	events, actions, problems := datg.Check(dag, a)
-	t := datg.NewTrace(trace.Text)
+	t := rt.text
 	// One budget for the alignment's spans: a span a cap stops is kept
 	// unlocated, and recorded after the reply's problems.
 	l := t.Locator()

@@ -48,11 +48,29 @@ func sameValue(a, b float64) bool {
 }
 
 var (
-	mathSpan = regexp.MustCompile(`(?s)\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|\$([^$\n]+?)\$`)
 	// A plain-text chain: an expression of numbers and operators equal to a number.
 	plainEquation = regexp.MustCompile(`(?:[\w.]+\s*[-+*/×÷·^]\s*)*[\w.]+\s*=\s*-?\d[\d.,]*`)
 	relationSplit = regexp.MustCompile(`\\(?:leq?|geq?|neq|approx|Rightarrow|implies|to)\b|[<>≤≥≠≈]`)
 )
+
+// chainSeparators are the other separators of chains in a math span
+// (built once: a Replacer's first use builds its tables).
+var chainSeparators = strings.NewReplacer(`\quad`, ";", `\text{ and }`, ";", `\text{and}`, ";", `\\`, ";", "&", " ")
+
+// mayHoldRelation reports whether s may hold one of relationSplit's
+// matches (a text without these has none): most math spans hold a
+// backslash, few a relation, and the regexp costs more than the look.
+func mayHoldRelation(s string) bool {
+	if strings.ContainsAny(s, "<>≤≥≠≈") {
+		return true
+	}
+	for _, cmd := range []string{`\le`, `\ge`, `\neq`, `\approx`, `\Rightarrow`, `\implies`, `\to`} {
+		if strings.Contains(s, cmd) {
+			return true
+		}
+	}
+	return false
+}
 
 // Equations finds the equation chains of a text, in order: in math spans
 // ($...$, \(...\), \[...\], $$...$$) and, outside them, plain arithmetic such
@@ -60,27 +78,23 @@ var (
 func Equations(text string) []Equation {
 	var out []Equation
 	covered := make([]bool, len(text))
-	for _, m := range mathSpan.FindAllStringSubmatchIndex(text, -1) {
-		for i := m[0]; i < m[1]; i++ {
+	parts := partReader{}
+	for _, m := range mathSpans(text) {
+		for i := m.start; i < m.end; i++ {
 			covered[i] = true
 		}
-		for g := 2; g < len(m); g += 2 {
-			if m[g] >= 0 {
-				for _, piece := range splitChains(text[m[g]:m[g+1]]) {
-					if eq, ok := newEquation(piece, text[m[0]:m[1]], m[0]); ok {
-						out = append(out, eq)
-					}
-				}
-				break
+		for _, piece := range splitChains(text[m.contentStart:m.contentEnd]) {
+			if eq, ok := newEquation(piece, text[m.start:m.end], m.start, parts); ok {
+				out = append(out, eq)
 			}
 		}
 	}
-	for _, m := range plainEquation.FindAllStringIndex(text, -1) {
+	for _, m := range plainEquationsOutside(text, covered) {
 		if covered[m[0]] {
 			continue
 		}
 		plain := strings.TrimRight(text[m[0]:m[1]], ".,") // sentence punctuation after the number
-		if eq, ok := newEquation(plain, plain, m[0]); ok {
+		if eq, ok := newEquation(plain, plain, m[0], parts); ok {
 			out = append(out, eq)
 		}
 	}
@@ -91,8 +105,12 @@ func Equations(text string) []Equation {
 // splitChains cuts a math span at commas, semicolons, "and" and relations
 // other than =, so "a = 1, b = 2" gives two chains.
 func splitChains(s string) []string {
-	s = relationSplit.ReplaceAllString(s, ";")
-	s = strings.NewReplacer(`\quad`, ";", `\text{ and }`, ";", `\text{and}`, ";", `\\`, ";", "&", " ").Replace(s)
+	if mayHoldRelation(s) {
+		s = relationSplit.ReplaceAllString(s, ";")
+	}
+	if strings.Contains(s, `\quad`) || strings.Contains(s, `\text{`) || strings.Contains(s, `\\`) || strings.IndexByte(s, '&') >= 0 {
+		s = chainSeparators.Replace(s)
+	}
 	var out []string
 	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' }) {
 		// Commas inside numbers (1,000) stay; commas between chains split.
@@ -127,9 +145,11 @@ func splitTopLevelCommas(s string) []string {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func newEquation(chain, span string, start int) (Equation, bool) {
-	parts := strings.Split(chain, "=")
-	if len(parts) < 2 {
+// newEquation reads a chain; parts remembers what its sides were read
+// as (nil: read them afresh).
+func newEquation(chain, span string, start int, parts partReader) (Equation, bool) {
+	sides := strings.Split(chain, "=")
+	if len(sides) < 2 {
 		return Equation{}, false
 	}
 	eq := Equation{Text: strings.TrimSpace(chain), Span: span, Start: start}
@@ -139,30 +159,85 @@ func newEquation(chain, span string, start int) (Equation, bool) {
 			return Equation{}, false
 		}
 	}
-	for _, p := range parts {
+	read := make([]*partFacts, 0, len(sides))
+	for _, p := range sides {
 		p = strings.TrimSpace(p)
 		if p == "" {
 			return Equation{}, false
 		}
+		f := parts.of(p)
 		eq.Parts = append(eq.Parts, p)
-		v, ok := answer.Evaluate(p)
-		if !ok {
-			v = math.NaN()
-		}
-		eq.Values = append(eq.Values, v)
+		eq.Values = append(eq.Values, f.value())
+		read = append(read, f)
 	}
 	if math.IsNaN(eq.Result()) {
 		return Equation{}, false // nothing is established
 	}
-	for _, p := range eq.Parts[:len(eq.Parts)-1] {
-		eq.Lead = append(eq.Lead, answer.Numbers(p)...)
+	for _, f := range read[:len(read)-1] {
+		eq.Lead = append(eq.Lead, f.numbers()...)
 	}
 	sort.Float64s(eq.Lead)
-	eq.vars = answer.Variables(eq.Parts[0])
-	if len(eq.vars) == 1 && len(eq.Lead) == 0 && len(parts) == 2 {
+	eq.vars = slices.Clone(read[0].variables())
+	if len(eq.vars) == 1 && len(eq.Lead) == 0 && len(sides) == 2 {
 		eq.Var = eq.vars[0]
 	}
 	return eq, true
+}
+
+// partReader remembers what the sides of a text's chains read as: a
+// trace writes the same sides (x, 42, 3 \times 4) again and again, and
+// answer's parser is most of the cost of reading them. Each of Evaluate,
+// Numbers and Variables parses its side; a side's facts are read once,
+// each when first needed.
+type partReader map[string]*partFacts
+
+type partFacts struct {
+	text              string
+	val               float64
+	nums              []float64
+	vars              []string
+	haveVal, haveNums bool
+	haveVars          bool
+}
+
+func (r partReader) of(p string) *partFacts {
+	if f, ok := r[p]; ok {
+		return f
+	}
+	f := &partFacts{text: p}
+	if simple, ok := readSimpleSide(p); ok {
+		f = &simple
+	}
+	if r != nil {
+		r[p] = f
+	}
+	return f
+}
+
+// value is the side's value, NaN when it has none.
+func (f *partFacts) value() float64 {
+	if !f.haveVal {
+		v, ok := answer.Evaluate(f.text)
+		if !ok {
+			v = math.NaN()
+		}
+		f.val, f.haveVal = v, true
+	}
+	return f.val
+}
+
+func (f *partFacts) numbers() []float64 {
+	if !f.haveNums {
+		f.nums, f.haveNums = answer.Numbers(f.text), true
+	}
+	return f.nums
+}
+
+func (f *partFacts) variables() []string {
+	if !f.haveVars {
+		f.vars, f.haveVars = answer.Variables(f.text), true
+	}
+	return f.vars
 }
 
 func sameNumbers(a, b []float64) bool {

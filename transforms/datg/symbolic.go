@@ -136,7 +136,7 @@ func factsOf(anchor string) (anchorFacts, bool) {
 	if len(chains) == 0 {
 		return anchorFacts{}, false
 	}
-	eq, ok := newEquation(chains[len(chains)-1], chains[len(chains)-1], 0)
+	eq, ok := newEquation(chains[len(chains)-1], chains[len(chains)-1], 0, nil)
 	if !ok {
 		return anchorFacts{}, false
 	}
@@ -175,15 +175,39 @@ func SymbolicAlign(trace string, d DAG) Alignment {
 	return ReadSymbolic(trace).Align(d)
 }
 
+// SymbolicNodes is a DAG read for symbolic alignment: what each node's
+// anchor establishes, read once however many traces it is aligned to. It
+// is read-only after ReadSymbolicDAG returns.
+type SymbolicNodes struct {
+	dag   DAG
+	facts []anchorFacts
+	ok    []bool // the anchor is an equation with a value
+}
+
+// ReadSymbolicDAG reads a DAG for SymbolicTrace.AlignNodes.
+func ReadSymbolicDAG(d DAG) *SymbolicNodes {
+	n := &SymbolicNodes{dag: d, facts: make([]anchorFacts, len(d.Nodes)), ok: make([]bool, len(d.Nodes))}
+	for i, node := range d.Nodes {
+		n.facts[i], n.ok[i] = factsOf(node.Anchor)
+	}
+	return n
+}
+
 // Align aligns the trace to a DAG as SymbolicAlign does. It does not modify
 // t, and the Alignment it returns shares no slice or map with t or with
 // other calls' results.
 func (t *SymbolicTrace) Align(d DAG) Alignment {
+	return t.AlignNodes(ReadSymbolicDAG(d))
+}
+
+// AlignNodes is Align of a DAG already read. It modifies neither t nor
+// nodes, so goroutines may share both.
+func (t *SymbolicTrace) AlignNodes(nodes *SymbolicNodes) Alignment {
 	eqs := t.eqs
 	a := Alignment{AuditResults: map[string][]Event{}}
-	for _, n := range d.Nodes {
+	for i, n := range nodes.dag.Nodes {
 		events := []Event{}
-		f, ok := factsOf(n.Anchor)
+		f, ok := nodes.facts[i], nodes.ok[i]
 		if ok {
 			for _, eq := range eqs {
 				var status study.NodeStatus
@@ -286,6 +310,11 @@ func SymbolicAlignmentJSON(trace string, d DAG) string {
 // AlignmentJSON is Align's result as the JSON an aligner returns.
 func (t *SymbolicTrace) AlignmentJSON(d DAG) string {
 	return EncodeJSON(t.Align(d))
+}
+
+// NodesJSON is AlignNodes's result as the JSON an aligner returns.
+func (t *SymbolicTrace) NodesJSON(nodes *SymbolicNodes) string {
+	return EncodeJSON(t.AlignNodes(nodes))
 }
 
 // SymbolicDAGJSON is SymbolicDAG's result as the JSON a DAG builder returns.

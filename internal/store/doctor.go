@@ -148,7 +148,7 @@ func inspectGeneration(path string, n int) GenerationState {
 	} else {
 		g.Pinned = true
 	}
-	m, err := readManifest(path)
+	m, err := ReadManifest(path)
 	if err != nil {
 		g.Problems = append(g.Problems, err)
 		return g
@@ -344,7 +344,7 @@ func newestIntact(d *Diagnosis) *GenerationState {
 func restoreChanged(dir string, d *Diagnosis, cur *GenerationState) ([]string, error) {
 	gens := filepath.Join(dir, genDir)
 	base := filepath.Join(gens, genName(cur.N))
-	m, err := readManifest(base)
+	m, err := ReadManifest(base)
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +429,7 @@ func intactCopy(d *Diagnosis, gens string, files []ManifestFile) []string {
 	for i := len(d.Generations) - 1; i >= 0; i-- {
 		g := d.Generations[i]
 		path := filepath.Join(gens, genName(g.N))
-		m, err := readManifest(path)
+		m, err := ReadManifest(path)
 		if err != nil || m == nil {
 			continue
 		}

@@ -55,9 +55,9 @@ type ManifestFile struct {
 
 const manifestFormat = 1
 
-// readManifest reads a generation's manifest; a generation made before
+// ReadManifest reads a generation's manifest; a generation made before
 // manifests has none (nil, nil).
-func readManifest(gen string) (*Manifest, error) {
+func ReadManifest(gen string) (*Manifest, error) {
 	path := filepath.Join(gen, manifestName)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -237,7 +237,7 @@ func lockCommits(dir string) (func(), error) {
 // base's manifest: a commit never carries a changed file into a new
 // generation as if it were committed, and never drops one silently.
 func carryOver(base, staging string, written map[string]bool) ([]ManifestFile, error) {
-	m, err := readManifest(base)
+	m, err := ReadManifest(base)
 	if err != nil {
 		return nil, err
 	}

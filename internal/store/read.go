@@ -66,7 +66,7 @@ func samePlace(dir string, loc location) bool {
 // against the generation's manifest. A generation from before manifests is
 // checked for links only.
 func committedPaths(gen string, t *schema.Table) ([]string, error) {
-	m, err := readManifest(gen)
+	m, err := ReadManifest(gen)
 	if err != nil {
 		return nil, err
 	}

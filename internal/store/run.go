@@ -222,7 +222,7 @@ func generations(run string) []int {
 // run whose current was removed is not, whatever files are in DIR.
 func legacyRun(dir string) bool {
 	for _, n := range generations(dir) {
-		m, err := readManifest(filepath.Join(dir, genDir, genName(n)))
+		m, err := ReadManifest(filepath.Join(dir, genDir, genName(n)))
 		if err != nil || m == nil || m.Commit != migratedCommit {
 			return false
 		}

@@ -88,7 +88,7 @@ func ourLink(path string) bool {
 // refuse it until it is moved away.
 func linkForNotebooks(dir, gen string) {
 	files, folders := genTables(gen)
-	m, _ := readManifest(gen)
+	m, _ := ReadManifest(gen)
 	migrated := m != nil && m.Commit == migratedCommit
 	has := map[string]bool{}
 	for _, table := range files {
@@ -241,7 +241,7 @@ func tryLockDir(path string) (*os.File, bool) {
 // table), then the directory. When anything else is left in it, the
 // directory and its manifest stay, with a warning.
 func removeGeneration(gen string) {
-	m, err := readManifest(gen)
+	m, err := ReadManifest(gen)
 	if err != nil {
 		warn("%s: %v; generation left in place", gen, err)
 		return

@@ -474,7 +474,7 @@ func TestRunFromBeforeManifests(t *testing.T) {
 		t.Fatal(err)
 	}
 	cur, _ := filepath.EvalSymlinks(filepath.Join(dir, currentLink))
-	m, err := readManifest(cur)
+	m, err := ReadManifest(cur)
 	if err != nil || m == nil {
 		t.Fatalf("the first commit made no manifest: %v", err)
 	}

@@ -4,10 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +12,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/duck"
+	"github.com/datg/datg/internal/store"
 )
 
 // A generation's row file is kept in datg's cache directory beside the
@@ -27,22 +25,9 @@ import (
 // every file of its manifest, the SQL and the code's tables and macros
 // it reads, and the format; "" for a generation without a manifest.
 func rowKey(ctx context.Context, db *duck.DB) (string, error) {
-	path := filepath.Join(db.SnapshotDir(), "manifest.json")
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
+	m, err := store.ReadManifest(db.SnapshotDir())
+	if m == nil || err != nil {
 		return "", err
-	}
-	var m struct {
-		Files []struct {
-			Path, Table, SHA256 string
-			Size                int64
-		}
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "datg view rows %d\n%s\n", rowFormat, strings.Join(indexSQL, "\n"))

@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,21 +47,9 @@ const keepSearchIndexes = 4
 // manifest; "" for a generation without one (a run from before
 // manifests: it is searched by the scan).
 func searchKey(snapDir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(snapDir, "manifest.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
+	m, err := store.ReadManifest(snapDir)
+	if m == nil || err != nil {
 		return "", err
-	}
-	var m struct {
-		Files []struct {
-			Path, Table, SHA256 string
-			Size                int64
-		}
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return "", fmt.Errorf("%s: %w", filepath.Join(snapDir, "manifest.json"), err)
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "datg view search %d unicode %s sig %d/%d rows %d\n", searchFormat, unicode.Version, sigBits, sigSegment, rowFormat)

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/internal/store"
@@ -96,41 +94,7 @@ func loadRowFile(ctx context.Context, db *duck.DB, runDir, cache string) (*rowFi
 	}
 	if root != "" && os.Rename(tmp.Name(), path) == nil {
 		syncDir(root)
-		pruneRowFiles(root, key)
+		pruneCache(root, key, false, ".build-")
 	}
 	return rf, nil
-}
-
-// pruneRowFiles removes, from datg's own cache of row files, the files
-// beyond the keepSearchIndexes used last, and builds a killed process
-// left behind a day ago or more. Only names this code makes are touched.
-func pruneRowFiles(root, keep string) {
-	des, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	type entry struct {
-		name string
-		mod  time.Time
-	}
-	var entries []entry
-	for _, de := range des {
-		info, err := de.Info()
-		if err != nil || !info.Mode().IsRegular() {
-			continue
-		}
-		name := de.Name()
-		switch {
-		case isKey(name) && name != keep:
-			entries = append(entries, entry{name, info.ModTime()})
-		case strings.HasPrefix(name, ".build-") && time.Since(info.ModTime()) > 24*time.Hour:
-			os.Remove(filepath.Join(root, name))
-		}
-	}
-	slices.SortFunc(entries, func(a, b entry) int { return b.mod.Compare(a.mod) })
-	for i, e := range entries {
-		if i+1 >= keepSearchIndexes {
-			os.Remove(filepath.Join(root, e.name))
-		}
-	}
 }

@@ -128,7 +128,7 @@ func loadSearchIndex(ctx context.Context, snapDir, key, cache string, rf *rowFil
 	if err != nil {
 		return nil, errors.Join(renameErr, err)
 	}
-	pruneSearchIndexes(root, key)
+	pruneCache(root, key, true, ".build-", ".old-")
 	return x, nil
 }
 
@@ -170,10 +170,12 @@ func syncDir(dir string) {
 	}
 }
 
-// pruneSearchIndexes removes, from datg's own view cache, entries beyond
-// the keepSearchIndexes used last, and builds a killed process left
-// behind a day ago or more. Only names this code makes are touched.
-func pruneSearchIndexes(root, keep string) {
+// pruneCache removes, from one of datg's own cache directories, the
+// entries (directories when dirs, else regular files) beyond the
+// keepSearchIndexes used last (keep, the one in use, counts), and builds a
+// killed process left behind a day ago or more (names with one of
+// tempPrefixes). Only names this code makes are touched.
+func pruneCache(root, keep string, dirs bool, tempPrefixes ...string) {
 	des, err := os.ReadDir(root)
 	if err != nil {
 		return
@@ -185,20 +187,21 @@ func pruneSearchIndexes(root, keep string) {
 	var entries []entry
 	for _, de := range des {
 		info, err := de.Info()
-		if err != nil || !de.IsDir() {
+		if err != nil || (dirs && !de.IsDir()) || (!dirs && !info.Mode().IsRegular()) {
 			continue
 		}
 		name := de.Name()
 		switch {
 		case isKey(name) && name != keep:
 			entries = append(entries, entry{name, info.ModTime()})
-		case (strings.HasPrefix(name, ".build-") || strings.HasPrefix(name, ".old-")) && time.Since(info.ModTime()) > 24*time.Hour:
+		case slices.ContainsFunc(tempPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) &&
+			time.Since(info.ModTime()) > 24*time.Hour:
 			os.RemoveAll(filepath.Join(root, name))
 		}
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return b.mod.Compare(a.mod) })
 	for i, e := range entries {
-		if i+1 >= keepSearchIndexes { // the kept one counts
+		if i+1 >= keepSearchIndexes {
 			os.RemoveAll(filepath.Join(root, e.name))
 		}
 	}

@@ -39,10 +39,22 @@ import (
 // (run-PERLEVEL-TEXTSCALE, left there) to be served by bin/datg view and
 // measured as its own process.
 func benchRun(b *testing.B, perLevel, textScale int) (string, int) {
+	return benchRunAligned(b, perLevel, textScale, textScale > 0)
+}
+
+// benchRunAligned is benchRun with the alignment events and harmful
+// actions written or not whatever the texts' length: a run of one-line
+// texts with them (textScale 0, aligned) is the trace page's at any
+// number of traces.
+func benchRunAligned(b *testing.B, perLevel, textScale int, aligned bool) (string, int) {
 	b.Helper()
 	dir := b.TempDir()
 	if keep := os.Getenv("DATG_BENCH_KEEP"); keep != "" {
-		dir = filepath.Join(keep, fmt.Sprintf("run-%d-%d", perLevel, textScale))
+		name := fmt.Sprintf("run-%d-%d", perLevel, textScale)
+		if aligned != (textScale > 0) {
+			name += fmt.Sprintf("-aligned-%v", aligned)
+		}
+		dir = filepath.Join(keep, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			b.Fatal(err)
 		}
@@ -134,7 +146,7 @@ func benchRun(b *testing.B, perLevel, textScale int) (string, int) {
 						dag := fmt.Sprintf("%s/r%d", problem, r)
 						pmf := rng.Float64()
 						scores = append(scores, schema.Score{TraceID: id, DagID: dag, Aligner: "llm", RefIndex: int32(r), CAR: rng.Float64(), PMF: &pmf, HAR: rng.Float64() / 4, Best: r == 0, TextHash: "h"})
-						if textScale == 0 {
+						if !aligned {
 							continue
 						}
 						for n := range 6 {

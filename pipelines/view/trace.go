@@ -431,7 +431,10 @@ type place struct {
 }
 
 // placeOf finds the trace's place, previous and next in the filter (nil:
-// not in it).
+// not in it): one walk of the filter's order testing each row against the
+// filter, nothing counted nor kept but the neighbours (the index's pass,
+// which counts every facet, cost 46-92 ms at 382,500 traces; this walk
+// a few ns a row).
 func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error) {
 	var search bitmap
 	if f.Q != "" {
@@ -444,36 +447,52 @@ func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error)
 	if !ok {
 		return nil, nil
 	}
-	res := r.query(f, search)
-	r.order(f, res.matched)
-	for k, j := range res.matched {
-		if j != self {
-			continue
+	m := r.compile(f, search)
+	prev, next, pos, total := -1, -1, 0, 0
+	r.rows.walk(f.Sort, f.Desc, f.alignerIdx, func(j int) bool {
+		if m.fails(j) != 0 {
+			return true
 		}
-		nav := &place{pos: k + 1, total: len(res.matched)}
-		if k > 0 {
-			nav.prev = f.Trace(r.rows.id(res.matched[k-1]))
+		total++
+		switch {
+		case j == self:
+			pos = total
+		case pos == 0:
+			prev = j
+		case next < 0:
+			next = j
 		}
-		if k+1 < len(res.matched) {
-			nav.next = f.Trace(r.rows.id(res.matched[k+1]))
-		}
-		return nav, nil
+		return true
+	})
+	if pos == 0 {
+		return nil, nil
 	}
-	return nil, nil
+	nav := &place{pos: pos, total: total}
+	if prev >= 0 {
+		nav.prev = f.Trace(r.rows.id(prev))
+	}
+	if next >= 0 {
+		nav.next = f.Trace(r.rows.id(next))
+	}
+	return nav, nil
 }
 
 // related are the same problem's traces, from the index: in the default
-// order, at most maxRelated.
+// order, at most maxRelated; one walk of that order testing each row's
+// problem.
 func (p *tracePage) related(r *runDB) {
 	byProblem := Filter{Problem: p.T.Problem, Per: defaultPer, Page: 1}.withAligner(r.aligners)
-	same := r.query(byProblem, nil).matched
-	r.order(byProblem, same)
+	m := r.compile(byProblem, nil)
 	rf := r.rows
-	for _, j := range same[:min(len(same), maxRelated)] {
+	r.rows.walk(byProblem.Sort, byProblem.Desc, byProblem.alignerIdx, func(j int) bool {
+		if m.fails(j) != 0 {
+			return true
+		}
 		id := rf.id(j)
 		p.Related = append(p.Related, relatedRow{Model: rf.val(0, j), Direction: rf.val(2, j), InputLang: rf.val(4, j), ReasoningLang: rf.val(5, j),
 			Seed: rf.val(7, j), Method: rf.val(6, j), Verdict: rf.val(9, j), Current: id == p.T.ID, Href: Filter{}.Trace(id), id: id})
-	}
+		return len(p.Related) < maxRelated
+	})
 }
 
 // maxRelated bounds the list of a problem's traces on a trace page.

@@ -79,6 +79,18 @@ func (ks keySet) on(col string) string {
 	return join
 }
 
+// also says, for one key, that col (a correlated subquery's, equal to
+// the outer row's key) is $1 too: a filter DuckDB pushes into that
+// subquery's scan, which would read its whole table otherwise (the
+// verdicts under answers, the detections under compliance). For a batch
+// it says nothing: the subquery's own equality already restricts it.
+func (ks keySet) also(col string) string {
+	if len(ks.keys) == 1 {
+		return " AND " + col + " = $1"
+	}
+	return ""
+}
+
 // what names the keys read, for errors.
 func (ks keySet) what() string {
 	if len(ks.keys) == 1 {
@@ -184,7 +196,7 @@ func (t *traceRows) readQuestions(ctx context.Context, r *runDB, ks keySet) erro
 func (t *traceRows) readVerdicts(ctx context.Context, r *runDB, ks keySet) error {
 	err := each(ctx, r, ks.with+`SELECT want.k, grader, extracted, has_answer, correct, reason, found_in FROM verdicts `+ks.on("trace_id")+`
 		UNION ALL SELECT want.k, grader, extracted, has_answer, correct, reason, found_in FROM answers a `+ks.on("trace_id")+`
-			WHERE NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.trace_id = a.trace_id AND v.grader = split_part(a.grader, ' ', 1))
+			WHERE NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.trace_id = a.trace_id AND v.grader = split_part(a.grader, ' ', 1)`+ks.also("v.trace_id")+`)
 		ORDER BY 1, 2`, ks.args, func(rows *sql.Rows) error {
 		var k int
 		var v verdictView
@@ -217,7 +229,7 @@ func (t *traceRows) readVerdicts(ctx context.Context, r *runDB, ks keySet) error
 func (t *traceRows) readDetections(ctx context.Context, r *runDB, ks keySet) error {
 	err := each(ctx, r, ks.with+`SELECT want.k, detector, detected, compliant, status, shares FROM detections `+ks.on("trace_id")+`
 		UNION ALL SELECT want.k, detector, detected, compliant, status, shares FROM compliance c `+ks.on("trace_id")+`
-			WHERE NOT EXISTS (SELECT 1 FROM detections d WHERE d.trace_id = c.trace_id AND d.detector = c.detector)
+			WHERE NOT EXISTS (SELECT 1 FROM detections d WHERE d.trace_id = c.trace_id AND d.detector = c.detector`+ks.also("d.trace_id")+`)
 		ORDER BY 1, 2`, ks.args, func(rows *sql.Rows) error {
 		var k int
 		var d detectionView

@@ -105,6 +105,14 @@ func buildIndexTables(ctx context.Context, db *duck.DB) ([]string, error) {
 			return nil, fmt.Errorf("building the viewer's index: %w", err)
 		}
 	}
+	// view_traces holds the verdicts and detections now: their tables'
+	// memory is DuckDB's again for what follows (the build runs under
+	// viewMemory).
+	for _, t := range []string{"view_verdicts", "view_detections"} {
+		if _, err := db.ExecContext(ctx, "DROP TABLE "+t); err != nil {
+			return nil, fmt.Errorf("building the viewer's index: %w", err)
+		}
+	}
 	rows, err := db.QueryContext(ctx, `SELECT DISTINCT aligner FROM view_best ORDER BY aligner`)
 	if err != nil {
 		return nil, err
@@ -139,6 +147,9 @@ func buildIndexTables(ctx context.Context, db *duck.DB) ([]string, error) {
 				return nil, fmt.Errorf("building the viewer's index: %w", err)
 			}
 		}
+	}
+	if _, err := db.ExecContext(ctx, "DROP TABLE view_best"); err != nil {
+		return nil, fmt.Errorf("building the viewer's index: %w", err)
 	}
 	return aligners, nil
 }

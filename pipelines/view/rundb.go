@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -110,10 +111,31 @@ var indexSQL = []string{
 	LEFT JOIN view_detections lgc ON lgc.trace_id = t.trace_id AND lgc.detector = 'lingua'`,
 }
 
+// viewMemory caps DuckDB's memory in the viewer (duck.StageLimits): the
+// row file's build joins the whole run's verdicts, detections and scores
+// (it held 650-900 MB at 382,500 traces uncapped); capped, its joins
+// spill to DuckDB's private temporary directory. Pages read one trace's
+// rows, far under it.
+var viewMemory int64 = 256 << 20
+
 // openRunDB opens the run's current generation and its index, kept in
-// cache (see loadRowFile; "": built in a temporary file).
+// cache (see loadRowFile; "": built in a temporary file), with DuckDB's
+// memory capped at viewMemory; a build that needs more (its tables are
+// DuckDB's memory, which does not spill) is made again uncapped.
 func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
-	db, err := duck.Open(ctx, dir)
+	r, err := openRunDBWith(ctx, dir, cache, viewLimits())
+	if err != nil && strings.Contains(err.Error(), "Out of Memory Error") {
+		return openRunDBWith(ctx, dir, cache, duck.DefaultLimits())
+	}
+	return r, err
+}
+
+// viewLimits are the viewer's DuckDB limits: its memory capped at
+// viewMemory.
+func viewLimits() duck.Limits { return duck.StageLimits(viewMemory) }
+
+func openRunDBWith(ctx context.Context, dir, cache string, limits duck.Limits) (*runDB, error) {
+	db, err := duck.OpenWith(ctx, dir, limits)
 	if err != nil {
 		return nil, err
 	}

@@ -24,12 +24,18 @@ import (
 //     cache holds it, not the Go heap);
 //   - sig: a signature of each trace's bytes, byte pairs and byte
 //     trigrams (its grams), bit-sliced: for each segment of 4,096 traces,
-//     for each of sigBits hash values, a bitmap of the segment's traces
+//     for each of sigBits hash values, the set of the segment's traces
 //     having a gram of that hash. A query's candidates are the AND of its
-//     grams' bitmaps (its trigrams; a query of 1 or 2 bytes, itself): one
-//     read of 512 bytes per gram per segment. A trace that holds the query
-//     has all its grams, so no match is lost, and each candidate is
-//     checked on its folded text, so none is invented;
+//     grams' sets (its trigrams; a query of 1 or 2 bytes, itself): two
+//     reads per gram per segment. A trace that holds the query has all its
+//     grams, so no match is lost, and each candidate is checked on its
+//     folded text, so none is invented. A segment is a directory (where
+//     each hash's set begins, sigBits+1 offsets of 4 bytes) and the sets:
+//     an empty set takes no byte, a set of fewer than 256 traces a sorted
+//     list of their places in the segment (2 bytes each), a larger one a
+//     bitmap of 512 bytes; so a segment of short texts, which set few of
+//     the hashes, is small (it was 4 KB a trace whatever the text), and
+//     none is larger than 4 KB a trace and 32 bytes;
 //   - pos: per trace (in the order of texts and sig), where its text ends
 //     in texts (8 bytes, the top bit set when the text is NULL: never
 //     matched) and its row in the viewer's row file (4 bytes), mapped, so
@@ -43,13 +49,16 @@ import (
 // before the index is used, so a damaged entry is rebuilt, never
 // trusted.
 const (
-	sigBits     = 1 << 15 // hash values of a trace's trigrams (4 KB a trace)
+	sigBits     = 1 << 15 // hash values of a trace's trigrams
 	sigSegment  = 4096    // traces a segment
 	segWords    = sigSegment / 64
+	setBitmap   = segWords * 8      // bytes of a set kept as a bitmap
+	segDir      = (sigBits + 1) * 4 // bytes of a segment's directory
+	maxListed   = setBitmap/2 - 1   // the most traces a set lists (2 bytes each)
 	searchMagic = "datg view search index\n"
 	// searchFormat changes whenever the files' layout, the hash or the
 	// folding changes (the key includes it, so an old entry is not read).
-	searchFormat = 3
+	searchFormat = 4
 	posRecord    = 12 // a trace's record in pos
 )
 
@@ -83,10 +92,11 @@ func queryGrams(fq []byte) []uint32 {
 
 // searchIndex is an open, verified index.
 type searchIndex struct {
-	n     int
-	pos   []byte // the mapped pos file
-	texts *os.File
-	sig   *os.File
+	n      int
+	pos    []byte // the mapped pos file
+	texts  *os.File
+	sig    *os.File
+	segEnd []int64 // where each segment of sig ends (n/4096 of them)
 }
 
 func (x *searchIndex) close() error {
@@ -120,6 +130,7 @@ type indexWriter struct {
 	sig       *os.File
 	sigCRC    uint32
 	sigSize   int64
+	segEnd    []int64
 	pos       *os.File
 	posBuf    *bufio.Writer
 	posCRC    uint32
@@ -214,15 +225,36 @@ func (w *indexWriter) flushSegment() error {
 	if w.inSeg == 0 {
 		return nil
 	}
-	buf := make([]byte, 8*len(w.segment))
-	for i, v := range w.segment {
-		binary.LittleEndian.PutUint64(buf[8*i:], v)
+	buf := make([]byte, segDir, segDir+setBitmap*1024)
+	for h := range sigBits {
+		binary.LittleEndian.PutUint32(buf[4*h:], uint32(len(buf)-segDir))
+		set := w.segment[h*segWords : (h+1)*segWords]
+		c := 0
+		for _, v := range set {
+			c += bits.OnesCount64(v)
+		}
+		switch {
+		case c == 0:
+		case c <= maxListed:
+			for k, v := range set {
+				for v != 0 {
+					buf = binary.LittleEndian.AppendUint16(buf, uint16(k*64+bits.TrailingZeros64(v)))
+					v &= v - 1
+				}
+			}
+		default:
+			for _, v := range set {
+				buf = binary.LittleEndian.AppendUint64(buf, v)
+			}
+		}
 	}
+	binary.LittleEndian.PutUint32(buf[4*sigBits:], uint32(len(buf)-segDir))
 	if _, err := w.sig.Write(buf); err != nil {
 		return err
 	}
 	w.sigCRC = crc32.Update(w.sigCRC, castagnoli, buf)
 	w.sigSize += int64(len(buf))
+	w.segEnd = append(w.segEnd, w.sigSize)
 	clear(w.segment)
 	w.inSeg = 0
 	return nil
@@ -253,6 +285,9 @@ func (w *indexWriter) finish(key string, rowsSum uint32) error {
 	b.WriteString(searchMagic)
 	for _, v := range []uint64{searchFormat, uint64(w.n), sigBits, sigSegment, uint64(w.end), uint64(w.textsCRC), uint64(w.sigSize), uint64(w.sigCRC), uint64(w.posCRC), uint64(rowsSum)} {
 		b.Write(binary.AppendUvarint(nil, v))
+	}
+	for _, e := range w.segEnd {
+		b.Write(binary.AppendUvarint(nil, uint64(e)))
 	}
 	b.Write(binary.AppendUvarint(nil, uint64(len(key))))
 	b.WriteString(key)
@@ -308,15 +343,26 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 	if format != searchFormat || bits != sigBits || seg != sigSegment {
 		return nil, bad("another format")
 	}
-	l, err := binary.ReadUvarint(rd)
-	if err != nil || l != uint64(rd.Len()) || string(body[len(body)-rd.Len():]) != key {
-		return nil, bad("another key")
-	}
 	if n != uint64(rf.N) || uint32(rowsSum) != rf.idsSum() {
 		return nil, bad("built against other rows")
 	}
-	if sigSize != (n+sigSegment-1)/sigSegment*sigBits*segWords*8 {
+	// Each segment's end: in order, each at least a directory long, the
+	// last the file's end.
+	segEnd := make([]int64, (n+sigSegment-1)/sigSegment)
+	var prev uint64
+	for i := range segEnd {
+		e, err := binary.ReadUvarint(rd)
+		if err != nil || e < prev+segDir || e > sigSize {
+			return nil, bad("bad segments")
+		}
+		segEnd[i], prev = int64(e), e
+	}
+	if prev != sigSize {
 		return nil, bad("sizes disagree")
+	}
+	l, err := binary.ReadUvarint(rd)
+	if err != nil || l != uint64(rd.Len()) || string(body[len(body)-rd.Len():]) != key {
+		return nil, bad("another key")
 	}
 	open := func(name string, size, crc uint64) (*os.File, error) {
 		f, err := os.Open(filepath.Join(dir, name))
@@ -333,7 +379,7 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 		}
 		return f, nil
 	}
-	x := &searchIndex{n: int(n)}
+	x := &searchIndex{n: int(n), segEnd: segEnd}
 	pos, err := open("pos", n*posRecord, posCRC)
 	if err != nil {
 		return nil, err
@@ -480,6 +526,44 @@ func (x *searchIndex) holds(buf []byte, start, end int64, fq []byte) (bool, erro
 	return false, nil
 }
 
+// readSet reads hash h's set of the segment at [base, end) of sig into
+// set (a bitmap of the segment's traces), raw being setBitmap bytes.
+func (x *searchIndex) readSet(base, end int64, h uint32, raw []byte, set []uint64) error {
+	damaged := func(what string) error {
+		return fmt.Errorf("reading the search index: %s: %w: %s", x.sig.Name(), errBadIndex, what)
+	}
+	var dir [8]byte
+	if _, err := x.sig.ReadAt(dir[:], base+int64(h)*4); err != nil {
+		return fmt.Errorf("reading the search index: %w", err)
+	}
+	from, to := int64(binary.LittleEndian.Uint32(dir[:])), int64(binary.LittleEndian.Uint32(dir[4:]))
+	size := to - from
+	if size < 0 || base+segDir+to > end || (size != setBitmap && (size%2 != 0 || size/2 > maxListed)) {
+		return damaged("a bad set")
+	}
+	clear(set)
+	if size == 0 {
+		return nil
+	}
+	if _, err := x.sig.ReadAt(raw[:size], base+segDir+from); err != nil {
+		return fmt.Errorf("reading the search index: %w", err)
+	}
+	if size == setBitmap {
+		for i := range set {
+			set[i] = binary.LittleEndian.Uint64(raw[8*i:])
+		}
+		return nil
+	}
+	for i := int64(0); i < size; i += 2 {
+		k := binary.LittleEndian.Uint16(raw[i:])
+		if k >= sigSegment {
+			return damaged("a bad set")
+		}
+		set[k>>6] |= 1 << (k & 63)
+	}
+	return nil
+}
+
 // maxProbe bounds the trigrams a query's candidates are computed from: a
 // few distinct ones leave few candidates; more cost reads and gain little.
 const maxProbe = 24
@@ -497,18 +581,27 @@ func (x *searchIndex) candidates(fq []byte) ([]int32, error) {
 	n := x.n
 	var out []int32
 	words := make([]uint64, segWords)
-	raw := make([]byte, 8*segWords)
+	set := make([]uint64, segWords)
+	raw := make([]byte, setBitmap)
 	for seg := 0; seg*sigSegment < n; seg++ {
 		for i := range words {
 			words[i] = ^uint64(0)
 		}
-		base := int64(seg) * sigBits * segWords * 8
+		base := int64(0)
+		if seg > 0 {
+			base = x.segEnd[seg-1]
+		}
 		for _, h := range hashes {
-			if _, err := x.sig.ReadAt(raw, base+int64(h)*segWords*8); err != nil {
-				return nil, fmt.Errorf("reading the search index: %w", err)
+			if err := x.readSet(base, x.segEnd[seg], h, raw, set); err != nil {
+				return nil, err
 			}
+			left := uint64(0)
 			for i := range words {
-				words[i] &= binary.LittleEndian.Uint64(raw[8*i:])
+				words[i] &= set[i]
+				left |= words[i]
+			}
+			if left == 0 {
+				break // no trace of the segment is left
 			}
 		}
 		for k, b := range words {

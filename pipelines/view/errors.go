@@ -19,3 +19,8 @@ var ErrCacheInRun = errors.New("the cache directory is inside the run")
 // errBadRows means a row file in the cache is not whole, or not of this
 // format or key: it is rebuilt, never read.
 var errBadRows = errors.New("not a whole row file")
+
+// ErrNoWritableDir means the viewer has no directory to write its index
+// and DuckDB's temporary files in: neither the cache directory nor the
+// system's temporary directory can be written.
+var ErrNoWritableDir = errors.New("no writable directory for the viewer's files")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,6 +59,15 @@ func loadRowFile(ctx context.Context, db *duck.DB, runDir, cache string) (*rowFi
 		root = filepath.Join(cache, "view", "rows")
 	}
 	path := filepath.Join(root, key)
+	var cacheErr error // why the cache is not used
+	switch {
+	case cache == "":
+		cacheErr = errors.New("no cache directory")
+	case key == "":
+		cacheErr = errors.New("the generation has no manifest")
+	case root == "":
+		cacheErr = fmt.Errorf("the cache directory %s is inside the run", cache)
+	}
 	if root != "" {
 		if f, err := os.Open(path); err == nil {
 			rf, err := openRowFile(f, key)
@@ -68,18 +78,21 @@ func loadRowFile(ctx context.Context, db *duck.DB, runDir, cache string) (*rowFi
 			}
 			os.Remove(path)
 		}
-		if os.MkdirAll(root, 0o700) != nil {
+		if cacheErr = os.MkdirAll(root, 0o700); cacheErr != nil {
 			root = ""
 		}
 	}
 	var tmp *os.File
 	if root != "" {
-		tmp, err = os.CreateTemp(root, ".build-")
-	} else {
-		tmp, err = os.CreateTemp("", "datg-view-rows-")
+		if tmp, cacheErr = os.CreateTemp(root, ".build-"); cacheErr != nil {
+			root = ""
+		}
 	}
-	if err != nil {
-		return nil, err
+	if root == "" {
+		if tmp, err = os.CreateTemp("", "datg-view-rows-"); err != nil {
+			return nil, fmt.Errorf("%w: the cache directory %q: %v; the temporary directory %q: %v: set --cache-dir or DATG_CACHE_DIR, or TMPDIR, to a writable directory",
+				ErrNoWritableDir, cache, cacheErr, os.TempDir(), err)
+		}
 	}
 	defer func() {
 		tmp.Close()
@@ -97,4 +110,14 @@ func loadRowFile(ctx context.Context, db *duck.DB, runDir, cache string) (*rowFi
 		pruneCache(root, key, false, ".build-")
 	}
 	return rf, nil
+}
+
+// tempWritable says why the system's temporary directory cannot hold a
+// directory of datg's (nil: it can).
+func tempWritable() error {
+	d, err := os.MkdirTemp("", "datg-view-probe-")
+	if err != nil {
+		return err
+	}
+	return os.Remove(d)
 }

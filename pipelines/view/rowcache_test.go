@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -146,4 +147,35 @@ func TestRowFilesLeaveWhatIsNotTheirOwn(t *testing.T) {
 		t.Errorf("left in the temporary directory: %v", left)
 	}
 	r.close()
+}
+
+// TestNoWritableDirIsSaid: without a writable temporary directory the
+// viewer does not open, and says why and what to set (TMPDIR); with
+// neither a writable cache nor a writable temporary directory, the row
+// file's build names both and what to set; with a cache it cannot write
+// but a temporary directory, it opens (the row file built there).
+func TestNoWritableDirIsSaid(t *testing.T) {
+	ctx := context.Background()
+	dir := writeIndexRun(t, 50, 4)
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	badCache, badTemp := filepath.Join(file, "cache"), filepath.Join(file, "tmp") // under a file: never writable, even by root
+	r, err := openRunDB(ctx, dir, badCache)
+	if err != nil {
+		t.Fatalf("a cache it cannot write: %v", err)
+	}
+	db := r.db
+	defer r.close()
+	t.Setenv("TMPDIR", badTemp)
+	_, err = loadRowFile(ctx, db, dir, badCache)
+	if !errors.Is(err, ErrNoWritableDir) || !strings.Contains(err.Error(), badCache) || !strings.Contains(err.Error(), badTemp) ||
+		!strings.Contains(err.Error(), "--cache-dir") || !strings.Contains(err.Error(), "TMPDIR") {
+		t.Errorf("the row file without a writable directory: %v", err)
+	}
+	_, err = newServer(ctx, dir, badCache, nil)
+	if !errors.Is(err, ErrNoWritableDir) || !strings.Contains(err.Error(), badTemp) || !strings.Contains(err.Error(), "TMPDIR") {
+		t.Errorf("the viewer without a writable temporary directory: %v", err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -137,6 +138,9 @@ func viewLimits() duck.Limits { return duck.StageLimits(viewMemory) }
 func openRunDBWith(ctx context.Context, dir, cache string, limits duck.Limits) (*runDB, error) {
 	db, err := duck.OpenWith(ctx, dir, limits)
 	if err != nil {
+		if tmpErr := tempWritable(); tmpErr != nil {
+			return nil, fmt.Errorf("%w: DuckDB's temporary files go in the temporary directory %q: %v: set TMPDIR to a writable directory", ErrNoWritableDir, os.TempDir(), tmpErr)
+		}
 		return nil, err
 	}
 	r := &runDB{db: db, gen: db.Generation()}

@@ -100,8 +100,8 @@ func (ks keySet) what() string {
 }
 
 // readTraceRows reads the rows of the pages of ids, whose problems are
-// problems. The reads are independent: they run at once, each on a
-// connection of its own.
+// problems. The reads are independent: for a batch they run at once, each
+// on a connection of its own; for one trace one after the other.
 func readTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*traceRows, error) {
 	t := &traceRows{text: map[string]string{}, finish: map[string]string{}, questions: map[string][]questionRow{},
 		verdicts: map[string][]verdictView{}, detections: map[string][]detectionView{}, scores: map[string][]score{},
@@ -122,6 +122,14 @@ func readTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*trac
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	for i, part := range parts {
+		if len(ids) == 1 {
+			// One trace's reads are a few milliseconds each, and DuckDB
+			// runs each on all its threads: at once they contend for the
+			// threads (the page cost 1.3-2.1 times the CPU, 2 times the
+			// wall time at 382,500 traces under load; BENCHMARKS.md).
+			errs[i] = part()
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -333,6 +333,58 @@ func BenchmarkViewLongTexts(b *testing.B) {
 	}
 }
 
+// BenchmarkViewTracePage is the trace page by the size of the run:
+// benchRunAligned's one-line texts with their alignments (30 events and 5
+// harmful actions a trace aligned), at 38,250 and 382,500 traces
+// (perLevel 125, 1250; DATG_BENCH_SIZES narrows them), the row file and
+// search index built first. Pages: an aligned trace under a filter, the
+// same trace alone, an unaligned one. cpu-ns/op is the process's CPU a
+// page (the machine is shared).
+//
+//	go test -run '^$' -bench BenchmarkViewTracePage -benchtime 20x ./pipelines/view
+func BenchmarkViewTracePage(b *testing.B) {
+	sizes := []int{125, 1250}
+	if env := os.Getenv("DATG_BENCH_SIZES"); env != "" {
+		sizes = nil
+		for _, f := range strings.Split(env, ",") {
+			var n int
+			fmt.Sscan(f, &n)
+			sizes = append(sizes, n)
+		}
+	}
+	for _, perLevel := range sizes {
+		dir, n := benchRunAligned(b, perLevel, 0, true)
+		s, err := newServer(context.Background(), dir, b.TempDir(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-s.cur.indexDone
+		ts := httptest.NewServer(s.Handler())
+		for _, p := range []struct{ name, path string }{
+			{"aligned-filtered", "/trace?id=t0000102&direction=en-en"},
+			{"aligned", "/trace?id=t0000102"},
+			{"not-aligned", "/trace?id=t0000101"},
+		} {
+			b.Run(fmt.Sprintf("traces=%d/%s", n, p.name), func(b *testing.B) {
+				cpu := testenv.CPUTime()
+				for b.Loop() {
+					resp, err := ts.Client().Get(ts.URL + p.path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if resp.StatusCode != http.StatusOK {
+						b.Fatalf("%s: %s", p.path, resp.Status)
+					}
+					resp.Body.Close()
+				}
+				testenv.ReportCPU(b, cpu, 0)
+			})
+		}
+		ts.Close()
+		s.Close()
+	}
+}
+
 // reportMemory reports the Go heap in use and the process's resident set
 // (Linux), after a GC: all of it, its anonymous part (the process's own
 // memory: the Go heap, DuckDB's) and its file-backed part (mapped files:

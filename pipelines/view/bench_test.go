@@ -385,6 +385,37 @@ func BenchmarkViewTracePage(b *testing.B) {
 	}
 }
 
+// BenchmarkViewBuild builds the row file of the run in $DATG_BENCH_RUN (one
+// DATG_BENCH_KEEP kept, so this process has not written it) in a fresh
+// cache and reports the process's peak RSS (VmHWM: the build's peak, the
+// process doing nothing else) and the build's CPU time.
+//
+//	DATG_BENCH_RUN=DIR go test -run '^$' -bench BenchmarkViewBuild -benchtime 1x ./pipelines/view
+func BenchmarkViewBuild(b *testing.B) {
+	dir := os.Getenv("DATG_BENCH_RUN")
+	if dir == "" {
+		b.Skip("DATG_BENCH_RUN names no run")
+	}
+	cpu := testenv.CPUTime()
+	for b.Loop() {
+		r, err := openRunDB(context.Background(), dir, b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.rows.N), "traces")
+		r.close()
+	}
+	testenv.ReportCPU(b, cpu, 0)
+	if status, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(status), "\n") {
+			var kb int64
+			if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kb); err == nil {
+				b.ReportMetric(float64(kb)/1024, "peak-rss-MB")
+			}
+		}
+	}
+}
+
 // reportMemory reports the Go heap in use and the process's resident set
 // (Linux), after a GC: all of it, its anonymous part (the process's own
 // memory: the Go heap, DuckDB's) and its file-backed part (mapped files:

@@ -20,12 +20,18 @@ func StripMath(s string) string {
 	var b strings.Builder
 	last := 0 // s[last:] is not written yet
 	var dd, br, pr, d closer
+	// The next '$' and '\' are found each with strings.Index (a vector
+	// search: IndexAny of the two reads a byte at a time, a fifth of the
+	// stripping's time) and remembered until passed.
+	var dollars, backslashes closer
 	for p := 0; p < len(s); {
-		i := strings.IndexAny(s[p:], `$\`)
-		if i < 0 {
+		i, j := dollars.next(s, "$", p), backslashes.next(s, `\`, p)
+		if i < 0 && j < 0 {
 			break
 		}
-		p += i
+		if p = i; i < 0 || j >= 0 && j < i {
+			p = j
+		}
 		end := -1
 		switch {
 		case strings.HasPrefix(s[p:], "$$"):

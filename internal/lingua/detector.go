@@ -15,8 +15,9 @@ type Detector struct {
 }
 
 type scratch struct {
-	text text
-	keys []uint64
+	text    text
+	keys    []uint64
+	touched uint64 // see ngramTable.touch
 }
 
 // New returns a detector, its models loaded (once per process).
@@ -73,7 +74,7 @@ func (d *Detector) detectPicking(str string, pick int) (lang, ties int, ambiguou
 	}
 	var sums [numLanguages]float64
 	var count int
-	sums, count, s.keys = trigramSums(d.table, t, set, s.keys)
+	sums, count, s.keys = trigramSums(d.table, t, set, s.keys, &s.touched)
 	lang, ambiguous = decide(&sums, set, count)
 	return lang, ties, ambiguous
 }

@@ -12,8 +12,9 @@ func popcount16(x uint16) int { return bits.OnesCount16(x) }
 // logarithm of the trigram's probability, or else of its first two
 // letters', or else of its first letter's (nothing when none is known).
 // Trigrams are summed in increasing key order (lingua-go: map order).
-// keys is scratch space; count is the number of distinct trigrams.
-func trigramSums(t *ngramTable, txt *text, set uint16, keys []uint64) (sums [numLanguages]float64, count int, _ []uint64) {
+// keys is scratch space; count is the number of distinct trigrams;
+// touched receives what touching the table read.
+func trigramSums(t *ngramTable, txt *text, set uint16, keys []uint64, touched *uint64) (sums [numLanguages]float64, count int, _ []uint64) {
 	keys = keys[:0]
 	runes := txt.runes
 	for _, w := range txt.words {
@@ -23,6 +24,7 @@ func trigramSums(t *ngramTable, txt *text, set uint16, keys []uint64) (sums [num
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
+	*touched = t.touch(keys)
 	for _, key := range keys {
 		tri := t.lookUp(key)
 		for m := set & tri.languages; m != 0; m &= m - 1 {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/testenv"
+	"github.com/datg/datg/internal/tracegen"
+	"github.com/datg/datg/study"
 )
 
 // BenchmarkDetectLangs measures one trace's detection: 20 KB of reasoning
@@ -60,4 +62,34 @@ func BenchmarkLoad(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkDetectLangsMany measures the detection of 120 different traces,
+// 10 in each study language (internal/tracegen, English mixed in, 30 KB),
+// in CPU time per trace: as in a run, each trace's grams and their entries
+// are new to the cache (BenchmarkDetectLangs reads one text again and
+// again).
+//
+//	go test ./transforms/langdetect -run '^$' -bench DetectLangsMany -cpu 1 -count 3
+func BenchmarkDetectLangsMany(b *testing.B) {
+	d, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	english := testenv.DemoQuestions(b, "en")
+	var texts []string
+	for _, l := range study.Languages() {
+		for range 10 {
+			texts = append(texts, tracegen.Write(tracegen.Trace{Prose: testenv.DemoQuestions(b, l.Code), English: english, Bytes: 30_000, Seed: uint64(len(texts) + 1)}))
+		}
+	}
+	start := testenv.CPUTime()
+	for b.Loop() {
+		for _, text := range texts {
+			if _, err := d.DetectLangs(text); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(testenv.CPUTime()-start)/float64(b.N*len(texts)), "cpu-ns/trace")
 }

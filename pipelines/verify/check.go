@@ -37,7 +37,7 @@ func CheckLines(ctx context.Context, graderName string, r io.Reader, w io.Writer
 	return jsonl.Map(ctx, r, w, func(n int, line []byte) (any, bool) { return checkLine(check, dec, line, n), false })
 }
 
-func checkLine(check func(gold, pred string) verdict, dec *requestDecoder, line []byte, n int) checkResult {
+func checkLine(check func(gold string, pred []byte) verdict, dec *requestDecoder, line []byte, n int) checkResult {
 	if gold, pred, ok := dec.decodePlainRequest(line); ok {
 		v := check(gold, pred)
 		return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
@@ -49,6 +49,6 @@ func checkLine(check func(gold, pred string) verdict, dec *requestDecoder, line 
 	if req.Gold == nil || req.Pred == nil {
 		return checkResult{Reason: "bad-input", Error: fmt.Sprintf(`line %d: needs "gold" and "pred" strings`, n)}
 	}
-	v := check(*req.Gold, *req.Pred)
+	v := check(*req.Gold, []byte(*req.Pred))
 	return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
 }

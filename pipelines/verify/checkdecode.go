@@ -9,10 +9,11 @@ import (
 // requestDecoder reads the usual answers-check line without reflection
 // (decoding the JSON was a tenth of checking a short answer, and a
 // byte-at-a-time scan of a long trace's string a fifth of checking it).
-// It keeps the buffer a string with escapes is unescaped into, from line
-// to line.
+// It keeps the buffers strings with escapes are unescaped into from line
+// to line: one for the prediction, which it returns as bytes (a long
+// trace's text, not copied again into a string), and one for the rest.
 type requestDecoder struct {
-	unescaped []byte
+	pred, other []byte
 }
 
 // decodePlainRequest reads the usual answers-check line, an object of
@@ -20,35 +21,41 @@ type requestDecoder struct {
 // of valid UTF-8 with no \u escape, and JSON whitespace around: what
 // json.Unmarshal into a checkRequest gives for it. Any other line, valid
 // or not, reports false, and json.Unmarshal reads it (and words its
-// error). FuzzPlainRequestDecodesAsJSON compares the two.
-func (d *requestDecoder) decodePlainRequest(line []byte) (gold, pred string, ok bool) {
+// error). FuzzPlainRequestDecodesAsJSON compares the two. pred is in
+// line or in the decoder's buffer: valid until the next call.
+func (d *requestDecoder) decodePlainRequest(line []byte) (gold string, pred []byte, ok bool) {
 	i := skipJSONSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
-		return "", "", false
+		return "", nil, false
 	}
 	var haveGold, havePred bool
 	for member := 0; member < 2; member++ {
 		i = skipJSONSpace(line, i+1)
-		key, next, ok := d.plainJSONString(line, i)
+		key, next, ok := plainJSONString(line, i, &d.other)
 		if !ok {
-			return "", "", false
+			return "", nil, false
 		}
 		i = skipJSONSpace(line, next)
 		if i >= len(line) || line[i] != ':' {
-			return "", "", false
+			return "", nil, false
 		}
 		i = skipJSONSpace(line, i+1)
-		value, next, ok := d.plainJSONString(line, i)
+		buf := &d.other
+		if string(key) == "pred" {
+			buf = &d.pred
+		}
+		isGold := string(key) == "gold"
+		value, next, ok := plainJSONString(line, i, buf)
 		if !ok {
-			return "", "", false
+			return "", nil, false
 		}
 		switch {
-		case key == "gold" && !haveGold:
-			gold, haveGold = value, true
-		case key == "pred" && !havePred:
+		case isGold && !haveGold:
+			gold, haveGold = string(value), true
+		case buf == &d.pred && !havePred:
 			pred, havePred = value, true
 		default:
-			return "", "", false
+			return "", nil, false
 		}
 		i = skipJSONSpace(line, next)
 		want := byte(',')
@@ -56,11 +63,11 @@ func (d *requestDecoder) decodePlainRequest(line []byte) (gold, pred string, ok 
 			want = '}'
 		}
 		if i >= len(line) || line[i] != want {
-			return "", "", false
+			return "", nil, false
 		}
 	}
 	if skipJSONSpace(line, i+1) != len(line) {
-		return "", "", false
+		return "", nil, false
 	}
 	return gold, pred, true
 }
@@ -77,14 +84,16 @@ func skipJSONSpace(b []byte, i int) int {
 // plainJSONString decodes the JSON string starting at b[i] (its opening
 // quote) and returns it with the index past its closing quote, or false
 // if there is none, or it holds a control character, a \u escape or
-// invalid UTF-8 (which json replaces). In one pass: runs of bytes that
-// need nothing are skipped eight at a time (specialBytes) and copied
-// whole; at a non-ASCII byte its rune is checked in place, by table.
-func (d *requestDecoder) plainJSONString(b []byte, i int) (s string, next int, ok bool) {
+// invalid UTF-8 (which json replaces). The string is in b if it has no
+// escape, else unescaped into *buf (reused). In one pass: runs of bytes
+// that need nothing are skipped eight at a time (specialBytes) and
+// copied whole; at a non-ASCII byte its rune is checked in place, by
+// table.
+func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool) {
 	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
+		return nil, 0, false
 	}
-	out := d.unescaped[:0]
+	out := (*buf)[:0]
 	escaped := false
 	run := i + 1 // the bytes from run to j need no unescaping
 	for j := run; ; {
@@ -101,19 +110,19 @@ func (d *requestDecoder) plainJSONString(b []byte, i int) (s string, next int, o
 			j = nextSpecialByte(b, j)
 		}
 		if j >= len(b) {
-			return "", 0, false
+			return nil, 0, false
 		}
 		switch c := b[j]; {
 		case c == '"':
 			if !escaped {
-				return string(b[run:j]), j + 1, true
+				return b[run:j:j], j + 1, true
 			}
 			out = append(out, b[run:j]...)
-			d.unescaped = out
-			return string(out), j + 1, true
+			*buf = out
+			return out, j + 1, true
 		case c == '\\':
 			if j+1 >= len(b) || unescaped[b[j+1]] == 0 {
-				return "", 0, false
+				return nil, 0, false
 			}
 			out = append(out, b[run:j]...)
 			out = append(out, unescaped[b[j+1]])
@@ -121,19 +130,19 @@ func (d *requestDecoder) plainJSONString(b []byte, i int) (s string, next int, o
 			j += 2
 			run = j
 		case c < 0x20:
-			return "", 0, false
+			return nil, 0, false
 		default: // a non-ASCII byte, and the ones after it
 			for j < len(b) && b[j] >= utf8.RuneSelf {
 				lead := utf8Lead[b[j]]
 				size := int(lead & 7)
 				if size == 0 || j+size > len(b) {
-					return "", 0, false // a byte that cannot lead, or a cut rune
+					return nil, 0, false // a byte that cannot lead, or a cut rune
 				}
 				if c1, accept := b[j+1], utf8Second[lead>>4]; c1 < accept.lo || c1 > accept.hi {
-					return "", 0, false
+					return nil, 0, false
 				}
 				if size > 2 && b[j+2]&0xc0 != 0x80 || size > 3 && b[j+3]&0xc0 != 0x80 {
-					return "", 0, false
+					return nil, 0, false
 				}
 				j += size
 			}

@@ -151,3 +151,17 @@ func TestNormalizationAsBefore(t *testing.T) {
 		t.Fatalf("only %d of %d texts lost a unit: the corpus does not exercise the remover", removed, len(texts))
 	}
 }
+
+// rfindRunes is rs.rfind(sub, 0, end): the old box reader's search, one
+// command at a time.
+func rfindRunes(rs, sub []rune, end int) int {
+	first := sub[0]
+	for i := end - len(sub); i >= 0; i-- {
+		if rs[i] == first && runesAt(rs, i, sub) {
+			counted(end - len(sub) - i + 1)
+			return i
+		}
+	}
+	counted(max(0, end-len(sub)+1))
+	return -1
+}

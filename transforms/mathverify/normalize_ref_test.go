@@ -165,3 +165,16 @@ func rfindRunes(rs, sub []rune, end int) int {
 	counted(max(0, end-len(sub)+1))
 	return -1
 }
+
+func FuzzExtractBoxedContentAsBefore(f *testing.F) {
+	for _, s := range []string{`\boxed{1}`, `\fbox{2} and \boxed {3}`, `x\boxed{\fbox{4}}`, `\boxe\fbox{5}`, `\boxed`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, mode := range []boxedMode{boxedAll, boxedLast} {
+			if got, want := extractBoxedContent(text, mode), refExtractBoxedContent(text, mode); got != want {
+				t.Fatalf("extractBoxedContent(%q, %v) = %q, before %q", text, mode, got, want)
+			}
+		}
+	})
+}

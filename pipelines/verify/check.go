@@ -33,11 +33,12 @@ func CheckLines(ctx context.Context, graderName string, r io.Reader, w io.Writer
 		return 0, err
 	}
 	check := gr.newCheck()
-	return jsonl.Map(ctx, r, w, func(n int, line []byte) (any, bool) { return checkLine(check, line, n), false })
+	dec := new(requestDecoder)
+	return jsonl.Map(ctx, r, w, func(n int, line []byte) (any, bool) { return checkLine(check, dec, line, n), false })
 }
 
-func checkLine(check func(gold, pred string) verdict, line []byte, n int) checkResult {
-	if gold, pred, ok := decodePlainRequest(line); ok {
+func checkLine(check func(gold string, pred []byte) verdict, dec *requestDecoder, line []byte, n int) checkResult {
+	if gold, pred, ok := dec.decodePlainRequest(line); ok {
 		v := check(gold, pred)
 		return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
 	}
@@ -48,6 +49,6 @@ func checkLine(check func(gold, pred string) verdict, line []byte, n int) checkR
 	if req.Gold == nil || req.Pred == nil {
 		return checkResult{Reason: "bad-input", Error: fmt.Sprintf(`line %d: needs "gold" and "pred" strings`, n)}
 	}
-	v := check(*req.Gold, *req.Pred)
+	v := check(*req.Gold, []byte(*req.Pred))
 	return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
 }

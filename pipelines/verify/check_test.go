@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,6 +51,30 @@ not json
 	}
 }
 
+// jsonString is s as a JSON string, as datg and most encoders write it
+// (no HTML escapes).
+func jsonString(t testing.TB, s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// countPlainLines counts the lines the fast reader takes.
+func countPlainLines(in []byte) int {
+	n := 0
+	dec := new(requestDecoder)
+	for line := range bytes.Lines(in) {
+		if _, _, ok := dec.decodePlainRequest(line); ok {
+			n++
+		}
+	}
+	return n
+}
+
 // answerPairs are gold and prediction pairs from the graders' corpora,
 // each gold met many times (against its own prediction and others), in a
 // random order.
@@ -87,10 +113,25 @@ func answerPairs(t testing.TB, n int) [][2]string {
 // the pair alone, though it keeps golds parsed between lines.
 func TestCheckLinesGradesEachPairAsCheck(t *testing.T) {
 	pairs := answerPairs(t, 6000)
+	// Long traces among them, so that a trace's buffer is reused for the
+	// lines after it; every other line with "pred" first, so that the
+	// gold is read after the prediction.
+	texts, golds := longTraceCases(t)
+	for k := 0; k < len(texts); k += 23 {
+		at := k * len(pairs) / len(texts)
+		pairs = slices.Insert(pairs, at, [2]string{golds[k], texts[k]})
+	}
 	var in bytes.Buffer
-	for _, p := range pairs {
-		line, _ := json.Marshal(map[string]string{"gold": p[0], "pred": p[1]})
-		in.Write(append(line, '\n'))
+	for k, p := range pairs {
+		gold, pred := jsonString(t, p[0]), jsonString(t, p[1])
+		if k%2 == 0 {
+			fmt.Fprintf(&in, `{"gold": %s, "pred": %s}`+"\n", gold, pred)
+		} else {
+			fmt.Fprintf(&in, `{"pred": %s, "gold": %s}`+"\n", pred, gold)
+		}
+	}
+	if plain := countPlainLines(in.Bytes()); plain < len(pairs)*9/10 {
+		t.Fatalf("only %d of %d lines take the fast reader", plain, len(pairs))
 	}
 	checks := map[string]func(g, p string) verdict{
 		string(study.MathVerify):   func(g, p string) verdict { return verdict(mathverify.Check(g, p)) },

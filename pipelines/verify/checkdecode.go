@@ -1,42 +1,61 @@
 package verify
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// requestDecoder reads the usual answers-check line without reflection
+// (decoding the JSON was a tenth of checking a short answer, and a
+// byte-at-a-time scan of a long trace's string a fifth of checking it).
+// It keeps the buffers strings with escapes are unescaped into from line
+// to line: one for the prediction, which it returns as bytes (a long
+// trace's text, not copied again into a string), and one for the rest.
+type requestDecoder struct {
+	pred, other []byte
+}
 
 // decodePlainRequest reads the usual answers-check line, an object of
 // exactly the members "gold" and "pred" (in either order), both strings
 // of valid UTF-8 with no \u escape, and JSON whitespace around: what
-// json.Unmarshal into a checkRequest gives for it, without reflection
-// (decoding the JSON was a tenth of checking a short answer). Any other
-// line, valid or not, reports false, and json.Unmarshal reads it (and
-// words its error). FuzzPlainRequestDecodesAsJSON compares the two.
-func decodePlainRequest(line []byte) (gold, pred string, ok bool) {
+// json.Unmarshal into a checkRequest gives for it. Any other line, valid
+// or not, reports false, and json.Unmarshal reads it (and words its
+// error). FuzzPlainRequestDecodesAsJSON compares the two. pred is in
+// line or in the decoder's buffer: valid until the next call.
+func (d *requestDecoder) decodePlainRequest(line []byte) (gold string, pred []byte, ok bool) {
 	i := skipJSONSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
-		return "", "", false
+		return "", nil, false
 	}
 	var haveGold, havePred bool
 	for member := 0; member < 2; member++ {
 		i = skipJSONSpace(line, i+1)
-		key, next, ok := plainJSONString(line, i)
+		key, next, ok := plainJSONString(line, i, &d.other)
 		if !ok {
-			return "", "", false
+			return "", nil, false
 		}
 		i = skipJSONSpace(line, next)
 		if i >= len(line) || line[i] != ':' {
-			return "", "", false
+			return "", nil, false
 		}
 		i = skipJSONSpace(line, i+1)
-		value, next, ok := plainJSONString(line, i)
+		buf := &d.other
+		if string(key) == "pred" {
+			buf = &d.pred
+		}
+		isGold := string(key) == "gold"
+		value, next, ok := plainJSONString(line, i, buf)
 		if !ok {
-			return "", "", false
+			return "", nil, false
 		}
 		switch {
-		case key == "gold" && !haveGold:
-			gold, haveGold = value, true
-		case key == "pred" && !havePred:
+		case isGold && !haveGold:
+			gold, haveGold = string(value), true
+		case buf == &d.pred && !havePred:
 			pred, havePred = value, true
 		default:
-			return "", "", false
+			return "", nil, false
 		}
 		i = skipJSONSpace(line, next)
 		want := byte(',')
@@ -44,11 +63,11 @@ func decodePlainRequest(line []byte) (gold, pred string, ok bool) {
 			want = '}'
 		}
 		if i >= len(line) || line[i] != want {
-			return "", "", false
+			return "", nil, false
 		}
 	}
 	if skipJSONSpace(line, i+1) != len(line) {
-		return "", "", false
+		return "", nil, false
 	}
 	return gold, pred, true
 }
@@ -65,52 +84,134 @@ func skipJSONSpace(b []byte, i int) int {
 // plainJSONString decodes the JSON string starting at b[i] (its opening
 // quote) and returns it with the index past its closing quote, or false
 // if there is none, or it holds a control character, a \u escape or
-// invalid UTF-8 (which json replaces).
-func plainJSONString(b []byte, i int) (s string, next int, ok bool) {
+// invalid UTF-8 (which json replaces). The string is in b if it has no
+// escape, else unescaped into *buf (reused). In one pass: runs of bytes
+// that need nothing are skipped eight at a time (specialBytes) and
+// copied whole; at a non-ASCII byte its rune is checked in place, by
+// table.
+func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool) {
 	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
+		return nil, 0, false
 	}
-	start := i + 1
-	escaped, wide := false, false
-	for j := start; j < len(b); j++ {
+	out := (*buf)[:0]
+	escaped := false
+	run := i + 1 // the bytes from run to j need no unescaping
+	for j := run; ; {
+		// Skip to the next byte that needs attention, a word at a time
+		// (nextSpecialByte, inlined: it runs once for each such byte).
+		for j+8 <= len(b) {
+			if m := specialBytes(binary.LittleEndian.Uint64(b[j : j+8])); m != 0 {
+				j += bits.TrailingZeros64(m) / 8
+				break
+			}
+			j += 8
+		}
+		if j+8 > len(b) {
+			j = nextSpecialByte(b, j)
+		}
+		if j >= len(b) {
+			return nil, 0, false
+		}
 		switch c := b[j]; {
 		case c == '"':
-			raw := b[start:j]
-			if wide && !utf8.Valid(raw) {
-				return "", 0, false
-			}
 			if !escaped {
-				return string(raw), j + 1, true
+				return b[run:j:j], j + 1, true
 			}
-			return unescapePlain(raw), j + 1, true
+			out = append(out, b[run:j]...)
+			*buf = out
+			return out, j + 1, true
 		case c == '\\':
 			if j+1 >= len(b) || unescaped[b[j+1]] == 0 {
-				return "", 0, false
+				return nil, 0, false
 			}
+			out = append(out, b[run:j]...)
+			out = append(out, unescaped[b[j+1]])
 			escaped = true
-			j++
+			j += 2
+			run = j
 		case c < 0x20:
-			return "", 0, false
-		case c >= utf8.RuneSelf:
-			wide = true
+			return nil, 0, false
+		default: // a non-ASCII byte, and the ones after it
+			for j < len(b) && b[j] >= utf8.RuneSelf {
+				lead := utf8Lead[b[j]]
+				size := int(lead & 7)
+				if size == 0 || j+size > len(b) {
+					return nil, 0, false // a byte that cannot lead, or a cut rune
+				}
+				if c1, accept := b[j+1], utf8Second[lead>>4]; c1 < accept.lo || c1 > accept.hi {
+					return nil, 0, false
+				}
+				if size > 2 && b[j+2]&0xc0 != 0x80 || size > 3 && b[j+3]&0xc0 != 0x80 {
+					return nil, 0, false
+				}
+				j += size
+			}
 		}
 	}
-	return "", 0, false
 }
+
+// utf8Lead is, for each byte that leads a well-formed UTF-8 sequence of
+// two to four bytes, its length (the low three bits) and which of
+// utf8Second bounds the sequence's second byte (the high four); 0 for
+// every other byte. Those bounds rule out overlong forms, surrogates and
+// runes past U+10FFFF, as utf8.Valid does.
+var utf8Lead = func() (t [256]uint8) {
+	for c := 0xc2; c <= 0xdf; c++ {
+		t[c] = 1<<4 | 2
+	}
+	for c := 0xe0; c <= 0xef; c++ {
+		t[c] = 1<<4 | 3
+	}
+	t[0xe0], t[0xed] = 2<<4|3, 3<<4|3
+	for c := 0xf0; c <= 0xf4; c++ {
+		t[c] = 1<<4 | 4
+	}
+	t[0xf0], t[0xf4] = 4<<4|4, 5<<4|4
+	return t
+}()
+
+// utf8Second are the bounds of a sequence's second byte, by its lead
+// (utf8Lead; the first is unused). Every later byte is a continuation
+// byte, 0x80 to 0xbf.
+var utf8Second = [6]struct{ lo, hi byte }{{}, {0x80, 0xbf}, {0xa0, 0xbf}, {0x80, 0x9f}, {0x90, 0xbf}, {0x80, 0x8f}}
 
 // unescaped is what each escape letter but u stands for.
 var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// unescapePlain decodes raw, whose escapes plainJSONString has checked.
-func unescapePlain(raw []byte) string {
-	out := make([]byte, 0, len(raw))
-	for j := 0; j < len(raw); j++ {
-		if raw[j] == '\\' {
-			j++
-			out = append(out, unescaped[raw[j]])
-			continue
+// SWAR constants: each byte's low seven bits, its high bit, and 1, in
+// each of the eight bytes of a word.
+const (
+	swarLow7 = 0x7f7f7f7f7f7f7f7f
+	swarHigh = 0x8080808080808080
+	swarOnes = 0x0101010101010101
+)
+
+// specialBytes has the high bit of byte k of w set where that byte needs
+// the string decoder's attention: a quote, a backslash, a control byte
+// or a non-ASCII byte (the high bit of a non-ASCII byte is set whatever
+// the tests on its low seven bits give). On seven-bit lanes each test
+// adds at most 0x7f to at most 0x7f, so no carry crosses into the next
+// byte and the flags are exact.
+func specialBytes(w uint64) uint64 {
+	w7 := w & swarLow7
+	quote := ^((w7 ^ '"'*swarOnes) + swarLow7)
+	backslash := ^((w7 ^ '\\'*swarOnes) + swarLow7)
+	control := ^(w7 + (0x80-0x20)*swarOnes) // below 0x20: no carry into bit 7
+	return (w | quote | backslash | control) & swarHigh
+}
+
+// nextSpecialByte is the index of the first byte at or after j that
+// specialBytes flags, or len(b).
+func nextSpecialByte(b []byte, j int) int {
+	for ; j+8 <= len(b); j += 8 {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[j : j+8])); m != 0 {
+			return j + bits.TrailingZeros64(m)/8
 		}
-		out = append(out, raw[j])
 	}
-	return string(out)
+	for ; j < len(b); j++ {
+		if c := b[j]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			return j
+		}
+	}
+	return j
 }

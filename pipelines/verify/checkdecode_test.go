@@ -2,7 +2,10 @@ package verify
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // plainRequestLines are lines the fast reader takes (the usual ones, as
@@ -36,14 +39,15 @@ var plainRequestLines = []struct {
 // The fast reader takes the usual lines and gives what encoding/json
 // gives for them; it leaves every other line to encoding/json.
 func TestPlainRequestDecodesAsJSON(t *testing.T) {
+	dec := new(requestDecoder) // one for all lines, as CheckLines keeps one
 	for _, c := range plainRequestLines {
-		gold, pred, ok := decodePlainRequest([]byte(c.line))
+		gold, pred, ok := dec.decodePlainRequest([]byte(c.line))
 		if ok != c.plain {
 			t.Errorf("%q: taken by the fast reader: %v, want %v", c.line, ok, c.plain)
 			continue
 		}
 		if ok {
-			requireAsJSON(t, c.line, gold, pred)
+			requireAsJSON(t, c.line, gold, string(pred))
 		}
 	}
 }
@@ -63,9 +67,134 @@ func FuzzPlainRequestDecodesAsJSON(f *testing.F) {
 	for _, c := range plainRequestLines {
 		f.Add(c.line)
 	}
+	dec := new(requestDecoder)
 	f.Fuzz(func(t *testing.T, line string) {
-		if gold, pred, ok := decodePlainRequest([]byte(line)); ok {
-			requireAsJSON(t, line, gold, pred)
+		if gold, pred, ok := dec.decodePlainRequest([]byte(line)); ok {
+			requireAsJSON(t, line, gold, string(pred))
+		}
+	})
+}
+
+// plainJSONStringByByte is plainJSONString as it was before it skipped
+// eight bytes at a time (a switch on every byte, then utf8.Valid on the
+// whole string): the reference the fast decoder is compared with.
+func plainJSONStringByByte(b []byte, i int) (s string, next int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return "", 0, false
+	}
+	start := i + 1
+	escaped, wide := false, false
+	for j := start; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			raw := b[start:j]
+			if wide && !utf8.Valid(raw) {
+				return "", 0, false
+			}
+			if !escaped {
+				return string(raw), j + 1, true
+			}
+			out := make([]byte, 0, len(raw))
+			for k := 0; k < len(raw); k++ {
+				if raw[k] == '\\' {
+					k++
+					out = append(out, unescaped[raw[k]])
+					continue
+				}
+				out = append(out, raw[k])
+			}
+			return string(out), j + 1, true
+		case c == '\\':
+			if j+1 >= len(b) || unescaped[b[j+1]] == 0 {
+				return "", 0, false
+			}
+			escaped = true
+			j++
+		case c < 0x20:
+			return "", 0, false
+		case c >= utf8.RuneSelf:
+			wide = true
+		}
+	}
+	return "", 0, false
+}
+
+// jsonStringPieces are what a JSON string's bytes can be, for the
+// generated strings: plain ASCII, each byte the decoder must stop at
+// (quote, every escape, a \u escape, a control byte), runes of one to
+// four bytes, and ill-formed UTF-8 (a lone continuation byte, a cut
+// sequence, an overlong form, a surrogate, a rune past U+10FFFF, the
+// bytes 0xc0, 0xf5 and 0xff).
+var jsonStringPieces = []string{
+	"a", "x", "12", " ", "~", "\x7f", "!#[]{}",
+	`"`, `\\`, `\"`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00e9`, `\q`, `\`,
+	"\x00", "\x1f", "\t", "\n",
+	"é", "ж", "中", "ไ", "\uFFFD", "😀", "\U0010FFFF",
+	"\x80", "\xbf", "\xc3", "\xe4\xb8", "\xf0\x9f\x98", "\xc0\xaf", "\xe0\x80\xaf",
+	"\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf5", "\xff",
+}
+
+// randomJSONString is a quote and then n pieces, most of them plain ASCII
+// so that runs of every length up to a few words come between the bytes
+// that matter.
+func randomJSONString(r *rand.Rand, n int) []byte {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for k := 0; k < n; k++ {
+		if r.IntN(3) > 0 {
+			sb.WriteString(strings.Repeat("a", r.IntN(20)))
+			continue
+		}
+		sb.WriteString(jsonStringPieces[r.IntN(len(jsonStringPieces))])
+	}
+	return []byte(sb.String())
+}
+
+// requireStringAsByByte fails unless the fast decoder reads the string at
+// b[i] as the byte-at-a-time one does.
+func requireStringAsByByte(t *testing.T, buf *[]byte, b []byte, i int) {
+	t.Helper()
+	bs, next, ok := plainJSONString(b, i, buf)
+	s := string(bs)
+	ws, wnext, wok := plainJSONStringByByte(b, i)
+	if s != ws || next != wnext || ok != wok {
+		t.Fatalf("%q from %d: read as (%q, %d, %v), byte by byte (%q, %d, %v)", b, i, s, next, ok, ws, wnext, wok)
+	}
+}
+
+// The decoder that skips eight bytes at a time reads every string as the
+// byte-at-a-time one did: each piece at each offset from the opening
+// quote (so at each byte of a word), and generated strings of every
+// piece, read whole and cut at every length.
+func TestPlainJSONStringAsByByte(t *testing.T) {
+	var dec []byte // the buffer, reused as CheckLines reuses it
+	for _, p := range jsonStringPieces {
+		for pad := 0; pad <= 17; pad++ {
+			for _, tail := range []string{`"`, `x"`, `"rest`, ``, strings.Repeat("b", 9) + `"`} {
+				b := []byte(`"` + strings.Repeat("a", pad) + p + tail)
+				requireStringAsByByte(t, &dec, b, 0)
+				requireStringAsByByte(t, &dec, append([]byte(`{"gold": `), b...), 9)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(23, 5))
+	for k := 0; k < 20_000; k++ {
+		b := append(randomJSONString(r, r.IntN(30)), '"')
+		requireStringAsByByte(t, &dec, b, 0)
+		for cut := 0; cut < len(b) && k%20 == 0; cut++ {
+			requireStringAsByByte(t, &dec, b[:cut], 0)
+		}
+	}
+}
+
+func FuzzPlainJSONStringAsByByte(f *testing.F) {
+	for _, p := range jsonStringPieces {
+		f.Add([]byte(`"abcdefg` + p + `hijklmnop"`))
+	}
+	var dec []byte
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for i := 0; i < len(b) && i < 9; i++ {
+			requireStringAsByByte(t, &dec, b, i)
 		}
 	})
 }

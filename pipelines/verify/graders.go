@@ -30,7 +30,8 @@ type grader struct {
 	newGold func(gold string) gold
 	// newCheck makes what grades bare (gold, prediction) pairs for datg
 	// answers check, one run's pairs in order (it may keep golds parsed).
-	newCheck func() func(gold, pred string) verdict
+	// The prediction is read only during the call (its buffer is reused).
+	newCheck func() func(gold string, pred []byte) verdict
 }
 
 // keptGolds is how many recent gold answers answers check keeps parsed.
@@ -39,8 +40,8 @@ const keptGolds = 4096
 // graders lists every grader (study.Graders), the default first.
 var graders = []grader{
 	{name: string(study.MathVerify), newGold: newMathVerifyGold, newCheck: newMathVerifyCheck},
-	{name: string(study.Multilingual), newGold: newMultilingualGold, newCheck: func() func(g, p string) verdict {
-		return func(g, p string) verdict { return verdict(answer.Check(g, p)) }
+	{name: string(study.Multilingual), newGold: newMultilingualGold, newCheck: func() func(g string, p []byte) verdict {
+		return func(g string, p []byte) verdict { return verdict(answer.Check(g, string(p))) }
 	}},
 }
 
@@ -76,9 +77,9 @@ func newMathVerifyGold(g string) gold { return mathVerifyGold{mathverify.NewGold
 
 // newMathVerifyCheck is mathverify.Check, each gold parsed once while it
 // is among the last keptGolds.
-func newMathVerifyCheck() func(g, p string) verdict {
+func newMathVerifyCheck() func(g string, p []byte) verdict {
 	golds := mathverify.NewGolds(keptGolds)
-	return func(g, p string) verdict { return verdict(golds.Get(g).Grade(p)) }
+	return func(g string, p []byte) verdict { return verdict(golds.Get(g).GradeBytes(p)) }
 }
 
 func (m mathVerifyGold) grade(text string, _ bool) verdict { return verdict(m.g.Grade(text)) }

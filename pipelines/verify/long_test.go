@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -81,6 +82,41 @@ func BenchmarkAnswersCheckShort(b *testing.B) {
 			cpu := testenv.CPUTime() - start
 			b.ReportMetric(float64(lines)*float64(b.N)/cpu.Seconds(), "pairs/cpu-s")
 		})
+	}
+}
+
+// BenchmarkAnswersCheckLong is `datg answers check` on long traces, as
+// the real-Math-Verify comparison runs it: each line's JSON read (the
+// trace's LaTeX escaped as JSON escapes it), its gold parsed, the trace
+// graded, the verdict written; MB of input lines per CPU second. The
+// traces are BenchmarkGradeLong's, with golds right and wrong.
+//
+//	go test ./pipelines/verify -run '^$' -bench AnswersCheckLong -cpu 1 -count 5
+func BenchmarkAnswersCheckLong(b *testing.B) {
+	for _, size := range []int{30_000, 120_000} {
+		for _, lang := range []string{"sw", "zh"} {
+			var in bytes.Buffer
+			enc := json.NewEncoder(&in)
+			enc.SetEscapeHTML(false)
+			for k, tr := range longTraces(b, lang, size) {
+				gold := []string{"140892", "140893"}[k%2]
+				if err := enc.Encode(map[string]string{"gold": gold, "pred": tr}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for _, gr := range graders {
+				b.Run(fmt.Sprintf("%s/%s-%dKB", gr.name, lang, size/1000), func(b *testing.B) {
+					b.SetBytes(int64(in.Len()))
+					start := testenv.CPUTime()
+					for b.Loop() {
+						if _, err := CheckLines(context.Background(), gr.name, bytes.NewReader(in.Bytes()), io.Discard); err != nil {
+							b.Fatal(err)
+						}
+					}
+					testenv.ReportCPU(b, start, int64(in.Len()))
+				})
+			}
+		}
 	}
 }
 

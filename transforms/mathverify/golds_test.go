@@ -2,6 +2,7 @@ package mathverify
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,34 @@ func TestGoldsGradeAsNewGold(t *testing.T) {
 	}
 	if hits < 2000 {
 		t.Fatalf("only %d golds found kept: the test does not exercise keeping", hits)
+	}
+}
+
+// GradeBytes grades as Grade does, and its verdict keeps nothing of the
+// text: the text is overwritten after grading and the verdict is still
+// Grade's. Plain numbers (whose extraction keeps pieces of the text),
+// numbers one byte past maxPlainNumber, the corpus's predictions and
+// long generated traces.
+func TestGradeBytesAsGrade(t *testing.T) {
+	cases := corpusCases(t)
+	texts := []string{"", "7", "-12.50", "0012", strings.Repeat("9", maxPlainNumber), strings.Repeat("9", maxPlainNumber+1)}
+	golds := []string{"", "7", "-12.5", "12", strings.Repeat("9", maxPlainNumber), strings.Repeat("9", maxPlainNumber+1)}
+	for _, c := range cases {
+		texts, golds = append(texts, c.Pred), append(golds, c.Gold)
+	}
+	for k, tr := range demoTraces(t, 30_000) {
+		texts, golds = append(texts, tr+` The final answer is $\boxed{42}$.`), append(golds, []string{"42", "43"}[k%2])
+	}
+	for k, text := range texts {
+		g := NewGold(golds[k])
+		want := g.Grade(text)
+		b := []byte(text)
+		got := g.GradeBytes(b)
+		for j := range b {
+			b[j] = 'x'
+		}
+		if got != want {
+			t.Fatalf("%.80q against %q: graded from bytes %+v, want %+v", text, golds[k], got, want)
+		}
 	}
 }

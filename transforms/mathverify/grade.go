@@ -1,6 +1,9 @@
 package mathverify
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Version names the Math-Verify release whose rules this package follows
 // (math-verify 0.8 with latex2sympy2_extended 1.11, default options).
@@ -60,6 +63,21 @@ func (g Gold) Grade(text string) Verdict {
 		v.Reason = ReasonMismatch
 	}
 	return v
+}
+
+// GradeBytes is Grade(string(text)) without copying a long text (a
+// trace is read from JSON into a buffer reused line after line): text is
+// only read during the call, and nothing the verdict holds refers to it.
+// A long text is extracted from the runes it is decoded into, and every
+// string kept is cut from those. A short one is copied: it costs nothing
+// next to grading it, and a plain number's extraction cuts its strings
+// from the text itself. TestGradeBytesAsGrade overwrites the text after
+// grading.
+func (g Gold) GradeBytes(text []byte) Verdict {
+	if len(text) <= maxPlainNumber {
+		return g.Grade(string(text))
+	}
+	return g.Grade(unsafe.String(unsafe.SliceData(text), len(text)))
 }
 
 // Check grades a (gold, prediction) pair: NewGold(gold).Grade(pred).

@@ -39,16 +39,10 @@ func boxedContent(rs []rune, mode boxedMode) (string, bool) {
 	currentPos := len(rs)
 	lastBoxedStart := -1
 	maxPos := len(rs)
-	boxed, fbox := []rune(`\boxed`), []rune(`\fbox`)
-	boxedIdx, fboxIdx := rfindRunes(rs, boxed, currentPos), rfindRunes(rs, fbox, currentPos)
 	for {
-		if boxedIdx < 0 && fboxIdx < 0 {
+		startIdx, cmdLen := lastBoxCommand(rs, currentPos)
+		if startIdx < 0 {
 			break
-		}
-		startIdx := boxedIdx
-		cmdLen := 6
-		if fboxIdx > boxedIdx {
-			startIdx, cmdLen = fboxIdx, 5
 		}
 		next := startIdx + cmdLen
 		for next < maxPos && unicode.IsSpace(rs[next]) {
@@ -103,14 +97,6 @@ func boxedContent(rs []rune, mode boxedMode) (string, bool) {
 		lastBoxedStart = startIdx
 		maxPos = startIdx
 		currentPos = startIdx
-		// The command not taken lies wholly before startIdx (the two cannot
-		// overlap), so it is still the last before currentPos: only the one
-		// taken is looked for again, and the searches read the text once.
-		if startIdx == boxedIdx {
-			boxedIdx = rfindRunes(rs, boxed, currentPos)
-		} else {
-			fboxIdx = rfindRunes(rs, fbox, currentPos)
-		}
 	}
 	if len(results) == 0 {
 		return "", false
@@ -121,16 +107,29 @@ func boxedContent(rs []rune, mode boxedMode) (string, bool) {
 	return strings.Join(results, ","), true
 }
 
-func rfindRunes(rs, sub []rune, end int) int {
-	first := sub[0]
-	for i := end - len(sub); i >= 0; i-- {
-		if rs[i] == first && runesAt(rs, i, sub) {
-			counted(end - len(sub) - i + 1)
-			return i
+// lastBoxCommand is the later of rs.rfind("\\boxed", 0, end) and
+// rs.rfind("\\fbox", 0, end), the command's start and length, or -1:
+// extract_boxed_content takes the later of its two searches. One search
+// back from end for both, which stops at the first it meets: searching
+// for each alone read a whole trace back for the \fbox it never holds.
+// (The two cannot start at one index.)
+func lastBoxCommand(rs []rune, end int) (start, length int) {
+	boxed, fbox := []rune(`\boxed`), []rune(`\fbox`)
+	for i := min(end, len(rs)) - len(fbox); i >= 0; i-- {
+		if rs[i] != '\\' {
+			continue
+		}
+		if runesAt(rs, i, fbox) {
+			counted(end - i)
+			return i, len(fbox)
+		}
+		if i+len(boxed) <= end && runesAt(rs, i, boxed) {
+			counted(end - i)
+			return i, len(boxed)
 		}
 	}
-	counted(max(0, end-len(sub)+1))
-	return -1
+	counted(end)
+	return -1, 0
 }
 
 func runesAt(rs []rune, i int, sub []rune) bool {

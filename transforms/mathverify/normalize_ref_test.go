@@ -151,3 +151,30 @@ func TestNormalizationAsBefore(t *testing.T) {
 		t.Fatalf("only %d of %d texts lost a unit: the corpus does not exercise the remover", removed, len(texts))
 	}
 }
+
+// rfindRunes is rs.rfind(sub, 0, end): the old box reader's search, one
+// command at a time.
+func rfindRunes(rs, sub []rune, end int) int {
+	first := sub[0]
+	for i := end - len(sub); i >= 0; i-- {
+		if rs[i] == first && runesAt(rs, i, sub) {
+			counted(end - len(sub) - i + 1)
+			return i
+		}
+	}
+	counted(max(0, end-len(sub)+1))
+	return -1
+}
+
+func FuzzExtractBoxedContentAsBefore(f *testing.F) {
+	for _, s := range []string{`\boxed{1}`, `\fbox{2} and \boxed {3}`, `x\boxed{\fbox{4}}`, `\boxe\fbox{5}`, `\boxed`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, mode := range []boxedMode{boxedAll, boxedLast} {
+			if got, want := extractBoxedContent(text, mode), refExtractBoxedContent(text, mode); got != want {
+				t.Fatalf("extractBoxedContent(%q, %v) = %q, before %q", text, mode, got, want)
+			}
+		}
+	})
+}

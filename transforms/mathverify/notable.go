@@ -69,7 +69,7 @@ func borrowNotableIndex(n int) *notableIndex {
 	need := n/64 + 2 // a word more than the last rune's, for markByte's spill
 	for p := range x.planes {
 		if cap(x.planes[p]) < need {
-			x.planes[p] = make([]uint64, need)
+			x.planes[p] = make([]uint64, need, withRoom(need))
 		}
 		x.planes[p] = x.planes[p][:need]
 		clear(x.planes[p])

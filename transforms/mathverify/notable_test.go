@@ -39,8 +39,25 @@ func notableEdgeTexts() []string {
 			out = append(out, strings.Repeat("x", n)+c+strings.Repeat("y", 3)+"}[\n"+c)
 		}
 	}
+	// Every kind of UTF-8 sequence, well-formed or not, at each byte of a
+	// word, alone, before notable runes and cut by the text's end.
+	for _, c := range utf8Pieces {
+		for n := 0; n <= 17; n++ {
+			pad := strings.Repeat("x", n)
+			out = append(out, pad+c, pad+c+"$a\n"+c+"}]", pad+c+c+strings.Repeat("é", n%4)+"答A")
+		}
+	}
 	return out
 }
+
+// utf8Pieces are one sequence of each kind: runes of one to four bytes
+// (Latin, Cyrillic, Hangul, Thai, Devanagari, CJK, U+FFFD, an emoji,
+// the last rune) and ill-formed ones (a lone continuation byte, cut
+// sequences, overlong forms, a surrogate, a rune past U+10FFFF, bytes
+// that never lead).
+var utf8Pieces = []string{"a", "é", "ж", "한", "ไ", "क", "答", "\uFFFD", "😀", "\U0010FFFF", "\u0800", "\ud7ff", "\ue000",
+	"\x80", "\xbf", "\xc3", "\xe4\xb8", "\xf0\x9f\x98", "\xc0\xaf", "\xc1\xbf", "\xe0\x80\xaf", "\xe0\x9f\xbf",
+	"\xed\xa0\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\xe4\x28\xa0", "\xd0\x28"}
 
 // checkDecodeMarked: the runes are []rune(s)'s, and each plane marks
 // exactly the runes it is for.

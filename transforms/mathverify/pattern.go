@@ -107,7 +107,7 @@ func (m *matcher) bitset() []uint64 {
 		s.bits = s.bits[:n-1]
 		return b[:need]
 	}
-	return make([]uint64, need)
+	return make([]uint64, need, withRoom(need))
 }
 
 // lookSet returns a cleared set of a lookahead's results per position.
@@ -119,7 +119,7 @@ func (m *matcher) lookSet() []int8 {
 		s.looks = s.looks[:n-1]
 		return b[:need]
 	}
-	return make([]int8, need)
+	return make([]int8, need, withRoom(need))
 }
 
 func (m *matcher) spareSets() *spareSets {

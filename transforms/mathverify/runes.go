@@ -36,6 +36,13 @@ func appendRunes(dst []rune, s string) []rune {
 	return dst[:n+k]
 }
 
+// withRoom is the capacity to give a buffer reused from text to text
+// that must hold n now: a quarter more, so that the next texts, of
+// lengths drawn alike, seldom need a new one (growing to each longer
+// text reallocated the runes and the matcher's sets for one trace in
+// two; TestBuffersOutgrowLongerTexts).
+func withRoom(n int) int { return n + n/4 }
+
 var runePool = sync.Pool{New: func() any { return new([]rune) }}
 
 // borrowRunes decodes s into a pooled buffer; give it back with
@@ -43,7 +50,7 @@ var runePool = sync.Pool{New: func() any { return new([]rune) }}
 func borrowRunes(s string) []rune {
 	buf := runePool.Get().(*[]rune)
 	if cap(*buf) < len(s) {
-		*buf = make([]rune, 0, len(s))
+		*buf = make([]rune, 0, withRoom(len(s)))
 	}
 	return appendRunes((*buf)[:0], s)
 }
@@ -60,7 +67,7 @@ func returnRunes(rs []rune) {
 func borrowMarkedRunes(s string) ([]rune, *notableIndex) {
 	buf := runePool.Get().(*[]rune)
 	if cap(*buf) < len(s) {
-		*buf = make([]rune, 0, len(s))
+		*buf = make([]rune, 0, withRoom(len(s)))
 	}
 	x := borrowNotableIndex(len(s)) // a rune takes a byte at least
 	rs := decodeMarked((*buf)[:len(s)], s, x)
@@ -99,15 +106,17 @@ func markByte(plane []uint64, k int, flags uint64) {
 // decodeMarked decodes s into out (as []rune(s) does; out has room for a
 // rune a byte) and marks its notable runes in x; it returns the runes.
 // Eight ASCII bytes at a time are copied, and tested for notable ones,
-// as a word.
+// as a word. A word with a non-ASCII byte is decoded a rune at a time
+// (its last rune may run past it), well-formed runes of two and three
+// bytes (Cyrillic, Greek, Arabic, Indic, Thai, CJK, Hangul) inline by
+// table, anything else by utf8.DecodeRuneInString.
 func decodeMarked(out []rune, s string, x *notableIndex) []rune {
 	k := 0
-	byRune := 0 // the bytes before it are decoded a rune at a time
 	// The string's bytes, read only: one load a word where indexing the
 	// string compiled to eight.
 	bs := unsafe.Slice(unsafe.StringData(s), len(s))
 	for i := 0; i < len(s); {
-		if i >= byRune && i+8 <= len(s) {
+		if i+8 <= len(s) {
 			b := bs[i : i+8 : i+8]
 			w := binary.LittleEndian.Uint64(b)
 			if w&swarHigh == 0 {
@@ -138,66 +147,67 @@ func decodeMarked(out []rune, s string, x *notableIndex) []rune {
 				k += 8
 				continue
 			}
-			// A non-ASCII byte: this word's runes one at a time (testing
-			// the next word from the next byte would read it eight times).
-			byRune = i + 8
 		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			out[k] = rune(c)
-			if p := planeOf[c]; p != 0 {
-				x.planes[p-1][k/64] |= 1 << (k % 64)
+		// This word's runes one at a time (testing the next word from the
+		// next byte would read it eight times), or the text's last bytes.
+		for end := min(i+8, len(s)); i < end; k++ {
+			c := bs[i]
+			if c < utf8.RuneSelf {
+				out[k] = rune(c)
+				if p := planeOf[c]; p != 0 {
+					x.planes[p-1][k/64] |= 1 << (k % 64)
+				}
+				i++
+				continue
 			}
-			i++
-			k++
-			continue
-		}
-		if c >= 0xe1 && c <= 0xec && i+2 < len(s) && bs[i+1]&0xc0 == 0x80 && bs[i+2]&0xc0 == 0x80 {
-			// decodeShort's commonest case (CJK, Indic, Thai), inline:
-			// a lead byte with no overlong or surrogate forms.
-			out[k] = rune(c&0x0f)<<12 | rune(bs[i+1]&0x3f)<<6 | rune(bs[i+2]&0x3f)
-			i += 3
-			k++
-			continue
-		}
-		if r, size := decodeShort(s, i); size > 0 {
+			switch lead := utf8Lead[c]; lead & 7 {
+			case 3:
+				if i+2 < len(s) {
+					c1, c2, second := bs[i+1], bs[i+2], utf8Second[lead>>4]
+					if c1 >= second.lo && c1 <= second.hi && c2&0xc0 == 0x80 {
+						out[k] = rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
+						i += 3
+						continue
+					}
+				}
+			case 2:
+				if i+1 < len(s) {
+					if c1 := bs[i+1]; c1&0xc0 == 0x80 {
+						out[k] = rune(c&0x1f)<<6 | rune(c1&0x3f)
+						i += 2
+						continue
+					}
+				}
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
 			out[k] = r
 			i += size
-			k++
-			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		out[k] = r
-		i += size
-		k++
 	}
 	return out[:k]
 }
 
-// decodeShort decodes a well-formed two- or three-byte rune at s[i] (the
-// Cyrillic, Greek, Arabic, Indic and CJK of the traces), as
-// utf8.DecodeRuneInString would, without its call; size 0 for anything
-// else (a four-byte rune, an ill-formed or cut sequence), which that
-// decodes.
-func decodeShort(s string, i int) (rune, int) {
-	c0 := s[i]
-	switch {
-	case c0 >= 0xc2 && c0 <= 0xdf && i+1 < len(s):
-		if c1 := s[i+1]; c1&0xc0 == 0x80 {
-			return rune(c0&0x1f)<<6 | rune(c1&0x3f), 2
-		}
-	case c0 >= 0xe0 && c0 <= 0xef && i+2 < len(s):
-		c1, c2 := s[i+1], s[i+2]
-		lo, hi := byte(0x80), byte(0xbf)
-		switch c0 {
-		case 0xe0:
-			lo = 0xa0 // no overlong encodings
-		case 0xed:
-			hi = 0x9f // no surrogates
-		}
-		if c1 >= lo && c1 <= hi && c2&0xc0 == 0x80 {
-			return rune(c0&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f), 3
-		}
+// utf8Lead is, for each byte that leads a well-formed UTF-8 sequence of
+// two to four bytes, its length (the low three bits) and which of
+// utf8Second bounds the sequence's second byte (the high four); 0 for
+// every other byte. Those bounds rule out overlong forms, surrogates and
+// runes past U+10FFFF, as utf8.DecodeRune does.
+var utf8Lead = func() (t [256]uint8) {
+	for c := 0xc2; c <= 0xdf; c++ {
+		t[c] = 1<<4 | 2
 	}
-	return 0, 0
-}
+	for c := 0xe0; c <= 0xef; c++ {
+		t[c] = 1<<4 | 3
+	}
+	t[0xe0], t[0xed] = 2<<4|3, 3<<4|3
+	for c := 0xf0; c <= 0xf4; c++ {
+		t[c] = 1<<4 | 4
+	}
+	t[0xf0], t[0xf4] = 4<<4|4, 5<<4|4
+	return t
+}()
+
+// utf8Second are the bounds of a sequence's second byte, by its lead
+// (utf8Lead; the first is unused). Every later byte is a continuation
+// byte, 0x80 to 0xbf.
+var utf8Second = [6]struct{ lo, hi byte }{{}, {0x80, 0xbf}, {0xa0, 0xbf}, {0x80, 0x9f}, {0x90, 0xbf}, {0x80, 0x8f}}

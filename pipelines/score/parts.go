@@ -9,11 +9,12 @@ import (
 
 // partAlignments is the most alignments datg score scores in one query:
 // scores.sql's joins, aggregates, window and sort then take the memory of
-// one part, whatever the run's size. At ten times the paper's design
-// (BenchmarkScoreScale, six events a pair) a part of 50,000 peaked at
-// 411-424 MB of resident memory, one of 25,000 at 316-338 MB, for about 10%
-// more CPU. A variable so that a test can score a small run in many parts.
-var partAlignments = 25_000
+// the paper's design at most (67,500 alignments ran in 260-380 MB, DuckDB
+// capped at 256 MiB or not), whatever the run's size. Parts of 25,000
+// peaked lower at 10x (316-338 MB against 411-424) but ran out of memory
+// under 128 MiB where parts of 50,000 complete (TestScoreSpillsUnderASmallCap):
+// not taken. A variable so that a test can score a small run in many parts.
+var partAlignments = 50_000
 
 // part is a range of consecutive trace ids, from (inclusive) to to
 // (exclusive); "" leaves that end open.

@@ -87,14 +87,18 @@ func oddWorld(rng *rand.Rand, traces int) world {
 
 // datg score writes exactly the rows, in the order, one query over the
 // whole run gave before issue 23 (which scores in parts): over random
-// worlds, worlds with odd rows, and the benchmark's world (many traces,
-// five DAGs each), in one part and in parts of a few alignments.
+// worlds, worlds with odd rows, and the benchmark's worlds (many traces,
+// five DAGs each of their own, or of their problem), in one part and in
+// parts of a few alignments.
 func TestScoresMatchTheQueryBefore(t *testing.T) {
 	type scored struct {
 		world
 		parts int // partAlignments
 	}
-	worlds := map[string]scored{"bench": {scaleWorld(rand.New(rand.NewPCG(1, 2)), 5_000, 4), 2_000}}
+	worlds := map[string]scored{
+		"bench":  {scaleWorld(rand.New(rand.NewPCG(1, 2)), 5_000, 4), 2_000},
+		"design": {designWorld(rand.New(rand.NewPCG(3, 4)), 5_000, 6), 1_500},
+	}
 	for seed := uint64(1); seed <= 8; seed++ {
 		parts := 50_000 // one part
 		if seed%2 == 0 {

@@ -10,8 +10,10 @@ import (
 // partAlignments is the most alignments datg score scores in one query:
 // scores.sql's joins, aggregates, window and sort then take the memory of
 // the paper's design at most (67,500 alignments ran in 260-380 MB, DuckDB
-// capped at 256 MiB or not), whatever the run's size. A variable so that a
-// test can score a small run in many parts.
+// capped at 256 MiB or not), whatever the run's size. Parts of 25,000
+// peaked lower at 10x (316-338 MB against 411-424) but ran out of memory
+// under 128 MiB where parts of 50,000 complete (TestScoreSpillsUnderASmallCap):
+// not taken. A variable so that a test can score a small run in many parts.
 var partAlignments = 50_000
 
 // part is a range of consecutive trace ids, from (inclusive) to to

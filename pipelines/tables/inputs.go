@@ -22,10 +22,19 @@ type input struct {
 // each (a trace may come more than once, each row counting), and format
 // says what their count means ("%d %s ...": the count and the scope's
 // name). One query counts them for every scope at once.
+//
+// Checks that read the same costly view (scores': stg_alignment_lineage,
+// an MD5 of every alignment's reply) are one staleCheck, so the view is
+// read once: formats then has one entry per check, and rows selects,
+// besides trace_id, a boolean column stale_1, stale_2, ... for each, true
+// where the row fails that check.
 type staleCheck struct {
-	rows   string
-	format string
+	rows    string
+	formats []string
 }
+
+// oneCheck is the staleCheck of one check.
+func oneCheck(rows, format string) staleCheck { return staleCheck{rows, []string{format}} }
 
 // traceScope is a set of traces an output table reads (outputTable.Reads).
 type traceScope struct {
@@ -50,10 +59,10 @@ var (
 // perTrace is the check of a table with a row per trace: every trace has one
 // for its current text (text_hash).
 func perTrace(table string) []staleCheck {
-	return []staleCheck{{
+	return []staleCheck{oneCheck(
 		fmt.Sprintf(`SELECT t.trace_id FROM traces t LEFT JOIN %s x USING (trace_id)
 			WHERE x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash`, table),
-		"%d %s have no " + table + " row for their current text"}}
+		"%d %s have no "+table+" row for their current text")}
 }
 
 var inputs = map[string]input{
@@ -61,48 +70,61 @@ var inputs = map[string]input{
 	"annotations": {"datg import annotations", ErrStale, nil},
 	// Every controlled trace (Base included: one attempt each) has its
 	// attempts: its cost is their tokens.
-	"trials": {"datg control", ErrStale, []staleCheck{{
+	"trials": {"datg control", ErrStale, []staleCheck{oneCheck(
 		`SELECT t.trace_id FROM traces t WHERE t.method IN ('control-base', 'loop-retry', 'formula-retry')
 			AND NOT EXISTS (SELECT 1 FROM trials x WHERE x.trace_id = t.trace_id)`,
-		"%d %s have no trials rows"}}},
+		"%d %s have no trials rows")}},
 	"answers":    {"datg verify", ErrNotGraded, perTrace("answers")},
 	"compliance": {"datg langcheck", ErrStale, perTrace("compliance")},
 	// Every trace has every grader's verdict on its current text.
-	"verdicts": {"datg verify", ErrNotGraded, []staleCheck{{
+	"verdicts": {"datg verify", ErrNotGraded, []staleCheck{oneCheck(
 		`SELECT t.trace_id FROM traces t LEFT JOIN (
 				SELECT trace_id, text_hash, count(DISTINCT grader) AS graders FROM verdicts GROUP BY ALL) v
 			ON v.trace_id = t.trace_id AND v.text_hash = t.text_hash
 			WHERE coalesce(v.graders, 0) < (SELECT count(DISTINCT grader) FROM verdicts)`,
-		"%d %s lack a grader's verdict for their current text"}}},
+		"%d %s lack a grader's verdict for their current text")}},
 	"detections": {"datg langcheck", ErrStale, detectionChecks},
 	// Scores cover the aligned traces, not all: they must come from
 	// alignments of the current trace text and DAG content (lineage, see
 	// stg_alignment_lineage), be computed from those very alignments (the
 	// hashes a score records; NULL in scores from before they were
-	// recorded), and cover every scorable alignment.
-	"scores": {"datg align and datg score", ErrStale, []staleCheck{
-		{`SELECT l.trace_id FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
-			WHERE NOT l.current_text`,
-			"%d scores of %s come from alignments of an older trace text"},
-		{`SELECT l.trace_id FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
-			WHERE l.current_text AND NOT l.current_dag`,
-			"%d scores of %s come from alignments of a DAG that has changed since"},
-		{`SELECT l.trace_id FROM scores s JOIN stg_alignment_lineage l USING (trace_id, dag_id, aligner)
-			WHERE s.alignment_hash IS DISTINCT FROM l.alignment_hash AND s.alignment_hash IS NOT NULL
-			   OR s.text_hash IS DISTINCT FROM l.text_hash AND s.text_hash IS NOT NULL
-			   OR s.dag_hash IS DISTINCT FROM l.dag_hash AND s.dag_hash IS NOT NULL`,
-			"%d scores of %s were computed from alignments made again since"},
-		{`SELECT l.trace_id FROM stg_alignment_lineage l LEFT JOIN scores s USING (trace_id, dag_id, aligner)
-			WHERE l.scorable AND s.trace_id IS NULL`,
-			"%d alignments of %s have no scores row"},
-	}},
+	// recorded), and cover every scorable alignment. One query reads the
+	// lineage for the four checks (it took four, each hashing every
+	// alignment's reply): a lineage row with a score (s.trace_id not NULL)
+	// is a row of the scores' join with it, one without is an alignment
+	// with no scores row.
+	"scores": {"datg align and datg score", ErrStale, []staleCheck{{
+		`SELECT * FROM (
+			SELECT l.trace_id,
+				s.trace_id IS NOT NULL AND NOT l.current_text AS stale_1,
+				s.trace_id IS NOT NULL AND l.current_text AND NOT l.current_dag AS stale_2,
+				s.trace_id IS NOT NULL AND (
+					s.alignment_hash IS DISTINCT FROM l.alignment_hash AND s.alignment_hash IS NOT NULL
+					OR s.text_hash IS DISTINCT FROM l.text_hash AND s.text_hash IS NOT NULL
+					OR s.dag_hash IS DISTINCT FROM l.dag_hash AND s.dag_hash IS NOT NULL) AS stale_3,
+				s.trace_id IS NULL AND l.scorable AS stale_4
+			FROM stg_alignment_lineage l LEFT JOIN scores s USING (trace_id, dag_id, aligner))
+		WHERE stale_1 OR stale_2 OR stale_3 OR stale_4`,
+		[]string{
+			"%d scores of %s come from alignments of an older trace text",
+			"%d scores of %s come from alignments of a DAG that has changed since",
+			"%d scores of %s were computed from alignments made again since",
+			"%d alignments of %s have no scores row",
+		}}}},
 }
 
-// countQuery counts a check's stale rows in every scope, in scopes' order.
+// countQuery counts a check's stale rows in every scope, in scopes' order
+// (and for each of its checks in turn, when it has several).
 func countQuery(check staleCheck) string {
-	counts := make([]string, len(scopes))
-	for i, s := range scopes {
-		counts[i] = fmt.Sprintf("count(*) FILTER (WHERE %s)", s.where)
+	var counts []string
+	for k := range check.formats {
+		for _, s := range scopes {
+			if len(check.formats) == 1 {
+				counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE %s)", s.where))
+			} else {
+				counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE stale.stale_%d AND %s)", k+1, s.where))
+			}
+		}
 	}
 	return fmt.Sprintf("SELECT %s FROM (%s) stale LEFT JOIN traces t USING (trace_id)", strings.Join(counts, ", "), check.rows)
 }
@@ -176,17 +198,19 @@ func (c *inputCheck) absent(output outputTable) []string {
 func (c *inputCheck) staleRows(ctx context.Context, in input) (map[traceScope]string, error) {
 	found := map[traceScope]string{}
 	for _, check := range in.checks {
-		n := make([]int64, len(scopes))
-		dest := make([]any, len(scopes))
+		n := make([]int64, len(check.formats)*len(scopes))
+		dest := make([]any, len(n))
 		for i := range n {
 			dest[i] = &n[i]
 		}
 		if err := c.db.QueryRowContext(ctx, countQuery(check)).Scan(dest...); err != nil {
 			return nil, err
 		}
-		for i, s := range scopes {
-			if _, done := found[s]; !done && n[i] > 0 {
-				found[s] = fmt.Sprintf(check.format, n[i], s.name)
+		for k, format := range check.formats {
+			for i, s := range scopes {
+				if _, done := found[s]; !done && n[k*len(scopes)+i] > 0 {
+					found[s] = fmt.Sprintf(format, n[k*len(scopes)+i], s.name)
+				}
 			}
 		}
 	}

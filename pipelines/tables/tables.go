@@ -103,6 +103,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	var report, written []string // written: the tables this run writes
 	var refused []refusal        // tables not written: their inputs are stale
 	check := newInputCheck(db)
+	shared := newSharedInputs(db.DB)
 	var shortfall string // the DATG tables' note on problems short of DAGs
 	if db.Present["dags"] {
 		if shortfall, err = shortfallNote(ctx, db.DB); err != nil {
@@ -131,6 +132,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		if len(stale) > 0 {
 			refused = append(refused, refusal{t.Name, stale})
 			continue
+		}
+		if err := shared.prepare(ctx, f.Text); err != nil {
+			return Summary{}, fmt.Errorf("sql/tables/%s.sql: %w", t.Name, err)
 		}
 		res, err := query(ctx, db.DB, f.Text)
 		if err != nil {

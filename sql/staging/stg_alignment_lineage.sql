@@ -7,6 +7,10 @@
 -- and the tables refuse scores made from one. alignment_hash identifies the
 -- alignment itself (MD5 of its raw reply): a score records the hashes it
 -- was computed from, so one whose alignment was re-made since is stale too.
+-- While datg score scores a part of the run (in_score_partition; every
+-- trace in any other stage) the view holds that part's alignments, read
+-- against that part's traces only: the join then holds a part of the
+-- traces, not all of them (issue 23).
 CREATE OR REPLACE VIEW stg_alignment_lineage AS
 SELECT
     a.trace_id, a.dag_id, a.aligner, a.status, d.ref_index,
@@ -17,6 +21,6 @@ SELECT
     a.status = 'ok' AND coalesce(d.valid, false)
         AND t.trace_id IS NOT NULL AND a.text_hash IS NOT DISTINCT FROM t.text_hash
         AND d.dag_id IS NOT NULL AND coalesce(a.dag_hash, '') = coalesce(d.content_hash, '') AS scorable
-FROM alignments a
-LEFT JOIN traces t USING (trace_id)
+FROM (SELECT * FROM alignments WHERE in_score_partition(trace_id)) a
+LEFT JOIN (SELECT trace_id, text_hash FROM traces WHERE in_score_partition(trace_id)) t USING (trace_id)
 LEFT JOIN dags d USING (dag_id);

@@ -4,40 +4,18 @@
 -- en-en as language en (appendix "Full DATG results"). PMF means leave out
 -- DAGs without edges. Means are over the cell's scored traces (n, also
 -- n_scored) out of its graded ones (n_graded; stg_datg_coverage). Beyond the paper, each mean has a 95% percentile
--- bootstrap interval (*_lo, *_hi): 1,000 Poisson-bootstrap replicates of the
--- cell's traces, drawn from a fixed seed (poisson1 over bootstrap_draw of
--- the seed and trace_id's key_hash and the replicate), so a rerun gives the
--- same bounds, whatever the DuckDB release.
+-- bootstrap interval (*_lo, *_hi): stg_datg_intervals, 1,000
+-- Poisson-bootstrap replicates of the cell's traces drawn from a fixed
+-- seed, so a rerun gives the same bounds, whatever the DuckDB release.
 WITH best AS (
-    SELECT aligner, model, model_label, level, level_ord, lang, lang_ord, resource, trace_id, car, pmf, har,
-        trace_draw_key(trace_id) AS h
+    SELECT aligner, model, model_label, level, level_ord, lang, lang_ord, resource, trace_id, car, pmf, har
     FROM stg_best_scores
     WHERE probe AND direction IN ('en-en', 'en-x')
-),
-weighted AS (
-    SELECT aligner, model, level, lang, b, car, pmf, har, poisson1(bootstrap_draw(h, b)) AS w
-    FROM best, range(1000) r(b)
-),
-replicates AS (
-    SELECT aligner, model, level, lang, b,
-        sum(w * car) / nullif(sum(w), 0)                                  AS car,
-        sum(w * pmf) / nullif(sum(w) FILTER (WHERE pmf IS NOT NULL), 0)   AS pmf,
-        sum(w * har) / nullif(sum(w), 0)                                  AS har
-    FROM weighted
-    GROUP BY ALL
 ),
 coverage AS (
     SELECT aligner, model, level, lang, sum(n_graded)::BIGINT AS n_graded, sum(n_scored)::BIGINT AS n_scored
     FROM stg_datg_coverage
     WHERE probe AND direction IN ('en-en', 'en-x')
-    GROUP BY ALL
-),
-intervals AS (
-    SELECT aligner, model, level, lang,
-        quantile_cont(car, 0.025) AS car_lo, quantile_cont(car, 0.975) AS car_hi,
-        quantile_cont(pmf, 0.025) AS pmf_lo, quantile_cont(pmf, 0.975) AS pmf_hi,
-        quantile_cont(har, 0.025) AS har_lo, quantile_cont(har, 0.975) AS har_hi
-    FROM replicates
     GROUP BY ALL
 )
 SELECT
@@ -55,7 +33,7 @@ SELECT
     any_value(c.n_graded)             AS n_graded,
     any_value(c.n_scored)             AS n_scored
 FROM best
-JOIN intervals i USING (aligner, model, level, lang)
+JOIN stg_datg_intervals i USING (aligner, model, level, lang)
 JOIN coverage c USING (aligner, model, level, lang)
 GROUP BY aligner, model, model_label, level, level_ord, lang, lang_ord, resource
 ORDER BY aligner, lang_ord, model, level_ord;

@@ -4,34 +4,8 @@
 -- models of a cell side by side (.94/.98/.96). Means are over the scored
 -- traces (n = n_scored) out of n_graded (stg_datg_coverage). Each mean has
 -- a 95% percentile bootstrap interval (*_lo, *_hi), shown with datg tables
--- --ci: the replicates of datg_full (same seed and draws), so both tables
--- give one cell the same bounds, at two decimals here.
-WITH best AS (
-    SELECT aligner, model, level, lang, car, pmf, har,
-        trace_draw_key(trace_id) AS h
-    FROM stg_best_scores
-    WHERE probe AND direction IN ('en-en', 'en-x')
-),
-weighted AS (
-    SELECT aligner, model, level, lang, b, car, pmf, har, poisson1(bootstrap_draw(h, b)) AS w
-    FROM best, range(1000) r(b)
-),
-replicates AS (
-    SELECT aligner, model, level, lang, b,
-        sum(w * car) / nullif(sum(w), 0)                                  AS car,
-        sum(w * pmf) / nullif(sum(w) FILTER (WHERE pmf IS NOT NULL), 0)   AS pmf,
-        sum(w * har) / nullif(sum(w), 0)                                  AS har
-    FROM weighted
-    GROUP BY ALL
-),
-intervals AS (
-    SELECT aligner, model, level, lang,
-        quantile_cont(car, 0.025) AS car_lo, quantile_cont(car, 0.975) AS car_hi,
-        quantile_cont(pmf, 0.025) AS pmf_lo, quantile_cont(pmf, 0.975) AS pmf_hi,
-        quantile_cont(har, 0.025) AS har_lo, quantile_cont(har, 0.975) AS har_hi
-    FROM replicates
-    GROUP BY ALL
-)
+-- --ci: datg_full's (stg_datg_intervals), so both tables give one cell
+-- the same bounds, at two decimals here.
 SELECT
     b.aligner,
     CASE WHEN b.direction = 'en-en' THEN 'HRL' ELSE b.resource END AS resource,
@@ -50,7 +24,7 @@ SELECT
     any_value(c.n_scored)   AS n_scored
 FROM stg_best_scores b
 JOIN stg_datg_coverage c USING (aligner, model, level, direction, lang, method, probe)
-JOIN intervals i ON i.aligner = b.aligner AND i.model = b.model AND i.level = b.level AND i.lang = b.lang
+JOIN stg_datg_intervals i ON i.aligner = b.aligner AND i.model = b.model AND i.level = b.level AND i.lang = b.lang
 WHERE b.probe AND b.direction IN ('en-en', 'en-x')
 GROUP BY b.aligner, b.direction, b.resource, b.lang, b.lang_ord, b.level, b.level_ord, b.model, b.model_label
 ORDER BY b.aligner, b.lang_ord, b.level_ord, b.model;

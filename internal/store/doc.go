@@ -8,7 +8,9 @@
 // beside them, and one rename of current publishes them all, so a failed or
 // killed stage leaves every table as it was and a reader never sees some of
 // a stage's tables new and others old. Create and NewMerger are the
-// one-table case. Readers that read several tables pin one generation
+// one-table case. MergeGroupsIn merges tables whose rows come in groups
+// given whole and once (an alignment's rows in align's four tables),
+// keeping one digest a group instead of one a row. Readers that read several tables pin one generation
 // (Pin), which no commit removes while it is held.
 //
 // Every file is checked against the table's declaration in schema/ when it

@@ -18,6 +18,11 @@ var ErrAmbiguousTable = errors.New("table exists both as a file and as a folder"
 // ErrDuplicateKey means rows given to one write share a key.
 var ErrDuplicateKey = errors.New("duplicate row key")
 
+// ErrOutsideGroup means a row was given to a merger of whole groups
+// (MergeGroupsIn) while another group's rows were being given, or before
+// any group began: its group's rows would not all be replaced together.
+var ErrOutsideGroup = errors.New("row given outside the group being written")
+
 // ErrTableBusy means another process is writing the table.
 var ErrTableBusy = errors.New("another datg process is writing this table")
 

@@ -107,11 +107,20 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 // Write appends rows.
 func (w *Writer[T]) Write(rows ...T) error {
 	for i := range rows {
-		k := w.def.KeyOf(&rows[i])
-		if w.keys.add(k) {
-			return fmt.Errorf("%s: %w: %s", w.def.Name, ErrDuplicateKey, strings.ReplaceAll(k, "\x00", "/"))
+		if k := w.def.KeyOf(&rows[i]); w.keys.add(k) {
+			return w.duplicate(k)
 		}
 	}
+	return w.append(rows)
+}
+
+// duplicate is the error for a row whose key was written before.
+func (w *Writer[T]) duplicate(key string) error {
+	return fmt.Errorf("%s: %w: %s", w.def.Name, ErrDuplicateKey, strings.ReplaceAll(key, "\x00", "/"))
+}
+
+// append writes rows whose keys were checked.
+func (w *Writer[T]) append(rows []T) error {
 	for len(rows) > 0 {
 		n := min(len(rows), rowsPerGroup(w.def.Table)-w.groupRows, writeChunk)
 		if _, err := w.w.Write(rows[:n]); err != nil {

@@ -169,14 +169,21 @@ func matchActions(events []schema.AlignmentEvent, actions []schema.HarmfulAction
 
 // Writer merges alignments into their four tables, committed together; an
 // alignment written replaces that (trace, DAG, aligner)'s rows in all of
-// them.
+// them. Its rows in the four tables are given together, once, so the
+// tables keep one digest an alignment to find duplicates and the rows it
+// replaces (store.Groups), not one per row.
 type Writer struct {
 	tx      *store.Tx
+	groups  *store.Groups
 	aligns  *store.Merger[schema.Alignment]
 	events  *store.Merger[schema.AlignmentEvent]
 	actions *store.Merger[schema.HarmfulAction]
 	errs    *store.Merger[schema.AlignmentError]
 }
+
+// groupCols are the key columns an alignment's rows share in each table:
+// trace_id, dag_id, aligner.
+const groupCols = 3
 
 func group(traceID, dagID, aligner string) string { return traceID + "\x00" + dagID + "\x00" + aligner }
 
@@ -186,11 +193,11 @@ func NewWriter(dir string, meta store.Meta) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{tx: tx}
-	if w.aligns, err = store.MergeIn(tx, schema.Alignments); err == nil {
-		if w.events, err = store.MergeIn(tx, schema.AlignmentEvents); err == nil {
-			if w.actions, err = store.MergeIn(tx, schema.HarmfulActions); err == nil {
-				w.errs, err = store.MergeIn(tx, schema.AlignmentErrors)
+	w := &Writer{tx: tx, groups: store.NewGroups()}
+	if w.aligns, err = store.MergeGroupsIn(tx, schema.Alignments, w.groups, groupCols); err == nil {
+		if w.events, err = store.MergeGroupsIn(tx, schema.AlignmentEvents, w.groups, groupCols); err == nil {
+			if w.actions, err = store.MergeGroupsIn(tx, schema.HarmfulActions, w.groups, groupCols); err == nil {
+				w.errs, err = store.MergeGroupsIn(tx, schema.AlignmentErrors, w.groups, groupCols)
 			}
 		}
 	}
@@ -198,18 +205,14 @@ func NewWriter(dir string, meta store.Meta) (*Writer, error) {
 		tx.Abort()
 		return nil, err
 	}
-	w.events.Group = func(e *schema.AlignmentEvent) string { return group(e.TraceID, e.DagID, e.Aligner) }
-	w.actions.Group = func(a *schema.HarmfulAction) string { return group(a.TraceID, a.DagID, a.Aligner) }
-	w.errs.Group = func(e *schema.AlignmentError) string { return group(e.TraceID, e.DagID, e.Aligner) }
 	return w, nil
 }
 
 // Add writes one alignment's rows.
 func (w *Writer) Add(r Result) error {
-	g := group(r.Alignment.TraceID, r.Alignment.DagID, r.Alignment.Aligner)
-	w.events.ReplaceGroup(g)
-	w.actions.ReplaceGroup(g)
-	w.errs.ReplaceGroup(g)
+	if err := w.groups.Begin(group(r.Alignment.TraceID, r.Alignment.DagID, r.Alignment.Aligner)); err != nil {
+		return fmt.Errorf("%s: %w", schema.Alignments.Name, err)
+	}
 	return errors.Join(w.aligns.Write(r.Alignment), w.events.Write(r.Events...), w.actions.Write(r.Actions...), w.errs.Write(r.Errors...))
 }
 

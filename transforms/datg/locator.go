@@ -86,7 +86,7 @@ func (l *Locator) Locate(span string) Location {
 		return cut
 	}
 	if i := t.indexExact(span); i >= 0 {
-		start := utf8.RuneCountInString(t.text[:i])
+		start := t.runeIndex(i)
 		return Location{Start: start, End: start + utf8.RuneCountInString(span), Match: MatchExact}
 	}
 	steps := utf8.RuneCountInString(span)

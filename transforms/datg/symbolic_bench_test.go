@@ -85,3 +85,61 @@ func BenchmarkSymbolicAlign(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLocateSymbolicSpans locates the spans of a 30 KB trace's
+// symbolic alignments to five DAGs, as align does for each trace: the
+// trace indexed once (NewTrace), a Locator an alignment.
+func BenchmarkLocateSymbolicSpans(b *testing.B) {
+	prose, en := testenv.DemoQuestions(b, "sw"), testenv.DemoQuestions(b, "en")
+	type traceSpans struct {
+		text  string
+		spans []string
+	}
+	var traces []traceSpans
+	found := 0
+	for seed := uint64(1); seed <= 8; seed++ {
+		text := tracegen.Write(tracegen.Trace{Prose: prose, English: en, Bytes: 30_000, Answer: "42", Seed: seed})
+		text = worked.Weave(text, worked.Solution(seed, "42"), seed)
+		ts := traceSpans{text: text}
+		sym := ReadSymbolic(text)
+		for k := uint64(0); k < 5; k++ {
+			a := sym.Align(workedDAG(seed + k*1000))
+			for _, events := range a.AuditResults {
+				for _, e := range events {
+					ts.spans = append(ts.spans, e.EvidenceSpan)
+				}
+			}
+			for _, acts := range [][]Action{a.ContradictorySteps, a.HarmfulLoopSteps, a.DegenerateSteps} {
+				for _, act := range acts {
+					ts.spans = append(ts.spans, act.EvidenceSpan)
+				}
+			}
+		}
+		tr := NewTrace(text)
+		for _, s := range ts.spans {
+			if tr.Locator().Locate(s).Found() {
+				found++
+			}
+		}
+		traces = append(traces, ts)
+	}
+	spans := 0
+	for _, ts := range traces {
+		spans += len(ts.spans)
+	}
+	b.Logf("%d spans in 8 traces, %d found", spans, found)
+	bytes := int64(0)
+	start := testenv.CPUTime()
+	i := 0
+	for b.Loop() {
+		ts := traces[i%len(traces)]
+		tr := NewTrace(ts.text)
+		for _, s := range ts.spans {
+			tr.Locator().Locate(s)
+		}
+		bytes += int64(len(ts.text))
+		i++
+	}
+	b.SetBytes(bytes / int64(b.N))
+	testenv.ReportCPU(b, start, bytes/int64(b.N))
+}

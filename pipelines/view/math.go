@@ -52,6 +52,16 @@ func (texMath) Render(s mathSpan) (template.HTML, error) {
 	return template.HTML(b.String()), nil
 }
 
+// answerHTML is a gold or extracted answer: its math rendered when it
+// holds TeX ($...$, a command, a sub- or superscript, braces), else the
+// text as it is (a plain "18" stays text, not a math span).
+func answerHTML(s string) template.HTML {
+	if !strings.ContainsAny(s, `$\^_{}`) {
+		return template.HTML(template.HTMLEscapeString(s))
+	}
+	return labelHTML(s)
+}
+
 // labelHTML is a DAG label or any short model text with its math marked
 // for rendering (a delimiter-less anchor that reads as math is math whole).
 func labelHTML(s string) template.HTML {

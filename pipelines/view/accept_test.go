@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,6 +119,11 @@ func TestViewerAcceptance(t *testing.T) {
 	b.do("open a trace", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
 	t.Logf("timing trace page: %+v", b.timing())
 	checkTracePage(t, b, "trace")
+	loc, err := url.Parse(b.location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := "/trace?id=" + url.QueryEscape(loc.Query().Get("id")) // the trace alone, out of its filter
 	if eval[bool](b, `!!document.querySelector("#next")`) {
 		pos := eval[string](b, `document.querySelector("nav.trail").textContent`)
 		b.do("next trace", chromedp.Click(`#next`, chromedp.NodeVisible), chromedp.WaitVisible(`#prev`))
@@ -132,9 +138,8 @@ func TestViewerAcceptance(t *testing.T) {
 		}
 	}
 
-	// An aligned trace with a loop, when the run has one: the search for
-	// the loop's phrase finds it.
-	b.do("an aligned trace", chromedp.Navigate(base+"/?direction=en-x&sort=har&desc=1"), chromedp.WaitVisible(`h1`))
+	// An aligned trace with evidence: the best CAR of en-x.
+	b.do("an aligned trace", chromedp.Navigate(base+"/?direction=en-x&sort=car&desc=1"), chromedp.WaitVisible(`h1`))
 	if eval[bool](b, `!!document.querySelector("a.trace-link")`) {
 		b.do("open it", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
 		t.Logf("timing aligned trace page: %+v", b.timing())
@@ -146,7 +151,11 @@ func TestViewerAcceptance(t *testing.T) {
 			t.Errorf("no link to the same problem's other traces")
 		} else {
 			b.do("a related trace", chromedp.Click(`table.related a`, chromedp.NodeVisible), chromedp.WaitVisible(`tr.current`))
+			t.Logf("timing related trace: %+v", b.timing())
 		}
+		b.do("compare", chromedp.Click(`a.compare`, chromedp.NodeVisible), chromedp.WaitVisible(`p.chip`))
+		t.Logf("timing comparison view: %+v (%s)", b.timing(), eval[string](b, `document.querySelector("h1").textContent`))
+		b.shot("compare")
 	}
 
 	// The x-en page never asks to run datg align.
@@ -174,22 +183,24 @@ func TestViewerAcceptance(t *testing.T) {
 		t.Logf("%s: cell n=%s opens %q", cell[2], cell[1], h)
 	}
 
-	// Errors: an unknown trace is a 404 that says so.
-	b.do("unknown trace", chromedp.Navigate(base+"/trace?id=nosuch"), chromedp.WaitVisible(`h1`))
-	if h := eval[string](b, `document.body.innerText`); !strings.Contains(h, "Not Found") || !strings.Contains(h, "nosuch") {
+	// Errors: an unknown trace is a 404 that says so (in a tab of its
+	// own: Chromium logs the 404).
+	errs := newBrowser(t, 1280, 900)
+	errs.do("unknown trace", chromedp.Navigate(base+"/trace?id=nosuch"), chromedp.WaitVisible(`h1`))
+	if h := eval[string](errs, `document.body.innerText`); !strings.Contains(h, "404 Not Found") || !strings.Contains(h, "nosuch") {
 		t.Errorf("unknown trace: %q", h)
 	}
 
 	// Phone width: no page is wider than the screen.
 	phone := newBrowser(t, 390, 844)
 	for _, p := range []struct{ name, path string }{{"index", "/"}, {"tables", "/tables"}} {
-		phone.do(p.name, chromedp.Navigate(base+p.path), chromedp.WaitVisible(`h1`))
+		phone.do(p.name, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+p.path), chromedp.WaitVisible(`h1`))
 		phone.shot("phone-" + p.name)
 		if w := eval[int](phone, `document.documentElement.scrollWidth`); w > 390 {
 			t.Errorf("phone: %s is %d px wide on a 390 px screen", p.name, w)
 		}
 	}
-	phone.do("trace", chromedp.Navigate(shared), chromedp.WaitVisible(`h1`), chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+	phone.do("trace", chromedp.EmulateViewport(390, 844), chromedp.Navigate(shared), chromedp.WaitVisible(`h1`), chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
 	phone.shot("phone-trace")
 	if w := eval[int](phone, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("phone: the trace page is %d px wide on a 390 px screen", w)
@@ -200,6 +211,18 @@ func TestViewerAcceptance(t *testing.T) {
 	}
 	if c := append(b.console(), phone.console()...); len(c) > 0 {
 		t.Errorf("the console is not empty:\n%s", strings.Join(c, "\n"))
+	}
+
+	// The issue's targets, as the browser sees them: each page loaded
+	// five times, the median of its Navigation Timing.
+	timed := newBrowser(t, 1280, 900)
+	for _, p := range []struct{ name, path string }{
+		{"index", "/"}, {"filter", "/?direction=en-x&level=high&mv=correct"},
+		{"range + sort + page 3", "/?car_min=0.4&car_max=0.8&sort=har&desc=1&page=3"},
+		{"search made before + filter", "/?q=the&direction=x-en"},
+		{"trace page", trace}, {"trace page in a filter", trace + "&direction=" + direction},
+	} {
+		t.Logf("median of 5, %s (%s): %s", p.name, p.path, timed.median(base+p.path, 5))
 	}
 
 	exportRun := os.Getenv("DATG_VIEW_EXPORT_RUN")
@@ -305,6 +328,21 @@ func checkExport(t *testing.T, run string) {
 	if c := b.console(); len(c) > 0 {
 		t.Errorf("the export's console is not empty:\n%s", strings.Join(c, "\n"))
 	}
+}
+
+// median loads u n times and gives the median of its Navigation
+// Timing's response and load times, in ms.
+func (b *browser) median(u string, n int) string {
+	b.t.Helper()
+	var resp, load []float64
+	for range n {
+		b.do("load "+u, chromedp.Navigate(u), chromedp.WaitVisible(`h1`))
+		nt := b.timing()
+		resp, load = append(resp, nt.Response), append(load, nt.Loaded)
+	}
+	sort.Float64s(resp)
+	sort.Float64s(load)
+	return fmt.Sprintf("response %.0f ms, loaded %.0f ms (responses %.0f)", resp[n/2], load[n/2], resp)
 }
 
 var positionRE = regexp.MustCompile(`trace ([0-9,]+) of`)

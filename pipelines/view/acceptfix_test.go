@@ -81,3 +81,48 @@ func TestTracePageLinksItsProblemsComparison(t *testing.T) {
 		t.Errorf("the comparison view: %d %s", status, heading(index))
 	}
 }
+
+// A model writes TeX in prose without delimiters too ("Then \frac{a}{b}
+// simplifies to ..."): a bare fraction, root or binomial with its braced
+// arguments is math, as a bare \boxed{...} is; a word that only starts
+// like one (\fracture), a command without its arguments or with an
+// unclosed brace stays text.
+func TestBareTeXInProseIsMath(t *testing.T) {
+	text := `Then \frac{a}{b} simplifies to $\frac{3}{4}$, \sqrt[3]{x+1} and \dfrac{1}{\sqrt{2}} too; ` +
+		`not \fracture, \frac{a} alone, \sqrt x, \frac{a}{b unclosed. \boxed{18}`
+	var got []string
+	for _, s := range maths.Spans(text) {
+		got = append(got, text[s.Start:s.End])
+		if !strings.Contains(text[s.Start:s.End], s.TeX) {
+			t.Errorf("span %q holds TeX %q", text[s.Start:s.End], s.TeX)
+		}
+	}
+	want := []string{`\frac{a}{b}`, `$\frac{3}{4}$`, `\sqrt[3]{x+1}`, `\dfrac{1}{\sqrt{2}}`, `\boxed{18}`}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("math spans:\n got %q\nwant %q", got, want)
+	}
+	tv := renderText(text, nil, maths)
+	if !strings.Contains(string(tv.HTML), `Then <span class="math math-inline">\frac{a}{b}</span> simplifies`) {
+		t.Errorf("the bare fraction is not marked for KaTeX:\n%s", tv.HTML)
+	}
+}
+
+// Whatever a model writes, the math spans are in order, inside the text,
+// never overlapping, each span's TeX inside it.
+func FuzzMathSpans(f *testing.F) {
+	for _, s := range []string{`Then \frac{a}{b} is $x$`, `\sqrt[3]{`, `\frac{\frac{1}{2}}{3}`, `\binom{n}{k}\frac`, "\\frac{a}{b}\\sqrt{\xff}", `$\frac{a}{b}$ \frac{}{}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		end := 0
+		for _, s := range maths.Spans(text) {
+			if s.Start < end || s.End <= s.Start || s.End > len(text) {
+				t.Fatalf("span [%d,%d) after %d in a text of %d bytes", s.Start, s.End, end, len(text))
+			}
+			if !strings.Contains(text[s.Start:s.End], s.TeX) {
+				t.Fatalf("span %q holds TeX %q", text[s.Start:s.End], s.TeX)
+			}
+			end = s.End
+		}
+	})
+}

@@ -274,6 +274,21 @@ func checkAlignedTrace(t *testing.T, b *browser) {
 	if dags < 5 || best != 1 || arrows == 0 {
 		t.Errorf("%s: %d DAGs (5 wanted), %d best (1), %d arrowheads", id, dags, best, arrows)
 	}
+	// Edges avoid boxes: no point of an edge lies inside a node's box
+	// other than its own ends', as Chromium lays the SVG out.
+	crossings := eval[[]string](b, `(function () { var out = [];
+		document.querySelectorAll("svg.dag").forEach(function (svg) {
+			var boxes = Array.prototype.map.call(svg.querySelectorAll("g.dag-node"), function (g) {
+				var r = g.querySelector("rect"); return {id: g.getAttribute("data-node"), x: +r.getAttribute("x"), y: +r.getAttribute("y"), w: +r.getAttribute("width"), h: +r.getAttribute("height")}; });
+			svg.querySelectorAll("path.dag-edge").forEach(function (e) {
+				var from = e.getAttribute("data-from"), to = e.getAttribute("data-to"), n = e.getTotalLength();
+				for (var k = 0; k <= 100; k++) { var p = e.getPointAtLength(n * k / 100);
+					boxes.forEach(function (b) { if (b.id !== from && b.id !== to && p.x > b.x + 1 && p.x < b.x + b.w - 1 && p.y > b.y + 1 && p.y < b.y + b.h - 1) {
+						out.push(svg.getAttribute("data-dag") + ": " + from + "->" + to + " crosses " + b.id); } }); } }); });
+		return out.filter(function (v, i, a) { return a.indexOf(v) === i; }); })()`)
+	if len(crossings) > 0 {
+		t.Errorf("%s: edges cross node boxes: %q", id, crossings)
+	}
 	cut := eval[[]string](b, `Array.prototype.map.call(document.querySelectorAll(".dag-label"), function (el) {
 		return (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) ? el.textContent : ""; }).filter(function (s) { return s; })`)
 	if len(cut) > 0 {

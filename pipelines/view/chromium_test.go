@@ -34,6 +34,15 @@ func TestViewerInChromium(t *testing.T) {
 		return v
 	}
 
+	// The page comes with its Content-Security-Policy.
+	resp, err := chromedp.RunResponse(b.ctx, chromedp.Navigate(ts.URL+"/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := resp.Headers["Content-Security-Policy"].(string); got != csp {
+		t.Errorf("the index's Content-Security-Policy is %q", got)
+	}
+
 	// Filter: direction en-x; then the second page of its 61 traces.
 	// (The unfiltered index has a next page too: wait for the filtered
 	// page, its value marked on, before reading it.)
@@ -74,6 +83,12 @@ func TestViewerInChromium(t *testing.T) {
 	}
 	if eval[int](b, `document.querySelectorAll("figure.dag-figure.shown svg.dag marker").length`) == 0 {
 		t.Errorf("the DAG has no arrowhead markers")
+	}
+
+	// Model text (the model's name, the verdicts, the DAG's labels, the
+	// trace) is text: no element of it reached the page.
+	if n := eval[int](b, `document.querySelectorAll("main img, main script, main [onerror]").length`); n != 0 {
+		t.Errorf("hostile model text made %d elements", n)
 	}
 
 	// Click node n2 of the shown DAG: its evidence scrolls into view, highlighted.
@@ -133,6 +148,11 @@ func TestViewerInChromium(t *testing.T) {
 			b.do("at "+path, chromedp.EmulateViewport(width, 844), chromedp.Navigate(ts.URL+path), chromedp.WaitVisible(`h1`))
 			if w := eval[int64](b, `document.documentElement.scrollWidth`); w > width {
 				t.Errorf("%s is %d px wide on a %d px screen", path, w, width)
+			}
+			// The legend's chips never break inside ("harmful" on one
+			// line, "action" on the next).
+			if strings.HasPrefix(path, "/trace") && eval[int](b, `document.querySelector(".legend .ev.harmful").getClientRects().length`) != 1 {
+				t.Errorf("at %d px the legend's harmful-action chip breaks across lines", width)
 			}
 			// On a phone a facet's values sit side by side, so the facets
 			// above the results take a screen, not several.

@@ -32,6 +32,8 @@ var funcs = template.FuncMap{
 	"add":   func(a, b int) int { return a + b },
 	"sub":   func(a, b int) int { return a - b },
 	"upper": strings.ToUpper,
+	// answer is a gold or extracted answer, its math marked for KaTeX.
+	"answer": answerHTML,
 	// assets loads KaTeX, datg-math.js and datg.css (internal/viewassets).
 	"assets": func() template.HTML { return viewassets.Head(assetsPrefix) },
 }

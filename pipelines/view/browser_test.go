@@ -1,0 +1,189 @@
+package view
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/datg/datg/internal/testenv"
+)
+
+// browser is one headless Chromium tab driven by a test, recording what a
+// user's developer tools would show: the console (messages, exceptions,
+// CSP violations, failed loads) and every URL the page asked for.
+type browser struct {
+	t      testing.TB
+	alloc  context.Context
+	ctx    context.Context
+	shots  string // where screenshots go ("": none taken)
+	mu     sync.Mutex
+	logged []string
+	asked  []string
+}
+
+// newBrowser starts Chromium at width x height, with its own profile:
+// Debian's headless browser, required when DATG_REQUIRE_CHROMIUM is set
+// (CI installs it), else the test skips.
+func newBrowser(t testing.TB, width, height int) *browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(testenv.Chromium(t)), chromedp.NoSandbox,
+		chromedp.Flag("headless", true), chromedp.WindowSize(width, height), chromedp.UserDataDir(t.TempDir()))
+	alloc, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelA)
+	b := &browser{t: t, alloc: alloc, shots: os.Getenv("DATG_VIEW_SHOTS")}
+	b.ctx = b.tab()
+	return b
+}
+
+// tab is a new tab of the same browser (a fresh page, as a user pasting
+// a link), listened to like the first.
+func (b *browser) tab() context.Context {
+	b.t.Helper()
+	parent := b.alloc
+	if b.ctx != nil {
+		parent = b.ctx
+	}
+	ctx, cancel := chromedp.NewContext(parent)
+	b.t.Cleanup(cancel)
+	if err := chromedp.Listen(ctx, b.record); err != nil {
+		b.t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, log.Enable, cdp.Empty{}); err != nil {
+		b.t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		b.t.Fatal(err)
+	}
+	return ctx
+}
+
+func (b *browser) record(ev any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch e := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		var args []string
+		for _, a := range e.Args {
+			args = append(args, string(a.Value)+a.Description)
+		}
+		b.logged = append(b.logged, fmt.Sprintf("console.%s: %s", e.Type, strings.Join(args, " ")))
+	case *runtime.EventExceptionThrown:
+		b.logged = append(b.logged, fmt.Sprintf("exception: %s at %s:%d", e.ExceptionDetails.Text, e.ExceptionDetails.URL, e.ExceptionDetails.LineNumber))
+	case *log.EventEntryAdded:
+		b.logged = append(b.logged, fmt.Sprintf("log %s: %s %s", e.Entry.Level, e.Entry.Text, e.Entry.URL))
+	case *network.EventRequestWillBeSent:
+		b.asked = append(b.asked, e.Request.URL)
+	}
+}
+
+// console is what the console has shown so far.
+func (b *browser) console() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.logged...)
+}
+
+// foreign are the URLs asked for so far that are neither under origin
+// (scheme://host:port, or file:// for an export) nor data: URLs.
+func (b *browser) foreign(origin string) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, u := range b.asked {
+		if strings.HasPrefix(u, "data:") || u == origin || strings.HasPrefix(u, origin+"/") {
+			continue
+		}
+		if origin == "file://" && strings.HasPrefix(u, "file:///") {
+			continue
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// do runs actions in the tab ctx, failing the test with what.
+func (b *browser) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, actions...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval is a script's value, decoded as JSON into a T.
+func eval[T any](b *browser, js string) T {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		b.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// wait polls a script until it is true.
+func (b *browser) wait(what, js string) {
+	b.t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// location is the tab's URL.
+func (b *browser) location() string {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Location())
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return v
+}
+
+// shot saves a screenshot of the whole page as name.png when screenshots
+// are asked for (DATG_VIEW_SHOTS).
+func (b *browser) shot(name string) {
+	b.t.Helper()
+	if b.shots == "" {
+		return
+	}
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.MkdirAll(b.shots, 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// navTiming is the Navigation Timing of the page shown, in milliseconds
+// from the start of its navigation: when the server's answer had fully
+// arrived, and when the page was loaded (scripts run, math rendered).
+type navTiming struct {
+	Response float64 `json:"response"` // responseEnd - requestStart: what the server took, as the browser saw it
+	Loaded   float64 `json:"loaded"`   // loadEventEnd - startTime
+}
+
+func (b *browser) timing() navTiming {
+	b.t.Helper()
+	b.wait("load event", `performance.getEntriesByType("navigation")[0].loadEventEnd > 0`)
+	raw := eval[string](b, `(function () { var n = performance.getEntriesByType("navigation")[0];
+		return JSON.stringify({response: n.responseEnd - n.requestStart, loaded: n.loadEventEnd - n.startTime}); })()`)
+	var nt navTiming
+	if err := json.Unmarshal([]byte(raw), &nt); err != nil {
+		b.t.Fatal(err)
+	}
+	return nt
+}

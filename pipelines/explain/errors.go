@@ -1,9 +1,14 @@
 package explain
 
-import "errors"
+import (
+	"errors"
 
-// ErrNoTrace means the run has no trace of that id.
-var ErrNoTrace = errors.New("no such trace")
+	"github.com/datg/datg/pipelines/view"
+)
+
+// ErrNoTrace means the run has no trace of that id: the viewer's own
+// sentinel, so its message (which names the id) is not said twice.
+var ErrNoTrace = view.ErrNoTrace
 
 // ErrNoScores means the run has no aligned trace to index.
 var ErrNoScores = errors.New("no scored alignments")

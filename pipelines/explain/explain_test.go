@@ -120,6 +120,8 @@ func TestIndexAndErrors(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{Data: dir, TraceID: "nope", Out: filepath.Join(out, "x.html")}); !errors.Is(err, ErrNoTrace) {
 		t.Fatalf("unknown trace: %v", err)
+	} else if msg := err.Error(); strings.Count(msg, "no such trace") != 1 || !strings.Contains(msg, `"nope"`) || !strings.Contains(msg, dir) {
+		t.Errorf("unknown trace's message says it once, with the id and the run: %q", msg)
 	}
 	if _, err := Run(context.Background(), Config{Data: t.TempDir(), Out: out}); !errors.Is(err, ErrNoScores) {
 		t.Fatalf("empty run: %v", err)

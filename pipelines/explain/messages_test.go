@@ -45,7 +45,7 @@ func TestXEnPageSaysWhyNotAligned(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(out)
-	if page := string(b); strings.Contains(page, "run datg align") || !strings.Contains(page, "datg align aligns en-en and en-x traces") {
+	if page := string(b); strings.Contains(page, "run datg align") || !strings.Contains(page, "datg align aligns en-en and en-x traces") || !strings.Contains(page, "direction is x-en.") {
 		t.Errorf("the x-en page's note:\n%s", page)
 	}
 }

@@ -92,7 +92,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	defer ex.Close()
 	sel, err := ex.Select(ctx, cfg.Filter, ids, cfg.Aligner)
 	if errors.Is(err, view.ErrNoTrace) {
-		return Summary{}, fmt.Errorf("%w: %v (in %s)", ErrNoTrace, err, cfg.Data)
+		return Summary{}, fmt.Errorf("%w (in %s)", err, cfg.Data)
 	}
 	if err != nil {
 		return Summary{}, err

@@ -357,7 +357,7 @@ func (p *tracePage) alignments(rows *traceRows, dr dagRenderer, aligner, dagPara
 func notAlignedReason(direction string) string {
 	dirs := align.DefaultConfig().Directions
 	if !slices.Contains(dirs, direction) {
-		return fmt.Sprintf("Not aligned: datg align aligns %s traces (its --directions default); this is a %s trace.", strings.Join(dirs, " and "), direction)
+		return fmt.Sprintf("Not aligned: datg align aligns %s traces (its --directions default); this trace's direction is %s.", strings.Join(dirs, " and "), direction)
 	}
 	return "Not aligned yet: run datg align, then datg score."
 }

@@ -166,7 +166,7 @@ func TestTracePage(t *testing.T) {
 		`<span class="lang">en</span> What is <span class="math math-inline">\frac{4}{2}</span>?`, `Gold: <b class="gold">2</b>`,
 		"math-verify", "multilingual", "langdetect", "lingua", "not compliant",
 		`data-node="n1"`, `data-nodes="[&#34;n1&#34;]"`, `marker-end=`, `class="dag-scroll"`, `/assets/katex/katex.min.js`, `class="ev commit"`, `class="ev harmful"`, `id="harm-0"`,
-		"★ best", `<figure class="aligner"><figcaption>llm`, `<figure class="aligner"><figcaption>symbolic`,
+		"★ best", `<figure class="aligner shown"><figcaption>llm`, `<figure class="aligner" data-href="/trace?direction=en-x&amp;id=t-en-x&amp;sort=id&amp;aligner_shown=symbolic&amp;dag=0#text"><figcaption>symbolic`,
 		"repeated 39 more times", `<span class="math math-inline">\frac{a}{b} = 2</span>`,
 		"&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;", `id="dag-1"`, "show its evidence",
 		`<span class="ev commit" data-nodes="[&#34;n2&#34;]" tabindex="0" title="n2 COMMIT">b = a + 1</span>`,
@@ -175,6 +175,15 @@ func TestTracePage(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the trace page lacks %q", want)
 		}
+	}
+	// Every element id once: the side-by-side drawings have their own
+	// (the shown aligner's DAG is drawn twice: above and beside the other).
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\sid="([^"]*)"`).FindAllStringSubmatch(body, -1) {
+		if seen[m[1]] {
+			t.Errorf("the trace page has id %q twice", m[1])
+		}
+		seen[m[1]] = true
 	}
 	// Previous and next within the filter (en-x by id: p000, p001, t-en-x).
 	if !strings.Contains(body, `href="/trace?direction=en-x&amp;id=p001&amp;sort=id" rel="prev"`) || strings.Contains(body, `rel="next"`) {

@@ -96,6 +96,8 @@ type nodeView struct {
 
 type sideView struct {
 	Aligner string
+	Shown   bool   // the aligner whose evidence the text shows
+	Href    string // the page showing this aligner's evidence
 	Score   scoreCell
 	SVG     template.HTML
 }
@@ -303,7 +305,7 @@ func (p *tracePage) alignments(rows *traceRows, dr dagRenderer, aligner, dagPara
 		d := &p.DAGs[i]
 		d.Href = p.F.traceWith(p.T.ID, aligner, strconv.Itoa(d.RefIndex)) + "#text"
 		d.Shown = i == shown
-		if err := d.draw(events, aligner, dr); err != nil {
+		if err := d.draw(events, aligner, fmt.Sprintf("r%d-%s", d.RefIndex, aligner), dr); err != nil {
 			return err
 		}
 	}
@@ -333,14 +335,17 @@ func (p *tracePage) alignments(rows *traceRows, dr dagRenderer, aligner, dagPara
 		// Both aligners side by side on the shown DAG.
 		if len(aligners) > 1 {
 			for _, a := range aligners {
-				sv := sideView{Aligner: a}
+				// Its own drawing ids (the shown aligner's DAG is drawn
+				// above too); a node of the other aligner's drawing opens
+				// the page of that aligner's evidence.
+				sv := sideView{Aligner: a, Shown: a == aligner, Href: p.F.traceWith(p.T.ID, a, strconv.Itoa(d.RefIndex)) + "#text"}
 				for _, s := range scores {
 					if s.dagID == d.DagID && s.aligner == a {
 						sv.Score = s.cell
 					}
 				}
 				other := *d
-				if err := other.draw(events, a, dr); err != nil {
+				if err := other.draw(events, a, fmt.Sprintf("side-r%d-%s", d.RefIndex, a), dr); err != nil {
 					return err
 				}
 				sv.SVG = other.SVG
@@ -371,7 +376,7 @@ func (d *dagView) position(nodeID string) int {
 // events (as the scores read them: COMMIT over ERROR over ATTEMPT, an
 // edge ordered when the parent's first located COMMIT is no later than
 // the child's or both are in one block) and draws the DAG.
-func (d *dagView) draw(events []event, aligner string, dr dagRenderer) error {
+func (d *dagView) draw(events []event, aligner, drawingID string, dr dagRenderer) error {
 	rank := map[string]int{"COMMIT": 3, "ERROR": 2, "ATTEMPT": 1}
 	n := len(d.drawing.Nodes)
 	status := make([]string, n)
@@ -397,7 +402,7 @@ func (d *dagView) draw(events []event, aligner string, dr dagRenderer) error {
 			}
 		}
 	}
-	drawing := dagDrawing{ID: fmt.Sprintf("r%d-%s", d.RefIndex, aligner), Label: "reference DAG " + d.DagID + " (" + aligner + ")",
+	drawing := dagDrawing{ID: drawingID, Label: "reference DAG " + d.DagID + " (" + aligner + ")",
 		Nodes: slices.Clone(d.drawing.Nodes), Edges: slices.Clone(d.drawing.Edges)}
 	for i := range drawing.Nodes {
 		drawing.Nodes[i].Status = strings.ToLower(status[i])

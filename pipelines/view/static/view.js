@@ -28,8 +28,9 @@
   function showEvidence(node) {
     var id = node.getAttribute("data-node");
     var fig = node.closest("figure");
-    if (fig && fig.classList.contains("dag-figure") && !fig.classList.contains("shown")) {
-      // Another DAG's node: its evidence is on that DAG's page.
+    if (fig && (fig.classList.contains("dag-figure") || fig.classList.contains("aligner")) && !fig.classList.contains("shown")) {
+      // Another DAG's node, or the other aligner's: its evidence is on
+      // that DAG's (or aligner's) page.
       if (fig.getAttribute("data-href")) { window.location.href = fig.getAttribute("data-href"); }
       return;
     }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -16,13 +17,14 @@ import (
 
 // foldBMP is each rune's orbit's smallest member, for the Basic
 // Multilingual Plane (runes above it are folded as they come: few fold).
-var foldBMP = func() []uint16 {
+// Built on first use: every datg command links the viewer, few search.
+var foldBMP = sync.OnceValue(func() []uint16 {
 	t := make([]uint16, 0x10000)
 	for r := range rune(0x10000) {
 		t[r] = uint16(orbitMin(r))
 	}
 	return t
-}()
+})
 
 // orbitMin is the smallest rune of r's simple case folding orbit.
 func orbitMin(r rune) rune {
@@ -36,7 +38,7 @@ func orbitMin(r rune) rune {
 // foldRune is r's orbit's smallest member.
 func foldRune(r rune) rune {
 	if r < 0x10000 {
-		return rune(foldBMP[r])
+		return rune(foldBMP()[r])
 	}
 	return orbitMin(r)
 }
@@ -45,10 +47,11 @@ func foldRune(r rune) rune {
 // UTF-8 is kept as it is (a text never has one: DuckDB's strings are
 // UTF-8, and a query that is not UTF-8 is searched by the scan).
 func appendFolded(dst []byte, s string) []byte {
+	fold := foldBMP()
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			dst = append(dst, byte(foldBMP[c]))
+			dst = append(dst, byte(fold[c]))
 			i++
 			continue
 		}

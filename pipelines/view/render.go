@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/datg/datg/internal/viewassets"
 )
@@ -42,17 +43,19 @@ var funcs = template.FuncMap{
 const assetsPrefix = "/assets/"
 
 // pages are the templates, each with the frame (base.html).
-var pages = func() map[string]*template.Template {
+//
+// Parsed on first use: every datg command links the viewer, few render.
+var pages = sync.OnceValue(func() map[string]*template.Template {
 	out := map[string]*template.Template{}
 	for _, name := range []string{"index", "trace", "tables", "error", "export"} {
 		out[name] = template.Must(template.New("base.html").Funcs(funcs).ParseFS(templateFiles, "templates/base.html", "templates/parts.html", "templates/"+name+".html"))
 	}
 	return out
-}()
+})
 
 // render is a page in its frame.
 func render(name string, info *pageInfo, data any) (string, error) {
-	t, ok := pages[name]
+	t, ok := pages()[name]
 	if !ok {
 		return "", fmt.Errorf("no page template %q", name)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/datg/datg/internal/utf8lead"
 )
 
 // requestDecoder reads the usual answers-check line without reflection
@@ -133,12 +135,12 @@ func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool)
 			return nil, 0, false
 		default: // a non-ASCII byte, and the ones after it
 			for j < len(b) && b[j] >= utf8.RuneSelf {
-				lead := utf8Lead[b[j]]
+				lead := utf8lead.Lead[b[j]]
 				size := int(lead & 7)
 				if size == 0 || j+size > len(b) {
 					return nil, 0, false // a byte that cannot lead, or a cut rune
 				}
-				if c1, accept := b[j+1], utf8Second[lead>>4]; c1 < accept.lo || c1 > accept.hi {
+				if c1, accept := b[j+1], utf8lead.Second[lead>>4]; c1 < accept.Lo || c1 > accept.Hi {
 					return nil, 0, false
 				}
 				if size > 2 && b[j+2]&0xc0 != 0x80 || size > 3 && b[j+3]&0xc0 != 0x80 {
@@ -149,31 +151,6 @@ func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool)
 		}
 	}
 }
-
-// utf8Lead is, for each byte that leads a well-formed UTF-8 sequence of
-// two to four bytes, its length (the low three bits) and which of
-// utf8Second bounds the sequence's second byte (the high four); 0 for
-// every other byte. Those bounds rule out overlong forms, surrogates and
-// runes past U+10FFFF, as utf8.Valid does.
-var utf8Lead = func() (t [256]uint8) {
-	for c := 0xc2; c <= 0xdf; c++ {
-		t[c] = 1<<4 | 2
-	}
-	for c := 0xe0; c <= 0xef; c++ {
-		t[c] = 1<<4 | 3
-	}
-	t[0xe0], t[0xed] = 2<<4|3, 3<<4|3
-	for c := 0xf0; c <= 0xf4; c++ {
-		t[c] = 1<<4 | 4
-	}
-	t[0xf0], t[0xf4] = 4<<4|4, 5<<4|4
-	return t
-}()
-
-// utf8Second are the bounds of a sequence's second byte, by its lead
-// (utf8Lead; the first is unused). Every later byte is a continuation
-// byte, 0x80 to 0xbf.
-var utf8Second = [6]struct{ lo, hi byte }{{}, {0x80, 0xbf}, {0xa0, 0xbf}, {0x80, 0x9f}, {0x90, 0xbf}, {0x80, 0x8f}}
 
 // unescaped is what each escape letter but u stands for.
 var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}

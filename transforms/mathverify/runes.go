@@ -6,6 +6,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/datg/datg/internal/utf8lead"
 )
 
 // A trace is matched as runes (the patterns' indices are Python's code
@@ -160,11 +162,11 @@ func decodeMarked(out []rune, s string, x *notableIndex) []rune {
 				i++
 				continue
 			}
-			switch lead := utf8Lead[c]; lead & 7 {
+			switch lead := utf8lead.Lead[c]; lead & 7 {
 			case 3:
 				if i+2 < len(s) {
-					c1, c2, second := bs[i+1], bs[i+2], utf8Second[lead>>4]
-					if c1 >= second.lo && c1 <= second.hi && c2&0xc0 == 0x80 {
+					c1, c2, second := bs[i+1], bs[i+2], utf8lead.Second[lead>>4]
+					if c1 >= second.Lo && c1 <= second.Hi && c2&0xc0 == 0x80 {
 						out[k] = rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
 						i += 3
 						continue
@@ -186,28 +188,3 @@ func decodeMarked(out []rune, s string, x *notableIndex) []rune {
 	}
 	return out[:k]
 }
-
-// utf8Lead is, for each byte that leads a well-formed UTF-8 sequence of
-// two to four bytes, its length (the low three bits) and which of
-// utf8Second bounds the sequence's second byte (the high four); 0 for
-// every other byte. Those bounds rule out overlong forms, surrogates and
-// runes past U+10FFFF, as utf8.DecodeRune does.
-var utf8Lead = func() (t [256]uint8) {
-	for c := 0xc2; c <= 0xdf; c++ {
-		t[c] = 1<<4 | 2
-	}
-	for c := 0xe0; c <= 0xef; c++ {
-		t[c] = 1<<4 | 3
-	}
-	t[0xe0], t[0xed] = 2<<4|3, 3<<4|3
-	for c := 0xf0; c <= 0xf4; c++ {
-		t[c] = 1<<4 | 4
-	}
-	t[0xf0], t[0xf4] = 4<<4|4, 5<<4|4
-	return t
-}()
-
-// utf8Second are the bounds of a sequence's second byte, by its lead
-// (utf8Lead; the first is unused). Every later byte is a continuation
-// byte, 0x80 to 0xbf.
-var utf8Second = [6]struct{ lo, hi byte }{{}, {0x80, 0xbf}, {0xa0, 0xbf}, {0x80, 0x9f}, {0x90, 0xbf}, {0x80, 0x8f}}

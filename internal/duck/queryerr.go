@@ -32,13 +32,21 @@ func (db *DB) queryError(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: the query's spill files would pass their limit of %s (DuckDB: %s)", ErrTempFull, FormatSize(db.Limits.MaxTemp), said)
 	case strings.Contains(msg, "No space left on device"):
 		return fmt.Errorf("%w: the query's spill files filled the file system of %s (DuckDB: %s)", ErrDiskFull, db.tempDir.path, said)
-	case strings.Contains(msg, "Out of Memory Error"):
+	case IsOutOfMemory(err):
 		return fmt.Errorf("%w: the query needs more than DuckDB's memory limit of %s (DuckDB: %s)", ErrOutOfMemory, FormatSize(db.Limits.MemoryLimit), said)
 	}
 	if msg != err.Error() {
 		return errors.New(msg)
 	}
 	return err
+}
+
+// IsOutOfMemory says whether err is DuckDB's own out-of-memory error
+// (which go-duckdb gives as text), raw or already classified
+// (ErrOutOfMemory): callers that run DuckDB through database/sql, as the
+// viewer's index build, test for it here rather than by its words.
+func IsOutOfMemory(err error) bool {
+	return err != nil && (errors.Is(err, ErrOutOfMemory) || strings.Contains(err.Error(), "Out of Memory Error"))
 }
 
 // firstLine is DuckDB's message without the advice it adds below it, and

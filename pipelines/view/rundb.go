@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -125,7 +124,7 @@ var viewMemory int64 = 256 << 20
 // DuckDB's memory, which does not spill) is made again uncapped.
 func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
 	r, err := openRunDBWith(ctx, dir, cache, viewLimits())
-	if err != nil && strings.Contains(err.Error(), "Out of Memory Error") {
+	if duck.IsOutOfMemory(err) {
 		return openRunDBWith(ctx, dir, cache, duck.DefaultLimits())
 	}
 	return r, err

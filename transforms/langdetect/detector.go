@@ -67,6 +67,7 @@ type Detector struct {
 type scratch struct {
 	prepared []rune
 	grams    []int32
+	memo     wordMemo
 }
 
 // New returns a detector with the given options.
@@ -121,7 +122,7 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 	}
 	defer d.scratch.Put(s)
 	s.prepared = d.m.prepareInto(s.prepared, text, d.maxTextLength)
-	s.grams = d.m.grams.extract(s.prepared, s.grams[:0])
+	s.grams = d.m.grams.extract(s.prepared, s.grams[:0], &s.memo)
 	grams := s.grams
 	if len(grams) == 0 {
 		return nil, ErrNoFeatures

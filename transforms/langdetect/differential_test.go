@@ -41,7 +41,7 @@ func compareWithReference(t *testing.T, d *Detector, rm *refModel, opt Options, 
 	if want := d.m.refPrepare(text, d.maxTextLength); !slices.Equal(prepared, want) {
 		t.Fatalf("%q: prepared %q, the reference %q", short(text), string(prepared), string(want))
 	}
-	if err := sameEntries(d.m, d.m.grams.extract(prepared, nil), rm, rm.extract(prepared)); err != nil {
+	if err := sameEntries(d.m, d.m.grams.extract(prepared, nil, &wordMemo{}), rm, rm.extract(prepared)); err != nil {
 		t.Fatalf("%q: %v", short(text), err)
 	}
 	probs, errNew := d.probabilities(text)
@@ -190,4 +190,24 @@ func FuzzDetectLangsAsBefore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		compareWithReference(t, d, rm, Options{}, text)
 	})
+}
+
+// TestWordMemoAcrossTexts: extraction with one memo kept from text to text
+// (as the pooled scratch keeps it) finds the reference's grams in every
+// text, so no word's grams are taken from an earlier text; the memo is
+// also run through many generations, past the wrap of its counter.
+func TestWordMemoAcrossTexts(t *testing.T) {
+	d, rm := newBoth(t, Options{})
+	texts := append(studyTraces(t), randomTexts(2000, 3)...)
+	for _, w := range written {
+		texts = append(texts, w, strings.ToUpper(w), strings.Repeat(w+" ", 50))
+	}
+	var memo wordMemo
+	memo.gen = math.MaxUint32 - 100 // wraps within the texts
+	for i, text := range texts {
+		prepared := d.m.prepare(text, d.maxTextLength)
+		if err := sameEntries(d.m, d.m.grams.extract(prepared, nil, &memo), rm, rm.extract(prepared)); err != nil {
+			t.Fatalf("text %d %q: %v", i, short(text), err)
+		}
+	}
 }

@@ -180,23 +180,24 @@ func (t *gramTable) charInfoOf(r rune) charInfo {
 
 // extract lists the text's n-grams that some profile holds
 // (_extract_ngrams over NGram.add_char), as gram ids, in text order,
-// appended to out.
+// appended to out; memo is scratch space, reused from text to text.
 //
 // NGram keeps a window of the last three normalized characters, restarted
 // as a lone space after a space, and skips the n-grams of a character
 // that follows an uppercase one in an uppercase run (a word in capitals).
-// Here the window is the char ids p, q of its two characters before the
-// current one c (0 where the window is shorter, as for a character no
-// n-gram holds: either way no n-gram through it is known).
-func (t *gramTable) extract(text []rune, out []int32) []int32 {
-	// The table's fields in locals, the state in few variables: the loop
-	// runs for every character.
-	bmp, keys, b := t.bmp, t.keys, t.charBits&63
+// After a space the window's state is always the same, so the grams of a
+// word (its characters up to and including the space that ends it) depend
+// on its characters alone: a text repeats its words, and each word's
+// grams are looked up once per text and copied where it comes again.
+func (t *gramTable) extract(text []rune, out []int32, memo *wordMemo) []int32 {
+	bmp := t.bmp
 	out = slices.Grow(out[:0], 3*len(text))[:3*len(text)]
+	infos := slices.Grow(memo.infos[:0], len(text))
+	memo.start()
 	n := 0
-	last := bmp[' '] // the window's last character
-	var p, q uint64 = 0, uint64(last & charIDs)
-	capital := false
+	wordStart := 0 // infos[wordStart:] is the word being read
+	var hash uint64
+	last := bmp[' ']
 	for _, r := range text {
 		var info charInfo
 		if uint32(r) < bmpSize {
@@ -204,12 +205,37 @@ func (t *gramTable) extract(text []rune, out []int32) []int32 {
 		} else {
 			info = t.charInfoOf(r)
 		}
-		if last&charSpace != 0 {
-			p, capital = 0, false
-			if info&charSpace != 0 {
-				continue
-			}
+		if info&charSpace != 0 && last&charSpace != 0 {
+			continue // a space after a space adds nothing
 		}
+		last = info
+		infos = append(infos, info)
+		hash = (bits.RotateLeft64(hash, 23) ^ uint64(info)) * 0x9e3779b97f4a7c15
+		if info&charSpace == 0 {
+			continue
+		}
+		// A word ends here.
+		n = memo.wordGrams(t, infos, wordStart, hash, out, n)
+		wordStart, hash = len(infos), 0
+	}
+	// The last word, with no space after it.
+	n = t.wordGrams(infos[wordStart:], out, n)
+	memo.infos = infos
+	return out[:n]
+}
+
+// wordGrams writes the grams of the characters infos (read from the state
+// after a space: a word, or the end of the text, holding no space but at
+// its end) to out[n:] and returns the new end.
+func (t *gramTable) wordGrams(infos []charInfo, out []int32, n int) int {
+	keys, b := t.keys, t.charBits&63
+	// The window: the char ids p, q of its two characters before the
+	// current one c (0 where the window is shorter, as for a character no
+	// n-gram holds: either way no n-gram through it is known).
+	var p, q uint64 = 0, uint64(t.bmp[' '] & charIDs)
+	var last charInfo
+	capital := false
+	for _, info := range infos {
 		if info&charUpper == 0 {
 			capital = false
 		} else if last&charUpper != 0 {
@@ -241,5 +267,70 @@ func (t *gramTable) extract(text []rune, out []int32) []int32 {
 			n++
 		}
 	}
-	return out[:n]
+	return n
+}
+
+// wordMemo remembers, within one text, where each word's grams were
+// first written: the word's characters are infos[start:end] and its grams
+// out[gramStart:gramEnd] (extract's). Slots of an older text (another
+// generation) are empty.
+type wordMemo struct {
+	infos []charInfo
+	slots []memoSlot
+	gen   uint32
+	used  int
+}
+
+type memoSlot struct {
+	gen, hash          uint32
+	start, end         int32
+	gramStart, gramEnd int32
+}
+
+const (
+	memoBits  = 12
+	memoSlots = 1 << memoBits
+	// Words are remembered up to memoMaxWord characters (a long one, as a
+	// run of Chinese without spaces, seldom comes again) and up to
+	// memoSlots/2 of them a text.
+	memoMaxWord = 32
+)
+
+// start empties the memo for a new text.
+func (m *wordMemo) start() {
+	if m.slots == nil {
+		m.slots = make([]memoSlot, memoSlots)
+	}
+	m.gen++
+	if m.gen == 0 { // wrapped: slots of old generations could match
+		clear(m.slots)
+		m.gen = 1
+	}
+	m.used = 0
+}
+
+// wordGrams writes the grams of the word infos[start:] (hash is its hash)
+// to out[n:], copied from the word's first occurrence in the text if it
+// came before, and returns the new end.
+func (m *wordMemo) wordGrams(t *gramTable, infos []charInfo, start int, hash uint64, out []int32, n int) int {
+	word := infos[start:]
+	if len(word) > memoMaxWord {
+		return t.wordGrams(word, out, n)
+	}
+	mask := len(m.slots) - 1
+	h := uint32(hash >> 32)
+	for i := int(hash >> (64 - memoBits)); ; i = (i + 1) & mask {
+		s := &m.slots[i]
+		if s.gen != m.gen {
+			end := t.wordGrams(word, out, n)
+			if m.used < memoSlots/2 {
+				*s = memoSlot{gen: m.gen, hash: h, start: int32(start), end: int32(len(infos)), gramStart: int32(n), gramEnd: int32(end)}
+				m.used++
+			}
+			return end
+		}
+		if s.hash == h && slices.Equal(infos[s.start:s.end], word) {
+			return n + copy(out[n:], out[s.gramStart:s.gramEnd])
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/datg/datg/internal/utf8lead"
 	"github.com/datg/datg/study"
 )
 
@@ -134,14 +135,17 @@ func TextLength(s string) int {
 	return n
 }
 
-// LettersAndLength is (Letters(s), TextLength(s)) in one pass: ASCII,
-// most of a trace's text whatever its language, read without a table, and
-// every other character of the Basic Multilingual Plane with one read of
+// LettersAndLength is (Letters(s), TextLength(s), utf8.ValidString(s)) in
+// one pass: ASCII, most of a trace's text whatever its language, read
+// without a table, the two- and three-byte characters (the rest of the
+// Basic Multilingual Plane) decoded here and classed with one read of
 // bmpClasses (unicode.IsLetter and the Han, kana and Hangul range tables
 // cost a binary search each: a third of langcheck's time on a Chinese
-// trace).
-func LettersAndLength(s string) (letters, length int) {
+// trace; utf8.DecodeRuneInString's call per character, and a second pass
+// for the validity Segments needs, a tenth).
+func LettersAndLength(s string) (letters, length int, valid bool) {
 	classes := bmpClasses()
+	valid = true
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -152,18 +156,32 @@ func LettersAndLength(s string) (letters, length int) {
 			}
 			continue
 		}
-		r, width := utf8.DecodeRuneInString(s[i:])
-		i += width
 		var class runeClass
-		if r < 1<<16 {
-			class = classes[r]
-		} else {
-			class = classOf(r)
+		lead := utf8lead.Lead[c]
+		second := utf8lead.Second[lead>>4]
+		switch n := lead & 7; {
+		case n == 2 && i+1 < len(s) && second.Lo <= s[i+1] && s[i+1] <= second.Hi:
+			class = classes[rune(c&0x1f)<<6|rune(s[i+1]&0x3f)]
+			i += 2
+		case n == 3 && i+2 < len(s) && second.Lo <= s[i+1] && s[i+1] <= second.Hi && s[i+2]&0xc0 == 0x80:
+			class = classes[rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f)]
+			i += 3
+		default: // four bytes, or not UTF-8 (read as U+FFFD)
+			r, width := utf8.DecodeRuneInString(s[i:])
+			if width == 1 {
+				valid = false
+			}
+			i += width
+			if r < 1<<16 {
+				class = classes[r]
+			} else {
+				class = classOf(r)
+			}
 		}
 		letters += int(class >> letterShift)
 		length += int(class & weightMask)
 	}
-	return letters, length
+	return letters, length, valid
 }
 
 // runeClass is what LettersAndLength counts of a character: whether it is
@@ -202,8 +220,15 @@ var bmpClasses = sync.OnceValue(func() *[1 << 16]runeClass {
 // or at 2*size bytes; pieces of white space alone are dropped. Only the
 // pieces returned are copied: the text is read once, for the ends.
 func Segments(text string, size, max int) []string {
+	return SegmentsOf(text, utf8.ValidString(text), size, max)
+}
+
+// SegmentsOf is Segments(text, size, max) for a text whose validity is
+// known: valid is utf8.ValidString(text) (LettersAndLength's third result),
+// so the text is not read once more to learn it.
+func SegmentsOf(text string, valid bool, size, max int) []string {
 	var spans []span
-	if utf8.ValidString(text) {
+	if valid {
 		spans = pieces(text, size)
 	} else {
 		spans = piecesOfInvalid(text, size)

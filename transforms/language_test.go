@@ -147,8 +147,8 @@ func FuzzTextLength(f *testing.F) {
 		if n < letters || n > hanWeight*runes {
 			t.Fatalf("TextLength(%q) = %d: %d letters, %d characters", s, n, letters, runes)
 		}
-		if l, m := LettersAndLength(s); l != letters || m != n {
-			t.Fatalf("LettersAndLength(%q) = %d, %d; Letters and TextLength give %d, %d", s, l, m, letters, n)
+		if l, m, valid := LettersAndLength(s); l != letters || m != n || valid != utf8.ValidString(s) {
+			t.Fatalf("LettersAndLength(%q) = %d, %d, %v; Letters, TextLength and utf8.ValidString give %d, %d, %v", s, l, m, valid, letters, n, utf8.ValidString(s))
 		}
 	})
 }

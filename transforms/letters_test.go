@@ -39,9 +39,12 @@ func TestLettersIsUnicodeIsLetter(t *testing.T) {
 }
 
 // TestLettersAndLengthIsTheDefinition compares LettersAndLength (ASCII
-// read directly, the Basic Multilingual Plane from bmpClasses) with
-// counting unicode.IsLetter and TextLength (range tables), over every code
-// point alone and random texts of every plane, invalid UTF-8 too.
+// read directly, two- and three-byte characters decoded in place and
+// classed from bmpClasses) with counting unicode.IsLetter and TextLength
+// (range tables) and with utf8.ValidString, over every code point alone,
+// every lead byte followed by every second byte (then a continuation byte,
+// a byte that is not one, or the end), and random texts of every plane,
+// invalid UTF-8 too.
 func TestLettersAndLengthIsTheDefinition(t *testing.T) {
 	reference := func(s string) (letters, length int) {
 		for _, r := range s {
@@ -53,13 +56,22 @@ func TestLettersAndLengthIsTheDefinition(t *testing.T) {
 	}
 	check := func(s string) {
 		t.Helper()
-		l, n := LettersAndLength(s)
-		if wl, wn := reference(s); l != wl || n != wn {
-			t.Fatalf("LettersAndLength(%q) = %d, %d; want %d, %d", s, l, n, wl, wn)
+		l, n, valid := LettersAndLength(s)
+		wl, wn := reference(s)
+		if wv := utf8.ValidString(s); l != wl || n != wn || valid != wv {
+			t.Fatalf("LettersAndLength(%q) = %d, %d, %v; want %d, %d, %v", s, l, n, valid, wl, wn, wv)
 		}
 	}
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		check(string(r))
+	}
+	for c := range 256 {
+		for c1 := range 256 {
+			for _, rest := range []string{"", "\x80", "\xbf", "a", "\xc0", "\x80\x80", "\xbfa"} {
+				check(string([]byte{byte(c), byte(c1)}) + rest)
+				check("x" + string([]byte{byte(c), byte(c1)}) + rest + "é")
+			}
+		}
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 20_000 {

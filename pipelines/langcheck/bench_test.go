@@ -19,8 +19,8 @@ import (
 //
 //	go test ./pipelines/langcheck -run '^$' -bench Check -cpu 1
 func BenchmarkCheck(b *testing.B) {
-	reasoning := strings.Repeat(prose(b, "sw")+"\n\n", 8)
-	t := trace("bench", "sw", reasoning[:min(len(reasoning), 20000)])
+	long := strings.Repeat(prose(b, "sw")+"\n\n", 8)
+	t := trace("bench", "sw", long[:min(len(long), 20000)])
 	for _, name := range study.Strings(study.Detectors...) {
 		b.Run(name, func(b *testing.B) {
 			c, err := newChecker(name)
@@ -29,9 +29,10 @@ func BenchmarkCheck(b *testing.B) {
 			}
 			d := c.detectors[c.chosen]
 			text := reasoningOf(&t)
+			_, length, valid := transforms.LettersAndLength(text)
 			b.SetBytes(int64(len(t.Text)))
 			for b.Loop() {
-				if v, err := d.check(t.ReasoningLang, text, len(text)); err != nil || !v.compliant {
+				if v, err := d.check(t.ReasoningLang, reasoning{text, length, valid}); err != nil || !v.compliant {
 					b.Fatalf("%+v %v", v, err)
 				}
 			}

@@ -67,12 +67,19 @@ type verdict struct {
 	shares    string
 }
 
-// detector decides the compliance of a reasoning (prefix, answer and math
-// already removed; length is its transforms.TextLength).
+// reasoning is the text a detector checks (prefix, answer and math already
+// removed) with what was learned of it in the pass that counted its letters.
+type reasoning struct {
+	text   string
+	length int  // transforms.TextLength(text)
+	valid  bool // utf8.ValidString(text)
+}
+
+// detector decides the compliance of a reasoning.
 type detector interface {
 	name() string
 	settings() string
-	check(requested, reasoning string, length int) (verdict, error)
+	check(requested string, r reasoning) (verdict, error)
 }
 
 // checker runs every detector on a trace.
@@ -103,13 +110,13 @@ func newChecker(chosen string) (*checker, error) {
 // every detector's decision.
 func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection, error) {
 	text := reasoningOf(t)
-	letters, length := transforms.LettersAndLength(text)
+	letters, length, valid := transforms.LettersAndLength(text)
 	hash := transforms.TextHash(t.Text)
 	length32 := int32(min(length, 1<<31-1))
 	var comp schema.Compliance
 	dets := make([]schema.Detection, len(c.detectors))
 	for i, d := range c.detectors {
-		v, err := d.check(t.ReasoningLang, text, length)
+		v, err := d.check(t.ReasoningLang, reasoning{text, length, valid})
 		if err != nil {
 			return comp, nil, fmt.Errorf("trace %s: %s: %w", t.TraceID, d.name(), err)
 		}

@@ -34,8 +34,8 @@ func (d *langdetectDetector) settings() string {
 }
 
 // The paper's rule has no minimum length: the length is not read.
-func (d *langdetectDetector) check(requested, text string, _ int) (verdict, error) {
-	langs, err := d.d.DetectLangs(text)
+func (d *langdetectDetector) check(requested string, r reasoning) (verdict, error) {
+	langs, err := d.d.DetectLangs(r.text)
 	switch {
 	case errors.Is(err, langdetect.ErrNoFeatures):
 		// Nothing langdetect can read (Python raises there): no language

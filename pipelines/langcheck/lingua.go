@@ -44,8 +44,8 @@ func (d *linguaDetector) settings() string { return linguaSettings }
 // holds at least 10% of the letters of the segments lingua identified; a
 // reasoning shorter than transforms.MinLength (length, in letter
 // equivalents: transforms.TextLength) is too short.
-func (d *linguaDetector) check(requested, text string, length int) (verdict, error) {
-	segs := transforms.Segments(text, segmentSize, maxSegments)
+func (d *linguaDetector) check(requested string, r reasoning) (verdict, error) {
+	segs := transforms.SegmentsOf(r.text, r.valid, segmentSize, maxSegments)
 	langs := make([]string, len(segs))
 	letters := make([]int, len(segs))
 	for i, s := range segs {
@@ -57,7 +57,7 @@ func (d *linguaDetector) check(requested, text string, length int) (verdict, err
 		}
 	}
 	shares := transforms.LanguageShares(letters, langs)
-	detected, compliant, status := transforms.Comply(requested, length, shares)
+	detected, compliant, status := transforms.Comply(requested, r.length, shares)
 	return verdict{detected: detected, compliant: compliant, status: status, shares: formatShares(shares)}, nil
 }
 

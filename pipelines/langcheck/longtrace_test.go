@@ -97,7 +97,8 @@ func BenchmarkCheckLong(b *testing.B) {
 				},
 			}
 			for _, d := range c.detectors {
-				parts[d.name()] = func() { d.check(lang, text, len(text)) }
+				_, length, valid := transforms.LettersAndLength(text)
+				parts[d.name()] = func() { d.check(lang, reasoning{text, length, valid}) }
 			}
 			for _, name := range []string{"strip", string(study.Langdetect), string(study.Lingua)} {
 				b.Run(fmt.Sprintf("%s-%dKB-%s", lang, size/1000, name), func(b *testing.B) {

@@ -87,3 +87,27 @@ func FuzzPrepareReadsOnlyWhatItKeeps(f *testing.F) {
 		}
 	})
 }
+
+// TestPrepareDecodesAsRange: the characters prepare decodes from the text
+// in place are those a range loop reads, for every lead byte followed by
+// every second byte, then a continuation byte, another byte or the end
+// (overlong forms, surrogates, truncated and four-byte sequences), in a
+// Latin text and a Cyrillic one (which loses its Latin letters).
+func TestPrepareDecodesAsRange(t *testing.T) {
+	d, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range 256 {
+		for c1 := range 256 {
+			for _, rest := range []string{"", "\x80", "\xbf", "a", "\xc0", "\x80\x80", "\xbfa"} {
+				seq := string([]byte{byte(c), byte(c1)}) + rest
+				for _, text := range []string{seq, "ab " + seq + " é", "мир мир " + seq + " ab"} {
+					if got, want := d.m.prepare(text, 10_000), d.m.refPrepare(text, 10_000); !slices.Equal(got, want) {
+						t.Fatalf("%q: prepared %q, the reference %q", text, string(got), string(want))
+					}
+				}
+			}
+		}
+	}
+}

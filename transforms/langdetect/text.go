@@ -1,8 +1,11 @@
 package langdetect
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/datg/datg/internal/utf8lead"
 )
 
 // Text preparation, as Detector.append and Detector.cleaning_text do it:
@@ -164,7 +167,7 @@ func (m *model) prepare(text string, maxTextLength int) []rune {
 // the characters kept are decoded from the text straight into buf.
 func (m *model) prepareInto(buf []rune, text string, maxTextLength int) []rune {
 	if !m.mayReplace(text, maxTextLength+prepareMargin) {
-		return cleanLatin(appendFirstChars(buf[:0], text, maxTextLength))
+		return appendFirstChars(buf, text, maxTextLength)
 	}
 	for k := maxTextLength + prepareMargin; ; k *= 2 {
 		head, whole := runePrefix(text, k)
@@ -232,22 +235,55 @@ func appendFirstRunes(kept, runes []rune, maxTextLength int) []rune {
 	return kept
 }
 
-// appendFirstChars is appendFirstRunes reading the characters from a
-// string (an invalid byte reads as U+FFFD, as in []rune(text)).
+// appendFirstChars is cleanLatin(appendFirstRunes(kept, []rune(text),
+// maxTextLength)) in one pass over the string (an invalid byte reads as
+// U+FFFD, as in []rune(text)): the characters are decoded in place, two-
+// and three-byte ones without a call, and counted for cleaning_text as
+// they are kept (spaces count as neither Latin nor not, so dropping one
+// changes no count).
 func appendFirstChars(kept []rune, text string, maxTextLength int) []rune {
+	kept = slices.Grow(kept[:0], min(len(text), maxTextLength))[:min(len(text), maxTextLength)]
+	k := 0
 	var pre rune = -1
-	n := 0
-	for _, ch := range text {
-		if n == maxTextLength {
-			break
+	latin, nonLatin := 0, 0
+	for i, n := 0, 0; i < len(text) && n < maxTextLength; n++ {
+		// The character at text[i], decoded as a range loop does (an
+		// invalid byte is U+FFFD): two- and three-byte ones here.
+		c := text[i]
+		ch := rune(c)
+		lead := utf8lead.Lead[c]
+		second := utf8lead.Second[lead>>4]
+		switch size := lead & 7; {
+		case c < utf8.RuneSelf:
+			i++
+		case size == 2 && i+1 < len(text) && second.Lo <= text[i+1] && text[i+1] <= second.Hi:
+			ch = rune(c&0x1f)<<6 | rune(text[i+1]&0x3f)
+			i += 2
+		case size == 3 && i+2 < len(text) && second.Lo <= text[i+1] && text[i+1] <= second.Hi && text[i+2]&0xc0 == 0x80:
+			ch = rune(c&0x0f)<<12 | rune(text[i+1]&0x3f)<<6 | rune(text[i+2]&0x3f)
+			i += 3
+		default: // four bytes, or not UTF-8
+			var width int
+			ch, width = utf8.DecodeRuneInString(text[i:])
+			i += width
 		}
-		n++
+		switch {
+		case 'A' <= ch && ch <= 'z':
+			latin++
+		case ch >= 0x300 && !(0x1E00 <= ch && ch <= 0x1EFF):
+			nonLatin++
+		}
 		if ch != ' ' || pre != ' ' {
-			kept = append(kept, ch)
+			kept[k] = ch
+			k++
 		}
 		pre = ch
 	}
-	return kept
+	kept = kept[:k]
+	if latin*2 >= nonLatin {
+		return kept
+	}
+	return dropLatin(kept)
 }
 
 // cleanLatin is cleaning_text: a text with more than twice as many
@@ -266,6 +302,11 @@ func cleanLatin(text []rune) []rune {
 	if latin*2 >= nonLatin {
 		return text
 	}
+	return dropLatin(text)
+}
+
+// dropLatin removes the Latin characters ('A' to 'z') of text, in place.
+func dropLatin(text []rune) []rune {
 	out := text[:0]
 	for _, ch := range text {
 		if ch < 'A' || 'z' < ch {

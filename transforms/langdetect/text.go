@@ -242,41 +242,47 @@ func appendFirstRunes(kept, runes []rune, maxTextLength int) []rune {
 // they are kept (spaces count as neither Latin nor not, so dropping one
 // changes no count).
 func appendFirstChars(kept []rune, text string, maxTextLength int) []rune {
-	kept = slices.Grow(kept[:0], min(len(text), maxTextLength))[:min(len(text), maxTextLength)]
+	size := min(len(text), maxTextLength)
+	kept = slices.Grow(kept[:0], size)[:size]
 	k := 0
 	var pre rune = -1
 	latin, nonLatin := 0, 0
 	for i, n := 0, 0; i < len(text) && n < maxTextLength; n++ {
-		// The character at text[i], decoded as a range loop does (an
-		// invalid byte is U+FFFD): two- and three-byte ones here.
 		c := text[i]
-		ch := rune(c)
+		if c < utf8.RuneSelf { // most characters of most traces
+			i++
+			if 'A' <= c && c <= 'z' {
+				latin++
+			}
+			if c != ' ' || pre != ' ' {
+				kept[k] = rune(c)
+				k++
+			}
+			pre = rune(c)
+			continue
+		}
+		// Decoded as a range loop does (an invalid byte is U+FFFD): two-
+		// and three-byte characters here.
+		var ch rune
 		lead := utf8lead.Lead[c]
 		second := utf8lead.Second[lead>>4]
-		switch size := lead & 7; {
-		case c < utf8.RuneSelf:
-			i++
-		case size == 2 && i+1 < len(text) && second.Lo <= text[i+1] && text[i+1] <= second.Hi:
+		switch width := lead & 7; {
+		case width == 2 && i+1 < len(text) && second.Lo <= text[i+1] && text[i+1] <= second.Hi:
 			ch = rune(c&0x1f)<<6 | rune(text[i+1]&0x3f)
 			i += 2
-		case size == 3 && i+2 < len(text) && second.Lo <= text[i+1] && text[i+1] <= second.Hi && text[i+2]&0xc0 == 0x80:
+		case width == 3 && i+2 < len(text) && second.Lo <= text[i+1] && text[i+1] <= second.Hi && text[i+2]&0xc0 == 0x80:
 			ch = rune(c&0x0f)<<12 | rune(text[i+1]&0x3f)<<6 | rune(text[i+2]&0x3f)
 			i += 3
 		default: // four bytes, or not UTF-8
-			var width int
-			ch, width = utf8.DecodeRuneInString(text[i:])
-			i += width
+			var w int
+			ch, w = utf8.DecodeRuneInString(text[i:])
+			i += w
 		}
-		switch {
-		case 'A' <= ch && ch <= 'z':
-			latin++
-		case ch >= 0x300 && !(0x1E00 <= ch && ch <= 0x1EFF):
+		if ch >= 0x300 && !(0x1E00 <= ch && ch <= 0x1EFF) {
 			nonLatin++
 		}
-		if ch != ' ' || pre != ' ' {
-			kept[k] = ch
-			k++
-		}
+		kept[k] = ch // not a space
+		k++
 		pre = ch
 	}
 	kept = kept[:k]

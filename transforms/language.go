@@ -1,13 +1,13 @@
 package transforms
 
 import (
+	"math/bits"
 	"sort"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/datg/datg/internal/utf8lead"
 	"github.com/datg/datg/study"
 )
 
@@ -137,18 +137,42 @@ func TextLength(s string) int {
 
 // LettersAndLength is (Letters(s), TextLength(s), utf8.ValidString(s)) in
 // one pass: ASCII, most of a trace's text whatever its language, read
-// without a table, the two- and three-byte characters (the rest of the
-// Basic Multilingual Plane) decoded here and classed with one read of
-// bmpClasses (unicode.IsLetter and the Han, kana and Hangul range tables
-// cost a binary search each: a third of langcheck's time on a Chinese
-// trace; utf8.DecodeRuneInString's call per character, and a second pass
-// for the validity Segments needs, a tenth).
+// eight bytes at a time without a table, the two- and three-byte characters
+// (the rest of the Basic Multilingual Plane) decoded here and classed with
+// one read of bmpClasses (unicode.IsLetter and the Han, kana and Hangul
+// range tables cost a binary search each: a third of langcheck's time on a
+// Chinese trace; utf8.DecodeRuneInString's call per character, and a
+// second pass for the validity Segments needs, a tenth).
 func LettersAndLength(s string) (letters, length int, valid bool) {
 	classes := bmpClasses()
 	valid = true
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
+			// Eight bytes at a time, up to the first that is not ASCII:
+			// each byte, lowered (| 0x20), is a letter when it is 'a'
+			// (0x61) to 'z' (0x7a), which adding 0x1f and 0x05 tells by
+			// the high bit of each sum (an ASCII byte plus either never
+			// carries into the next byte; a carry out of a byte that is
+			// not ASCII goes into the later bytes, not counted).
+			if i+8 <= len(s) {
+				const highs = 0x8080808080808080
+				b := s[i : i+8]
+				w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+					uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+				lower := w | 0x2020202020202020
+				isLetter := (lower + 0x1f1f1f1f1f1f1f1f) &^ (lower + 0x0505050505050505) & highs
+				ascii := 8 // bytes
+				if w&highs != 0 {
+					ascii = bits.TrailingZeros64(w&highs) / 8 // at least 1: s[i] is ASCII
+					isLetter &= 1<<(8*ascii) - 1
+				}
+				n := bits.OnesCount64(isLetter)
+				letters += n
+				length += n
+				i += ascii
+				continue
+			}
 			i++
 			if 'a' <= c|0x20 && c|0x20 <= 'z' {
 				letters++
@@ -157,13 +181,12 @@ func LettersAndLength(s string) (letters, length int, valid bool) {
 			continue
 		}
 		var class runeClass
-		lead := utf8lead.Lead[c]
-		second := utf8lead.Second[lead>>4]
-		switch n := lead & 7; {
-		case n == 2 && i+1 < len(s) && second.Lo <= s[i+1] && s[i+1] <= second.Hi:
+		switch {
+		case c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80:
 			class = classes[rune(c&0x1f)<<6|rune(s[i+1]&0x3f)]
 			i += 2
-		case n == 3 && i+2 < len(s) && second.Lo <= s[i+1] && s[i+1] <= second.Hi && s[i+2]&0xc0 == 0x80:
+		case c >= 0xe0 && c < 0xf0 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
+			(c != 0xe0 || s[i+1] >= 0xa0) && (c != 0xed || s[i+1] < 0xa0): // not overlong, not a surrogate
 			class = classes[rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f)]
 			i += 3
 		default: // four bytes, or not UTF-8 (read as U+FFFD)

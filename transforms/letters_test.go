@@ -2,6 +2,7 @@ package transforms
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -64,6 +65,14 @@ func TestLettersAndLengthIsTheDefinition(t *testing.T) {
 	}
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		check(string(r))
+	}
+	for c := range 128 { // every ASCII byte at every place of eight read at once
+		for at := range 17 {
+			b := []byte(strings.Repeat("Az", 9))
+			b[at] = byte(c)
+			check(string(b))
+			check("é" + string(b))
+		}
 	}
 	for c := range 256 {
 		for c1 := range 256 {

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/datg/datg/internal/utf8lead"
 )
 
 // Text preparation, as Detector.append and Detector.cleaning_text do it:
@@ -264,13 +262,12 @@ func appendFirstChars(kept []rune, text string, maxTextLength int) []rune {
 		// Decoded as a range loop does (an invalid byte is U+FFFD): two-
 		// and three-byte characters here.
 		var ch rune
-		lead := utf8lead.Lead[c]
-		second := utf8lead.Second[lead>>4]
-		switch width := lead & 7; {
-		case width == 2 && i+1 < len(text) && second.Lo <= text[i+1] && text[i+1] <= second.Hi:
+		switch {
+		case c >= 0xc2 && c < 0xe0 && i+1 < len(text) && text[i+1]&0xc0 == 0x80:
 			ch = rune(c&0x1f)<<6 | rune(text[i+1]&0x3f)
 			i += 2
-		case width == 3 && i+2 < len(text) && second.Lo <= text[i+1] && text[i+1] <= second.Hi && text[i+2]&0xc0 == 0x80:
+		case c >= 0xe0 && c < 0xf0 && i+2 < len(text) && text[i+1]&0xc0 == 0x80 && text[i+2]&0xc0 == 0x80 &&
+			(c != 0xe0 || text[i+1] >= 0xa0) && (c != 0xed || text[i+1] < 0xa0): // not overlong, not a surrogate
 			ch = rune(c&0x0f)<<12 | rune(text[i+1]&0x3f)<<6 | rune(text[i+2]&0x3f)
 			i += 3
 		default: // four bytes, or not UTF-8

@@ -66,6 +66,12 @@ var notablePool = sync.Pool{New: func() any { return new(notableIndex) }}
 // from the pool (give it back with release).
 func borrowNotableIndex(n int) *notableIndex {
 	x := notablePool.Get().(*notableIndex)
+	x.reset(n)
+	return x
+}
+
+// reset clears x for a text of up to n runes.
+func (x *notableIndex) reset(n int) {
 	need := n/64 + 2 // a word more than the last rune's, for markByte's spill
 	for p := range x.planes {
 		if cap(x.planes[p]) < need {
@@ -75,7 +81,6 @@ func borrowNotableIndex(n int) *notableIndex {
 		clear(x.planes[p])
 	}
 	x.n = n
-	return x
 }
 
 // newNotableIndex marks the notable runes of rs (the index of a text

@@ -29,7 +29,7 @@ type Text struct {
 // closing quote, a control character, a \u escape (the caller leaves
 // such a string to encoding/json) or invalid UTF-8 (which encoding/json
 // would replace). What it decodes is the string encoding/json gives, as
-// runes (TestDecodeJSONStringAsJSON, FuzzDecodeJSONStringAsJSON).
+// runes (TestDecodeJSONStringAsByByte, FuzzDecodeJSONStringAsByByte).
 func (t *Text) DecodeJSONString(b []byte, i int) (next int, ok bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false

@@ -205,3 +205,29 @@ func TestGradeTextAsGrade(t *testing.T) {
 		t.Fatalf("only %d of %d texts decoded", decoded, len(texts))
 	}
 }
+
+// BenchmarkDecodeJSONString decodes demo traces of 120 KB in every demo
+// language, as JSON strings, into one Text (MB/s of JSON).
+func BenchmarkDecodeJSONString(b *testing.B) {
+	var lits [][]byte
+	size := 0
+	for _, tr := range demoTraces(b, 120_000) {
+		var sb strings.Builder
+		enc := json.NewEncoder(&sb)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(tr); err != nil {
+			b.Fatal(err)
+		}
+		lits = append(lits, []byte(sb.String()))
+		size += sb.Len()
+	}
+	txt := new(Text)
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, lit := range lits {
+			if _, ok := txt.DecodeJSONString(lit, 0); !ok {
+				b.Fatalf("%.80q: not decoded", lit)
+			}
+		}
+	}
+}

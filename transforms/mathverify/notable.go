@@ -141,10 +141,8 @@ func (x *notableIndex) nextInPlane(plane []uint64, i int) int {
 // word is the union of the planes' w-th words.
 func (x *notableIndex) word(planes uint8, w int) uint64 {
 	var word uint64
-	for p := 0; p < nPlanes; p++ {
-		if planes&(1<<p) != 0 {
-			word |= x.planes[p][w]
-		}
+	for ; planes != 0; planes &= planes - 1 { // the planes asked for only
+		word |= x.planes[bits.TrailingZeros8(planes)][w]
 	}
 	return word
 }

@@ -179,15 +179,30 @@ func jsonSpecialBytes(w uint64) uint64 {
 
 // GradeText is Grade of the text last decoded into t (t is only read).
 func (g Gold) GradeText(t *Text) Verdict {
-	if t.size < indexFrom {
-		// Grade's path for a short text: it may be a plain number, and
-		// its searches read every rune. Valid UTF-8 (DecodeJSONString
-		// takes no other) converts back to the same string.
+	if t.size <= maxPlainNumber && onlyNumberRunes(t.rs) {
+		// Perhaps a plain number: Grade's path, from the string (valid
+		// UTF-8, as DecodeJSONString takes no other, converts back to
+		// the same string).
 		return g.Grade(string(t.rs))
 	}
-	// extract(text): a text this long is no plain number, and its runes
-	// and index are what borrowMarkedRunes would decode.
+	// extract(text) on the runes it would decode: a text of other runes,
+	// or longer, is no plain number; from indexFrom bytes on, its
+	// searches use the index decodeMarked would build, which t holds.
+	if t.size < indexFrom {
+		return g.verdict(extractFrom(t.rs, nil, false))
+	}
 	return g.verdict(extractFrom(t.rs, &t.marks, true))
+}
+
+// onlyNumberRunes reports whether every rune of rs is one a plain number
+// (extractPlainNumber) may hold: a digit, "-" or ".".
+func onlyNumberRunes(rs []rune) bool {
+	for _, r := range rs {
+		if (r < '0' || r > '9') && r != '-' && r != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // String is the text last decoded into t.

@@ -105,31 +105,6 @@ func markByte(plane []uint64, k int, flags uint64) {
 	}
 }
 
-// markWord marks the notable runes among eight ASCII bytes, w, decoded
-// to the runes from position k.
-func markWord(x *notableIndex, w uint64, k int) {
-	nl, dollar, back := bytesEqual(w, '\n'), bytesEqual(w, '$'), bytesEqual(w, '\\')
-	br := bytesEqual(w, '[') | bytesEqual(w, ']') | bytesEqual(w, '}')
-	a := bytesEqual(w|0x20*swarOnes, 'a') // "a" or "A"
-	if a != 0 {
-		markByte(x.planes[planeLetterA], k, byteFlags(a))
-	}
-	if nl|dollar|back|br != 0 {
-		if nl != 0 {
-			markByte(x.planes[planeNewline], k, byteFlags(nl))
-		}
-		if dollar != 0 {
-			markByte(x.planes[planeDollar], k, byteFlags(dollar))
-		}
-		if back != 0 {
-			markByte(x.planes[planeBackslash], k, byteFlags(back))
-		}
-		if br != 0 {
-			markByte(x.planes[planeBrackets], k, byteFlags(br))
-		}
-	}
-}
-
 // decodeMarked decodes s into out (as []rune(s) does; out has room for a
 // rune a byte) and marks its notable runes in x; it returns the runes.
 // Eight ASCII bytes at a time are copied, and tested for notable ones,
@@ -150,7 +125,26 @@ func decodeMarked(out []rune, s string, x *notableIndex) []rune {
 				o := out[k : k+8 : k+8]
 				o[0], o[1], o[2], o[3] = rune(b[0]), rune(b[1]), rune(b[2]), rune(b[3])
 				o[4], o[5], o[6], o[7] = rune(b[4]), rune(b[5]), rune(b[6]), rune(b[7])
-				markWord(x, w, k)
+				nl, dollar, back := bytesEqual(w, '\n'), bytesEqual(w, '$'), bytesEqual(w, '\\')
+				br := bytesEqual(w, '[') | bytesEqual(w, ']') | bytesEqual(w, '}')
+				a := bytesEqual(w|0x20*swarOnes, 'a') // "a" or "A"
+				if a != 0 {
+					markByte(x.planes[planeLetterA], k, byteFlags(a))
+				}
+				if nl|dollar|back|br != 0 {
+					if nl != 0 {
+						markByte(x.planes[planeNewline], k, byteFlags(nl))
+					}
+					if dollar != 0 {
+						markByte(x.planes[planeDollar], k, byteFlags(dollar))
+					}
+					if back != 0 {
+						markByte(x.planes[planeBackslash], k, byteFlags(back))
+					}
+					if br != 0 {
+						markByte(x.planes[planeBrackets], k, byteFlags(br))
+					}
+				}
 				i += 8
 				k += 8
 				continue

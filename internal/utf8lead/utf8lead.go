@@ -26,5 +26,7 @@ var Lead = func() (t [256]uint8) {
 
 // Second are the bounds of a sequence's second byte, by its lead (Lead's
 // high four bits; the first is unused). Every later byte is a
-// continuation byte, 0x80 to 0xbf.
-var Second = [6]struct{ Lo, Hi byte }{{}, {0x80, 0xbf}, {0xa0, 0xbf}, {0x80, 0x9f}, {0x90, 0xbf}, {0x80, 0x8f}}
+// continuation byte, 0x80 to 0xbf. Sixteen entries, the unused ones
+// empty, so that indexing by a byte's high four bits needs no bounds
+// check.
+var Second = [16]struct{ Lo, Hi byte }{{}, {0x80, 0xbf}, {0xa0, 0xbf}, {0x80, 0x9f}, {0x90, 0xbf}, {0x80, 0x8f}}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/datg/datg/internal/jsonl"
+	"github.com/datg/datg/transforms/mathverify"
 )
 
 // checkRequest is one input line of `datg answers check`.
@@ -34,12 +35,20 @@ func CheckLines(ctx context.Context, graderName string, r io.Reader, w io.Writer
 	}
 	check := gr.newCheck()
 	dec := new(requestDecoder)
+	if check.text != nil {
+		dec.text = new(mathverify.Text)
+	}
 	return jsonl.Map(ctx, r, w, func(n int, line []byte) (any, bool) { return checkLine(check, dec, line, n), false })
 }
 
-func checkLine(check func(gold string, pred []byte) verdict, dec *requestDecoder, line []byte, n int) checkResult {
+func checkLine(check pairCheck, dec *requestDecoder, line []byte, n int) checkResult {
 	if gold, pred, ok := dec.decodePlainRequest(line); ok {
-		v := check(gold, pred)
+		var v verdict
+		if dec.text != nil {
+			v = check.text(gold, dec.text)
+		} else {
+			v = check.bytes(gold, pred)
+		}
 		return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
 	}
 	var req checkRequest
@@ -49,6 +58,6 @@ func checkLine(check func(gold string, pred []byte) verdict, dec *requestDecoder
 	if req.Gold == nil || req.Pred == nil {
 		return checkResult{Reason: "bad-input", Error: fmt.Sprintf(`line %d: needs "gold" and "pred" strings`, n)}
 	}
-	v := check(*req.Gold, []byte(*req.Pred))
+	v := check.bytes(*req.Gold, []byte(*req.Pred))
 	return checkResult{Correct: v.Correct, Extracted: v.Extracted, Reason: v.Reason, Where: v.Where}
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/datg/datg/internal/utf8lead"
+	"github.com/datg/datg/transforms/mathverify"
 )
 
 // requestDecoder reads the usual answers-check line without reflection
@@ -16,6 +17,10 @@ import (
 // trace's text, not copied again into a string), and one for the rest.
 type requestDecoder struct {
 	pred, other []byte
+	// text, if set, is where the prediction is decoded instead, straight
+	// into the grader's runes (mathverify.Text.DecodeJSONString; the pred
+	// decodePlainRequest returns is then nil).
+	text *mathverify.Text
 }
 
 // decodePlainRequest reads the usual answers-check line, an object of
@@ -24,7 +29,8 @@ type requestDecoder struct {
 // json.Unmarshal into a checkRequest gives for it. Any other line, valid
 // or not, reports false, and json.Unmarshal reads it (and words its
 // error). FuzzPlainRequestDecodesAsJSON compares the two. pred is in
-// line or in the decoder's buffer: valid until the next call.
+// line or in the decoder's buffer (or, if d.text is set, decoded into
+// it): valid until the next call.
 func (d *requestDecoder) decodePlainRequest(line []byte) (gold string, pred []byte, ok bool) {
 	i := skipJSONSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
@@ -47,7 +53,12 @@ func (d *requestDecoder) decodePlainRequest(line []byte) (gold string, pred []by
 			buf = &d.pred
 		}
 		isGold := string(key) == "gold"
-		value, next, ok := plainJSONString(line, i, buf)
+		var value []byte
+		if buf == &d.pred && d.text != nil {
+			next, ok = d.text.DecodeJSONString(line, i)
+		} else {
+			value, next, ok = plainJSONString(line, i, buf)
+		}
 		if !ok {
 			return "", nil, false
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/datg/datg/transforms/mathverify"
 )
 
 // plainRequestLines are lines the fast reader takes (the usual ones, as
@@ -37,9 +39,11 @@ var plainRequestLines = []struct {
 }
 
 // The fast reader takes the usual lines and gives what encoding/json
-// gives for them; it leaves every other line to encoding/json.
+// gives for them; it leaves every other line to encoding/json. So does
+// the reader that decodes the prediction into a mathverify.Text.
 func TestPlainRequestDecodesAsJSON(t *testing.T) {
 	dec := new(requestDecoder) // one for all lines, as CheckLines keeps one
+	textDec := &requestDecoder{text: new(mathverify.Text)}
 	for _, c := range plainRequestLines {
 		gold, pred, ok := dec.decodePlainRequest([]byte(c.line))
 		if ok != c.plain {
@@ -49,6 +53,21 @@ func TestPlainRequestDecodesAsJSON(t *testing.T) {
 		if ok {
 			requireAsJSON(t, c.line, gold, string(pred))
 		}
+		requireTextAsBytes(t, textDec, c.line, gold, string(pred), ok)
+	}
+}
+
+// requireTextAsBytes fails unless the reader that decodes the prediction
+// into a Text takes the line if and only if the one into bytes did
+// (gold, pred, ok), and reads the same gold and prediction.
+func requireTextAsBytes(t *testing.T, dec *requestDecoder, line, gold, pred string, ok bool) {
+	t.Helper()
+	tgold, tpred, tok := dec.decodePlainRequest([]byte(line))
+	if tok != ok || tpred != nil {
+		t.Fatalf("%q: taken with a Text: %v (pred %q), into bytes: %v", line, tok, tpred, ok)
+	}
+	if ok && (tgold != gold || dec.text.String() != pred) {
+		t.Fatalf("%q: read with a Text as {gold %q, pred %q}, into bytes as {gold %q, pred %q}", line, tgold, dec.text.String(), gold, pred)
 	}
 }
 
@@ -68,10 +87,13 @@ func FuzzPlainRequestDecodesAsJSON(f *testing.F) {
 		f.Add(c.line)
 	}
 	dec := new(requestDecoder)
+	textDec := &requestDecoder{text: new(mathverify.Text)}
 	f.Fuzz(func(t *testing.T, line string) {
-		if gold, pred, ok := dec.decodePlainRequest([]byte(line)); ok {
+		gold, pred, ok := dec.decodePlainRequest([]byte(line))
+		if ok {
 			requireAsJSON(t, line, gold, string(pred))
 		}
+		requireTextAsBytes(t, textDec, line, gold, string(pred), ok)
 	})
 }
 

@@ -30,8 +30,17 @@ type grader struct {
 	newGold func(gold string) gold
 	// newCheck makes what grades bare (gold, prediction) pairs for datg
 	// answers check, one run's pairs in order (it may keep golds parsed).
-	// The prediction is read only during the call (its buffer is reused).
-	newCheck func() func(gold string, pred []byte) verdict
+	newCheck func() pairCheck
+}
+
+// pairCheck grades answers check's (gold, prediction) pairs. The
+// prediction is read only during the call (its buffers are reused).
+type pairCheck struct {
+	bytes func(gold string, pred []byte) verdict
+	// text, if set, grades a prediction decoded from its JSON string
+	// straight into the grader's runes (mathverify.Text), as bytes would
+	// grade the string: the request reader then decodes it so.
+	text func(gold string, pred *mathverify.Text) verdict
 }
 
 // keptGolds is how many recent gold answers answers check keeps parsed.
@@ -40,8 +49,8 @@ const keptGolds = 4096
 // graders lists every grader (study.Graders), the default first.
 var graders = []grader{
 	{name: string(study.MathVerify), newGold: newMathVerifyGold, newCheck: newMathVerifyCheck},
-	{name: string(study.Multilingual), newGold: newMultilingualGold, newCheck: func() func(g string, p []byte) verdict {
-		return func(g string, p []byte) verdict { return verdict(answer.Check(g, string(p))) }
+	{name: string(study.Multilingual), newGold: newMultilingualGold, newCheck: func() pairCheck {
+		return pairCheck{bytes: func(g string, p []byte) verdict { return verdict(answer.Check(g, string(p))) }}
 	}},
 }
 
@@ -77,9 +86,12 @@ func newMathVerifyGold(g string) gold { return mathVerifyGold{mathverify.NewGold
 
 // newMathVerifyCheck is mathverify.Check, each gold parsed once while it
 // is among the last keptGolds.
-func newMathVerifyCheck() func(g string, p []byte) verdict {
+func newMathVerifyCheck() pairCheck {
 	golds := mathverify.NewGolds(keptGolds)
-	return func(g string, p []byte) verdict { return verdict(golds.Get(g).GradeBytes(p)) }
+	return pairCheck{
+		bytes: func(g string, p []byte) verdict { return verdict(golds.Get(g).GradeBytes(p)) },
+		text:  func(g string, p *mathverify.Text) verdict { return verdict(golds.Get(g).GradeText(p)) },
+	}
 }
 
 func (m mathVerifyGold) grade(text string, _ bool) verdict { return verdict(m.g.Grade(text)) }

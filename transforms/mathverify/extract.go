@@ -439,9 +439,19 @@ func extractWith(text string, indexed bool) (ex extraction) {
 		rs = borrowRunes(text)
 	}
 	defer returnRunes(rs)
+	defer marks.release()
+	return extractFrom(rs, marks, indexed)
+}
+
+// extractFrom is extractWith on the text's runes, and its notable index
+// if indexed; both are only read, and every string kept is a copy.
+func extractFrom(rs []rune, marks *notableIndex, indexed bool) (ex extraction) {
 	m := newMatcher(rs)
-	m.marks, m.noIndex = marks, !indexed // marks are released with m
-	defer m.release()
+	m.marks, m.noIndex = marks, !indexed
+	defer func() {
+		m.marks = nil // the caller's
+		m.release()
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(budgetExceeded); ok {

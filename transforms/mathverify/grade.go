@@ -42,8 +42,10 @@ func NewGold(gold string) Gold {
 func (g Gold) Parsed() bool { return g.ex.value != nil }
 
 // Grade grades a whole generation.
-func (g Gold) Grade(text string) Verdict {
-	pred := extractAnswer(text)
+func (g Gold) Grade(text string) Verdict { return g.verdict(extractAnswer(text)) }
+
+// verdict grades what was extracted from a generation.
+func (g Gold) verdict(pred extraction) Verdict {
 	v := Verdict{}
 	switch {
 	case pred.value != nil:

@@ -66,6 +66,12 @@ var notablePool = sync.Pool{New: func() any { return new(notableIndex) }}
 // from the pool (give it back with release).
 func borrowNotableIndex(n int) *notableIndex {
 	x := notablePool.Get().(*notableIndex)
+	x.reset(n)
+	return x
+}
+
+// reset clears x for a text of up to n runes.
+func (x *notableIndex) reset(n int) {
 	need := n/64 + 2 // a word more than the last rune's, for markByte's spill
 	for p := range x.planes {
 		if cap(x.planes[p]) < need {
@@ -75,7 +81,6 @@ func borrowNotableIndex(n int) *notableIndex {
 		clear(x.planes[p])
 	}
 	x.n = n
-	return x
 }
 
 // newNotableIndex marks the notable runes of rs (the index of a text
@@ -136,10 +141,8 @@ func (x *notableIndex) nextInPlane(plane []uint64, i int) int {
 // word is the union of the planes' w-th words.
 func (x *notableIndex) word(planes uint8, w int) uint64 {
 	var word uint64
-	for p := 0; p < nPlanes; p++ {
-		if planes&(1<<p) != 0 {
-			word |= x.planes[p][w]
-		}
+	for ; planes != 0; planes &= planes - 1 { // the planes asked for only
+		word |= x.planes[bits.TrailingZeros8(planes)][w]
 	}
 	return word
 }

@@ -10,6 +10,7 @@ package mathverify
 // are rune offsets, as Python's str indices are code points.
 
 import (
+	"math/bits"
 	"strings"
 	"sync"
 	"unicode"
@@ -172,12 +173,21 @@ func (m *matcher) wordAt(word []rune) []int {
 		}
 	} else if x := m.notable(); x != nil && first == 'a' && len(word) > 1 {
 		// rs[i]|0x20 == 'a' where the index marks an "a" or an "A".
-		second := word[1] | 0x20
-		for i := x.next(1<<planeLetterA, 0); i <= len(rs)-len(word); i = x.next(1<<planeLetterA, i+1) {
-			// An ASCII rune after the "a" folds with the word's second
-			// (a letter) only in one of its two cases.
-			if (rs[i+1] >= utf8RuneSelf || rs[i+1]|0x20 == second) && litAt(rs, i, word, true) {
-				at = append(at, i)
+		// The plane's marks read a word at a time, not searched for one
+		// by one: prose has an "a" every few runes.
+		second, last := word[1]|0x20, len(rs)-len(word)
+		plane := x.planes[planeLetterA]
+		for w := 0; w*64 <= last && w < len(plane); w++ {
+			for marks := plane[w]; marks != 0; marks &= marks - 1 {
+				i := w*64 + bits.TrailingZeros64(marks)
+				if i > last {
+					break
+				}
+				// An ASCII rune after the "a" folds with the word's second
+				// (a letter) only in one of its two cases.
+				if (rs[i+1] >= utf8RuneSelf || rs[i+1]|0x20 == second) && litAt(rs, i, word, true) {
+					at = append(at, i)
+				}
 			}
 		}
 	} else {

@@ -27,7 +27,7 @@ import (
 // that precedes the CRC (4 bytes), rowMagic. Little-endian throughout.
 const (
 	// rowFormat changes whenever the layout, a column's meaning or the SQL
-	// the columns come from (indexSQL) changes.
+	// the columns come from (indexViews, indexQuery) changes.
 	rowFormat  = 1
 	rowMagic   = "datgrow1"
 	rowTrailer = 8 + 4 + len(rowMagic)

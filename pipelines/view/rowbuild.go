@@ -371,6 +371,11 @@ func writeOrders(f *os.File, m *rowMeta) error {
 		if err := write(orderCol(o, 0), order); err != nil {
 			return err
 		}
+		if o == "" {
+			if err := write(colByProblem, byProblem(rf, order)); err != nil {
+				return err
+			}
+		}
 	}
 	for k := range m.Aligners {
 		for _, mt := range metrics {
@@ -382,6 +387,27 @@ func writeOrders(f *os.File, m *rowMeta) error {
 		}
 	}
 	return nil
+}
+
+// byProblem is the rows grouped by problem (by code), each problem's in
+// the order given: a trace page's list of its problem's traces reads its
+// problem's rows, where a walk of the default order read every row (18
+// ms of a page at 382,500 traces).
+func byProblem(rf *rowFile, order []int32) []int32 {
+	start := make([]int, len(rf.Problems)+1)
+	for j := range rf.N {
+		start[rf.u32(rf.problem, j)+1]++
+	}
+	for c := range rf.Problems {
+		start[c+1] += start[c]
+	}
+	out := make([]int32, rf.N)
+	for _, j := range order {
+		c := rf.u32(rf.problem, int(j))
+		out[start[c]] = j
+		start[c]++
+	}
+	return out
 }
 
 // crcOfFirst is the CRC-32C of f's first size bytes.

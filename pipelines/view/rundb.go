@@ -122,14 +122,15 @@ const indexViews = `WITH v AS (
 // viewMemory caps DuckDB's memory in the viewer (duck.StageLimits): the
 // row file's build joins the whole run's verdicts, detections and scores
 // (it held 650-900 MB at 382,500 traces uncapped); capped, its joins and
-// its sort spill to DuckDB's private temporary directory. Pages read one trace's
-// rows, far under it.
+// its sort spill to DuckDB's private temporary directory. Pages read one
+// trace's rows, far under it.
 var viewMemory int64 = 256 << 20
 
 // openRunDB opens the run's current generation and its index, kept in
 // cache (see loadRowFile; "": built in a temporary file), with DuckDB's
-// memory capped at viewMemory; a build that needs more (its tables are
-// DuckDB's memory, which does not spill) is made again uncapped.
+// memory capped at viewMemory; a build that still needs more (a part's
+// materialized result and DuckDB's own structures do not spill) is made
+// again uncapped.
 func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
 	r, err := openRunDBWith(ctx, dir, cache, viewLimits())
 	if duck.IsOutOfMemory(err) {

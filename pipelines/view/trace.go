@@ -483,13 +483,18 @@ func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error)
 }
 
 // related are the same problem's traces, from the index: in the default
-// order, at most maxRelated; one walk of that order testing each row's
-// problem.
+// order, at most maxRelated; the problem's rows of the row file's
+// by-problem order (in the default order), each tested against the
+// filter of the problem.
 func (p *tracePage) related(r *runDB) {
 	byProblem := Filter{Problem: p.T.Problem, Per: defaultPer, Page: 1}.withAligner(r.aligners)
 	m := r.compile(byProblem, nil)
 	rf := r.rows
-	r.rows.walk(byProblem.Sort, byProblem.Desc, byProblem.alignerIdx, func(j int) bool {
+	code, ok := rf.problemCode[p.T.Problem]
+	if !ok {
+		return
+	}
+	rf.problemRows(uint32(code), func(j int) bool {
 		if m.fails(j) != 0 {
 			return true
 		}

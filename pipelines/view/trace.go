@@ -453,9 +453,12 @@ func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error)
 		return nil, nil
 	}
 	m := r.compile(f, search)
+	// A filter that holds every row (none but an order) tests none, and
+	// the walk stops at the trace's next: the total is every row.
+	all := m.all()
 	prev, next, pos, total := -1, -1, 0, 0
 	r.rows.walk(f.Sort, f.Desc, f.alignerIdx, func(j int) bool {
-		if m.fails(j) != 0 {
+		if !all && m.fails(j) != 0 {
 			return true
 		}
 		total++
@@ -466,9 +469,13 @@ func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error)
 			prev = j
 		case next < 0:
 			next = j
+			return !all
 		}
 		return true
 	})
+	if all {
+		total = r.rows.N
+	}
 	if pos == 0 {
 		return nil, nil
 	}

@@ -336,8 +336,9 @@ func BenchmarkViewLongTexts(b *testing.B) {
 // BenchmarkViewTracePage is the trace page by the size of the run:
 // benchRunAligned's one-line texts with their alignments (30 events and 5
 // harmful actions a trace aligned), at 38,250 and 382,500 traces
-// (perLevel 125, 1250; DATG_BENCH_SIZES narrows them), the row file and
-// search index built first. Pages: an aligned trace under a filter, the
+// (perLevel 125, 1250; DATG_BENCH_SIZES narrows them; DATG_BENCH_RUN
+// names a kept run to use instead), the row file and search index built
+// first. Pages: an aligned trace under a filter, the
 // same trace alone, an unaligned one. cpu-ns/op is the process's CPU a
 // page (the machine is shared).
 //
@@ -352,13 +353,25 @@ func BenchmarkViewTracePage(b *testing.B) {
 			sizes = append(sizes, n)
 		}
 	}
-	for _, perLevel := range sizes {
-		dir, n := benchRunAligned(b, perLevel, 0, true)
+	runs := func(yield func(dir string) bool) {
+		if dir := os.Getenv("DATG_BENCH_RUN"); dir != "" {
+			yield(dir)
+			return
+		}
+		for _, perLevel := range sizes {
+			dir, _ := benchRunAligned(b, perLevel, 0, true)
+			if !yield(dir) {
+				return
+			}
+		}
+	}
+	for dir := range runs {
 		s, err := newServer(context.Background(), dir, b.TempDir(), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		<-s.cur.indexDone
+		n := s.cur.rows.N
 		ts := httptest.NewServer(s.Handler())
 		for _, p := range []struct{ name, path string }{
 			{"aligned-filtered", "/trace?id=t0000102&direction=en-en"},

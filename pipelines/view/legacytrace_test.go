@@ -28,7 +28,7 @@ func legacyReadTraceRows(ctx context.Context, r *runDB, ids, problems []string) 
 		func() error { return t.legacyReadVerdicts(ctx, r, traces) },
 		func() error { return t.legacyReadDetections(ctx, r, traces) },
 		func() error { return t.readScores(ctx, r, traces) },
-		func() error { return t.readDAGs(ctx, r, probs) },
+		func() error { return t.legacyReadDAGs(ctx, r, probs) },
 		func() error { return t.readEvents(ctx, r, traces) },
 	}
 	errs := make([]error, len(parts))
@@ -140,4 +140,75 @@ func legacyRelated(r *runDB, p *tracePage) []relatedRow {
 			Seed: rf.val(7, j), Method: rf.val(6, j), Verdict: rf.val(9, j), Current: id == p.T.ID, Href: Filter{}.Trace(id), id: id})
 	}
 	return p.Related
+}
+
+// legacyReadDAGs is readDAGs as it was at 94f026c (nodes and edges by a
+// join on the problem's DAGs): it reads every reference DAG of the problems, with their nodes
+// (their math marked once, however many pages show them) and edges.
+func (t *traceRows) legacyReadDAGs(ctx context.Context, r *runDB, ks keySet) error {
+	err := each(ctx, r, ks.with+`SELECT want.k, dag_id, ref_index, valid, reason FROM dags `+ks.on("problem_id")+`
+		ORDER BY want.k, ref_index`, ks.args, func(rows *sql.Rows) error {
+		var k int
+		var d dagView
+		if err := rows.Scan(&k, &d.DagID, &d.RefIndex, &d.Valid, &d.Reason); err != nil {
+			return err
+		}
+		problem := ks.keys[k]
+		t.dags[problem] = append(t.dags[problem], d)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("reading the DAGs of %s: %w", ks.what(), err)
+	}
+	type at struct {
+		problem string
+		i       int
+	}
+	index := map[string]at{}
+	for problem, ds := range t.dags {
+		for i, d := range ds {
+			index[d.DagID] = at{problem, i}
+		}
+	}
+	err = each(ctx, r, ks.with+`SELECT n.dag_id, n.node_id, n.position, n.anchor, n.description, n.final
+		FROM nodes n JOIN dags d USING (dag_id) `+ks.on("d.problem_id")+` ORDER BY n.dag_id, n.position`, ks.args, func(rows *sql.Rows) error {
+		var dagID, nodeID, anchor, desc string
+		var pos int
+		var final bool
+		if err := rows.Scan(&dagID, &nodeID, &pos, &anchor, &desc, &final); err != nil {
+			return err
+		}
+		x, ok := index[dagID]
+		if !ok {
+			return nil
+		}
+		d := &t.dags[x.problem][x.i]
+		d.drawing.Nodes = append(d.drawing.Nodes, dagNode{ID: nodeID, Label: anchor, Detail: desc, Final: final})
+		d.Nodes = append(d.Nodes, nodeView{ID: nodeID, Anchor: labelHTML(anchor), Description: labelsHTML(desc), Final: final})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("reading the DAGs' nodes of %s: %w", ks.what(), err)
+	}
+	err = each(ctx, r, ks.with+`SELECT e.dag_id, e.parent_id, e.child_id FROM edges e JOIN dags d USING (dag_id)
+		`+ks.on("d.problem_id")+` ORDER BY e.dag_id, e.parent_id, e.child_id`, ks.args, func(rows *sql.Rows) error {
+		var dagID, parent, child string
+		if err := rows.Scan(&dagID, &parent, &child); err != nil {
+			return err
+		}
+		x, ok := index[dagID]
+		if !ok {
+			return nil
+		}
+		d := &t.dags[x.problem][x.i]
+		from, to := d.position(parent), d.position(child)
+		if from >= 0 && to >= 0 {
+			d.drawing.Edges = append(d.drawing.Edges, dagEdge{From: from, To: to})
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("reading the DAGs' edges of %s: %w", ks.what(), err)
+	}
+	return nil
 }

@@ -85,6 +85,21 @@ func (r *runDB) compile(f Filter, search bitmap) *matcher {
 	return m
 }
 
+// all says the filter holds every row (it tests nothing).
+func (m *matcher) all() bool {
+	for _, set := range m.sets {
+		if set != nil {
+			return false
+		}
+	}
+	for _, mt := range metrics {
+		if _, ok := m.f.Ranges[mt.Param]; ok {
+			return false
+		}
+	}
+	return m.alset == nil && m.alignedBy == nil && m.annotated == nil && m.problem == -1 && m.search == nil
+}
+
 // metricOf is row j's score of metric k (0 CAR, 1 PMF, 2 HAR) under the
 // shown aligner (NaN: none).
 func (m *matcher) metricOf(j, k int) float64 {

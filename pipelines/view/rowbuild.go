@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/datg/datg/internal/duck"
@@ -37,23 +39,155 @@ func (w *colWriter) grew() error {
 	return nil
 }
 
-// buildRows writes the generation's row file into f (empty): DuckDB
-// builds indexSQL's tables, and their rows are read in trace-id order,
-// one at a time, into the columns; then each order's column is sorted
-// from the file. Only the dictionaries and one order at a time (4 bytes
-// a row, while it is sorted) are in the Go heap.
+// buildRows writes the generation's row file into f (empty): the index's
+// rows stream out of DuckDB in trace-id order, a part of at most
+// indexPartRows traces at a time (indexParts), written one at a time into
+// the columns; then each order's column is sorted from the file. Only the
+// dictionaries and one order at a time (4 bytes a row, while it is
+// sorted) are in the Go heap, and DuckDB holds one part's rows.
 func buildRows(ctx context.Context, db *duck.DB, f *os.File, key string) error {
-	defer func() {
-		for _, t := range []string{"view_traces", "view_best", "view_verdicts", "view_detections"} {
-			db.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+t)
-		}
-	}()
-	m := rowMeta{Format: rowFormat, Key: key, Dict: make([][]string, len(facetCols)), Scored: map[string]int{}}
-	var err error
-	if m.Aligners, err = buildIndexTables(ctx, db); err != nil {
+	aligners, err := indexAligners(ctx, db)
+	if err != nil {
 		return err
 	}
-	if err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(strlen(trace_id)), 0) FROM view_traces`).Scan(&m.N, &m.IDBytes); err != nil {
+	parts, err := indexParts(ctx, db, aligners, indexPartRows)
+	if err != nil {
+		return err
+	}
+	return writeRowFile(ctx, db, f, key, aligners, `SELECT count(*), coalesce(sum(strlen(trace_id)), 0) FROM traces`, parts)
+}
+
+// indexPartRows is the most traces a part of the build holds: DuckDB's
+// result of a query is materialized (the driver reads it once complete),
+// so a part's rows, its joins' and its sort's are what the build holds,
+// about 400 bytes a trace, whatever the run's size.
+var indexPartRows = 65536
+
+// queryPart is a query of some of the index's rows, in trace-id order.
+type queryPart struct {
+	query string
+	args  []any
+}
+
+// indexParts are the queries of the index's rows, a part of at most size
+// traces each (fewer where ids repeat), the parts in trace-id order: the
+// first trace id of each part found by one pass over the ids, and each
+// part the ids from its first to the next part's.
+func indexParts(ctx context.Context, db *duck.DB, aligners []string, size int) ([]queryPart, error) {
+	rows, err := db.QueryContext(ctx, `SELECT trace_id FROM (SELECT trace_id, row_number() OVER (ORDER BY trace_id) - 1 AS i FROM traces)
+		WHERE i % $1 = 0 ORDER BY trace_id`, size)
+	if err != nil {
+		return nil, fmt.Errorf("building the viewer's index: %w", err)
+	}
+	defer rows.Close()
+	var firsts []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("building the viewer's index: %w", err)
+		}
+		if len(firsts) == 0 || firsts[len(firsts)-1] != id {
+			firsts = append(firsts, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("building the viewer's index: %w", err)
+	}
+	if len(firsts) == 0 { // no traces: one part, of none
+		return []queryPart{indexQuery(aligners, nil)}, nil
+	}
+	parts := make([]queryPart, len(firsts))
+	for i, first := range firsts {
+		bounds := []any{first}
+		if i+1 < len(firsts) {
+			bounds = append(bounds, firsts[i+1])
+		}
+		parts[i] = indexQuery(aligners, bounds)
+	}
+	return parts, nil
+}
+
+// indexAligners are the aligners that scored a trace (a best score), by
+// name.
+func indexAligners(ctx context.Context, db *duck.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT aligner FROM scores WHERE best ORDER BY aligner`)
+	if err != nil {
+		return nil, fmt.Errorf("building the viewer's index: %w", err)
+	}
+	defer rows.Close()
+	var aligners []string
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			return nil, fmt.Errorf("building the viewer's index: %w", err)
+		}
+		aligners = append(aligners, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("building the viewer's index: %w", err)
+	}
+	return aligners, nil
+}
+
+// indexQuery is the query of the index's rows in trace-id order, with
+// the columns writeColumns reads: view_traces (indexViews) and each
+// aligner's best scores (the K-th aligner's joined as bK). bounds are the
+// part's: its first trace id and, but for the last part, the next part's
+// first (nil: every trace), each scan of indexViews restricted to them.
+func indexQuery(aligners []string, bounds []any) queryPart {
+	var in string
+	switch len(bounds) {
+	case 1:
+		in = " AND %[1]s.trace_id >= $1"
+	case 2:
+		in = " AND %[1]s.trace_id >= $1 AND %[1]s.trace_id < $2"
+	}
+	views := partMark.ReplaceAllStringFunc(indexViews, func(mark string) string {
+		if in == "" {
+			return ""
+		}
+		return fmt.Sprintf(in, mark[2:len(mark)-2])
+	})
+	var b strings.Builder
+	b.WriteString(views)
+	b.WriteString("SELECT ")
+	b.WriteString(indexColumns("vt.", aligners, func(k int, metric string) string { return fmt.Sprintf("b%d.%s", k, metric) }))
+	b.WriteString("\nFROM view_traces vt")
+	args := slices.Clone(bounds)
+	for k, a := range aligners {
+		args = append(args, a)
+		fmt.Fprintf(&b, "\nLEFT JOIN view_best b%[1]d ON b%[1]d.trace_id = vt.trace_id AND b%[1]d.aligner = $%[2]d", k, len(args))
+	}
+	b.WriteString("\nORDER BY vt.trace_id")
+	return queryPart{b.String(), args}
+}
+
+// partMark is where indexViews restricts a scan to a part: /*ALIAS*/.
+var partMark = regexp.MustCompile(`/\*[a-z]+\*/`)
+
+// indexColumns are the columns writeColumns reads, in its order: of
+// view_traces (each named with prefix), then each aligner's CAR, PMF and
+// HAR (score(k, metric) names them; NaN when the aligner did not score
+// the trace).
+func indexColumns(prefix string, aligners []string, score func(k int, metric string) string) string {
+	var cols []string
+	for _, c := range append(append([]string{"trace_id", "problem_id"}, facetCols[:]...), "level_ord", "direction_ord", "lang_ord", "problem_k", "seed", "tokens", "truncated", "aligners") {
+		cols = append(cols, prefix+c)
+	}
+	for k := range aligners {
+		for _, mt := range []string{"car", "pmf", "har"} {
+			cols = append(cols, fmt.Sprintf("coalesce(%s, 'NaN')", score(k, mt)))
+		}
+	}
+	return strings.Join(cols, ", ")
+}
+
+// writeRowFile writes the row file of the rows the parts' queries read
+// (indexColumns, in trace-id order; count says how many and their ids'
+// bytes) into f.
+func writeRowFile(ctx context.Context, db *duck.DB, f *os.File, key string, aligners []string, count string, parts []queryPart) error {
+	m := rowMeta{Format: rowFormat, Key: key, Dict: make([][]string, len(facetCols)), Scored: map[string]int{}, Aligners: aligners}
+	if err := db.QueryRowContext(ctx, count).Scan(&m.N, &m.IDBytes); err != nil {
 		return fmt.Errorf("building the viewer's index: %w", err)
 	}
 	m.Cols, m.End = rowLayout(m.N, m.IDBytes, len(m.Aligners))
@@ -64,7 +198,7 @@ func buildRows(ctx context.Context, db *duck.DB, f *os.File, key string) error {
 	for name, c := range m.Cols {
 		w[name] = &colWriter{f: f, off: int64(c.Off)}
 	}
-	if err := writeColumns(ctx, db, &m, w); err != nil {
+	if err := writeColumns(ctx, db, &m, w, parts); err != nil {
 		return err
 	}
 	for _, cw := range w {
@@ -96,76 +230,10 @@ func buildRows(ctx context.Context, db *duck.DB, f *os.File, key string) error {
 	return f.Sync()
 }
 
-// buildIndexTables makes indexSQL's tables in DuckDB, each aligner's
-// scores as columns of view_traces (car_K, pmf_K, har_K for the K-th
-// aligner by name), and says the aligners.
-func buildIndexTables(ctx context.Context, db *duck.DB) ([]string, error) {
-	for _, s := range indexSQL {
-		if _, err := db.ExecContext(ctx, s); err != nil {
-			return nil, fmt.Errorf("building the viewer's index: %w", err)
-		}
-	}
-	// view_traces holds the verdicts and detections now: their tables'
-	// memory is DuckDB's again for what follows (the build runs under
-	// viewMemory).
-	for _, t := range []string{"view_verdicts", "view_detections"} {
-		if _, err := db.ExecContext(ctx, "DROP TABLE "+t); err != nil {
-			return nil, fmt.Errorf("building the viewer's index: %w", err)
-		}
-	}
-	rows, err := db.QueryContext(ctx, `SELECT DISTINCT aligner FROM view_best ORDER BY aligner`)
-	if err != nil {
-		return nil, err
-	}
-	var aligners []string
-	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		aligners = append(aligners, a)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for k, a := range aligners {
-		stmts := []string{
-			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN car_%d DOUBLE`, k),
-			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN pmf_%d DOUBLE`, k),
-			fmt.Sprintf(`ALTER TABLE view_traces ADD COLUMN har_%d DOUBLE`, k),
-			fmt.Sprintf(`UPDATE view_traces SET car_%[1]d = b.car, pmf_%[1]d = b.pmf, har_%[1]d = b.har
-				FROM view_best b WHERE b.trace_id = view_traces.trace_id AND b.aligner = ?`, k),
-		}
-		for i, s := range stmts {
-			var args []any
-			if i == len(stmts)-1 {
-				args = []any{a}
-			}
-			if _, err := db.ExecContext(ctx, s, args...); err != nil {
-				return nil, fmt.Errorf("building the viewer's index: %w", err)
-			}
-		}
-	}
-	if _, err := db.ExecContext(ctx, "DROP TABLE view_best"); err != nil {
-		return nil, fmt.Errorf("building the viewer's index: %w", err)
-	}
-	return aligners, nil
-}
-
-// writeColumns reads view_traces in trace-id order into the columns,
-// coding the facets, problems and sets of aligners as it goes.
-func writeColumns(ctx context.Context, db *duck.DB, m *rowMeta, w map[string]*colWriter) error {
-	cols := append(append([]string{"trace_id", "problem_id"}, facetCols[:]...), "level_ord", "direction_ord", "lang_ord", "problem_k", "seed", "tokens", "truncated", "aligners")
-	for k := range m.Aligners {
-		cols = append(cols, fmt.Sprintf("coalesce(car_%[1]d, 'NaN'), coalesce(pmf_%[1]d, 'NaN'), coalesce(har_%[1]d, 'NaN')", k))
-	}
-	rows, err := db.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM view_traces ORDER BY trace_id")
-	if err != nil {
-		return fmt.Errorf("building the viewer's index: %w", err)
-	}
-	defer rows.Close()
+// writeColumns reads the rows of the parts' queries (indexColumns, in
+// trace-id order) into the columns, coding the facets, problems and sets of aligners as
+// it goes.
+func writeColumns(ctx context.Context, db *duck.DB, m *rowMeta, w map[string]*colWriter, parts []queryPart) error {
 	var codes [len(facetCols)]map[string]int32
 	for i := range codes {
 		codes[i] = map[string]int32{}
@@ -200,66 +268,79 @@ func writeColumns(ctx context.Context, db *duck.DB, m *rowMeta, w map[string]*co
 	for i := range scores {
 		dest = append(dest, &scores[i])
 	}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		als = nil
-		if err := rows.Scan(dest...); err != nil {
+	readPart := func(part queryPart) error {
+		rows, err := db.QueryContext(ctx, part.query, part.args...)
+		if err != nil {
 			return fmt.Errorf("building the viewer's index: %w", err)
 		}
-		// Rows are found by binary search on the id: the order must be Go's.
-		if n > 0 && id < prev {
-			return fmt.Errorf("building the viewer's index: trace ids out of order (%q after %q)", id, prev)
-		}
-		prev = id
-		if n++; n > m.N {
-			return fmt.Errorf("building the viewer's index: more traces than counted")
-		}
-		for i, v := range vals {
-			u32(facetCols[i], uint32(codeOf(codes[i], v, func() { m.Dict[i] = append(m.Dict[i], v) })))
-		}
-		u32(colProblem, uint32(codeOf(problems, problem, func() { m.Problems = append(m.Problems, problem) })))
-		var set []string
-		for _, a := range als {
-			if s, ok := a.(string); ok {
-				set = append(set, s)
-			}
-		}
-		u32(colAlset, uint32(codeOf(sets, strings.Join(set, "\x00"), func() { m.AlignerSets = append(m.AlignerSets, set) })))
-		for _, c := range []struct {
-			name string
-			v    int64
-		}{{colLevelOrd, levelOrd}, {colDirOrd, dirOrd}, {colLangOrd, langOrd}} {
-			if c.v != int64(int32(c.v)) {
-				return fmt.Errorf("building the viewer's index: trace %q: %s %d out of range", id, c.name, c.v)
-			}
-			u32(c.name, uint32(c.v))
-		}
-		u64(colProblemK, uint64(problemK))
-		u64(colSeed, uint64(seed))
-		u64(colTokens, uint64(tokens))
-		t := byte(0)
-		if truncated {
-			t = 1
-		}
-		w[colTruncated].buf = append(w[colTruncated].buf, t)
-		for k := range m.Aligners {
-			for mt := range metrics {
-				u64(scoreCol(mt, k), math.Float64bits(scores[3*k+mt]))
-			}
-		}
-		w[colIDs].buf = append(w[colIDs].buf, id...)
-		idEnd += len(id)
-		u64(colIDEnd, uint64(idEnd))
-		for _, cw := range w {
-			if err := cw.grew(); err != nil {
+		defer rows.Close()
+		for rows.Next() {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
+			als = nil
+			if err := rows.Scan(dest...); err != nil {
+				return fmt.Errorf("building the viewer's index: %w", err)
+			}
+			// Rows are found by binary search on the id: the order must be Go's.
+			if n > 0 && id < prev {
+				return fmt.Errorf("building the viewer's index: trace ids out of order (%q after %q)", id, prev)
+			}
+			prev = id
+			if n++; n > m.N {
+				return fmt.Errorf("building the viewer's index: more traces than counted")
+			}
+			for i, v := range vals {
+				u32(facetCols[i], uint32(codeOf(codes[i], v, func() { m.Dict[i] = append(m.Dict[i], v) })))
+			}
+			u32(colProblem, uint32(codeOf(problems, problem, func() { m.Problems = append(m.Problems, problem) })))
+			var set []string
+			for _, a := range als {
+				if s, ok := a.(string); ok {
+					set = append(set, s)
+				}
+			}
+			u32(colAlset, uint32(codeOf(sets, strings.Join(set, "\x00"), func() { m.AlignerSets = append(m.AlignerSets, set) })))
+			for _, c := range []struct {
+				name string
+				v    int64
+			}{{colLevelOrd, levelOrd}, {colDirOrd, dirOrd}, {colLangOrd, langOrd}} {
+				if c.v != int64(int32(c.v)) {
+					return fmt.Errorf("building the viewer's index: trace %q: %s %d out of range", id, c.name, c.v)
+				}
+				u32(c.name, uint32(c.v))
+			}
+			u64(colProblemK, uint64(problemK))
+			u64(colSeed, uint64(seed))
+			u64(colTokens, uint64(tokens))
+			t := byte(0)
+			if truncated {
+				t = 1
+			}
+			w[colTruncated].buf = append(w[colTruncated].buf, t)
+			for k := range m.Aligners {
+				for mt := range metrics {
+					u64(scoreCol(mt, k), math.Float64bits(scores[3*k+mt]))
+				}
+			}
+			w[colIDs].buf = append(w[colIDs].buf, id...)
+			idEnd += len(id)
+			u64(colIDEnd, uint64(idEnd))
+			for _, cw := range w {
+				if err := cw.grew(); err != nil {
+					return err
+				}
+			}
 		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("building the viewer's index: %w", err)
+		}
+		return nil
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("building the viewer's index: %w", err)
+	for _, part := range parts {
+		if err := readPart(part); err != nil {
+			return err
+		}
 	}
 	if n != m.N || idEnd != m.IDBytes {
 		return fmt.Errorf("building the viewer's index: %d traces of %d bytes of ids read, %d of %d counted", n, idEnd, m.N, m.IDBytes)
@@ -290,6 +371,11 @@ func writeOrders(f *os.File, m *rowMeta) error {
 		if err := write(orderCol(o, 0), order); err != nil {
 			return err
 		}
+		if o == "" {
+			if err := write(colByProblem, byProblem(rf, order)); err != nil {
+				return err
+			}
+		}
 	}
 	for k := range m.Aligners {
 		for _, mt := range metrics {
@@ -301,6 +387,27 @@ func writeOrders(f *os.File, m *rowMeta) error {
 		}
 	}
 	return nil
+}
+
+// byProblem is the rows grouped by problem (by code), each problem's in
+// the order given: a trace page's list of its problem's traces reads its
+// problem's rows, where a walk of the default order read every row (18
+// ms of a page at 382,500 traces).
+func byProblem(rf *rowFile, order []int32) []int32 {
+	start := make([]int, len(rf.Problems)+1)
+	for j := range rf.N {
+		start[rf.u32(rf.problem, j)+1]++
+	}
+	for c := range rf.Problems {
+		start[c+1] += start[c]
+	}
+	out := make([]int32, rf.N)
+	for _, j := range order {
+		c := rf.u32(rf.problem, int(j))
+		out[start[c]] = j
+		start[c]++
+	}
+	return out
 }
 
 // crcOfFirst is the CRC-32C of f's first size bytes.

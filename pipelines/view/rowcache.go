@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/internal/store"
@@ -29,7 +28,7 @@ func rowKey(ctx context.Context, db *duck.DB) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "datg view rows %d\n%s\n", rowFormat, strings.Join(indexSQL, "\n"))
+	fmt.Fprintf(h, "datg view rows %d\n%s\n", rowFormat, indexViews)
 	for _, f := range m.Files {
 		fmt.Fprintf(h, "%s %s %d %s\n", f.Table, f.Path, f.Size, f.SHA256)
 	}

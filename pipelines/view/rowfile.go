@@ -27,8 +27,8 @@ import (
 // that precedes the CRC (4 bytes), rowMagic. Little-endian throughout.
 const (
 	// rowFormat changes whenever the layout, a column's meaning or the SQL
-	// the columns come from (indexSQL) changes.
-	rowFormat  = 1
+	// the columns come from (indexViews, indexQuery) changes.
+	rowFormat  = 2
 	rowMagic   = "datgrow1"
 	rowTrailer = 8 + 4 + len(rowMagic)
 )
@@ -67,6 +67,7 @@ type rowFile struct {
 // Column names in the meta.
 const (
 	colProblem   = "problem"
+	colByProblem = "order:by-problem" // the rows by problem, each problem's in the default order
 	colAlset     = "aligners"
 	colLevelOrd  = "level_ord"
 	colDirOrd    = "direction_ord"
@@ -124,6 +125,7 @@ func rowLayout(n, idBytes, aligners int) (map[string]colSpan, int) {
 	for _, o := range keyOrders {
 		place(orderCol(o, 0), 4, n)
 	}
+	place(colByProblem, 4, n)
 	for k := range aligners {
 		for _, m := range metrics {
 			place(orderCol(m.Param, k), 4, n)
@@ -233,6 +235,28 @@ func (rf *rowFile) walk(sort string, desc bool, aligner int, yield func(j int) b
 				q = scored + n - 1 - p
 			}
 		}
+		if !yield(int(rf.u32(c, q))) {
+			return
+		}
+	}
+}
+
+// problemRows calls yield with the rows of the problem of the given code
+// in the default order (colByProblem: the rows by problem, each problem's
+// in that order), found by binary search, until yield says stop.
+func (rf *rowFile) problemRows(code uint32, yield func(j int) bool) {
+	c := rf.Cols[colByProblem]
+	at := func(q int) uint32 { return rf.u32(rf.problem, int(rf.u32(c, q))) }
+	lo, hi := 0, rf.N
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if at(mid) < code {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	for q := lo; q < rf.N && at(q) == code; q++ {
 		if !yield(int(rf.u32(c, q))) {
 			return
 		}

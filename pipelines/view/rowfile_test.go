@@ -25,7 +25,7 @@ func openLegacy(t testing.TB, dir string) *legacyDB {
 	}
 	t.Cleanup(func() { db.Close() })
 	l := &legacyDB{db: db, ranks: map[string][]int32{}}
-	if l.aligners, err = buildIndexTables(ctx, db); err != nil {
+	if l.aligners, err = legacyBuildIndexTables(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	if err := legacyLoadIndex(ctx, l); err != nil {

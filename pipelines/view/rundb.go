@@ -53,75 +53,84 @@ type search struct {
 // maxSearches bounds the searches kept per generation.
 const maxSearches = 16
 
-// indexSQL builds the viewer's index over the run's views. Verdicts and
-// detections come from the per-grader and per-detector tables (verify and
-// langcheck run every grader and detector), else from answers and
-// compliance for the grader or detector they name; one that was made on
-// another text than the trace's current one is "stale".
-var indexSQL = []string{
-	`CREATE TABLE view_verdicts AS
-	WITH v AS (
-		SELECT trace_id, grader, has_answer, correct, reason, text_hash FROM verdicts
+// indexViews are the viewer's index over the run's views, as the common
+// table expressions of the one query the row file is built from
+// (indexQuery). Verdicts and detections come from the per-grader and
+// per-detector tables (verify and langcheck run every grader and
+// detector), else from answers and compliance for the grader or detector
+// they name; one that was made on another text than the trace's current
+// one is "stale". Nothing is a table: the query is made for one part of
+// the traces at a time (a range of ids), each of its scans restricted to
+// that part where a comment /*ALIAS*/ marks it (indexPart), so what DuckDB
+// holds is a part's rows, whatever the run's size (the tables it made
+// before held the whole run: 514-534 MB of peak RSS at 382,500 traces).
+const indexViews = `WITH v AS (
+		SELECT trace_id, grader, has_answer, correct, reason, text_hash FROM verdicts x WHERE true/*x*/
 		UNION ALL
 		SELECT trace_id, split_part(grader, ' ', 1), has_answer, correct, reason, text_hash FROM answers a
-		WHERE NOT EXISTS (SELECT 1 FROM verdicts w WHERE w.trace_id = a.trace_id AND w.grader = split_part(a.grader, ' ', 1)))
-	SELECT v.trace_id, v.grader,
-		any_value(CASE WHEN v.text_hash IS DISTINCT FROM t.text_hash THEN 'stale'
-			WHEN v.reason = 'gold-unparsed' THEN 'gold-unparsed'
-			WHEN NOT v.has_answer THEN 'no-answer'
-			WHEN v.correct THEN 'correct' ELSE 'incorrect' END) AS verdict
-	FROM v JOIN traces t USING (trace_id)
-	GROUP BY ALL`,
-	`CREATE TABLE view_detections AS
-	WITH d AS (
-		SELECT trace_id, detector, compliant, text_hash FROM detections
+		WHERE NOT EXISTS (SELECT 1 FROM verdicts w WHERE w.trace_id = a.trace_id AND w.grader = split_part(a.grader, ' ', 1))/*a*/),
+	view_verdicts AS (
+		SELECT v.trace_id, v.grader,
+			any_value(CASE WHEN v.text_hash IS DISTINCT FROM t.text_hash THEN 'stale'
+				WHEN v.reason = 'gold-unparsed' THEN 'gold-unparsed'
+				WHEN NOT v.has_answer THEN 'no-answer'
+				WHEN v.correct THEN 'correct' ELSE 'incorrect' END) AS verdict
+		FROM v JOIN traces t USING (trace_id) WHERE true/*t*/
+		GROUP BY ALL),
+	d AS (
+		SELECT trace_id, detector, compliant, text_hash FROM detections x WHERE true/*x*/
 		UNION ALL
 		SELECT trace_id, detector, compliant, text_hash FROM compliance c
-		WHERE NOT EXISTS (SELECT 1 FROM detections w WHERE w.trace_id = c.trace_id AND w.detector = c.detector))
-	SELECT d.trace_id, d.detector,
-		any_value(CASE WHEN d.text_hash IS DISTINCT FROM t.text_hash THEN 'stale'
-			WHEN d.compliant THEN 'compliant' ELSE 'not compliant' END) AS compliance
-	FROM d JOIN traces t USING (trace_id)
-	GROUP BY ALL`,
-	`CREATE TABLE view_best AS
-	SELECT trace_id, aligner, any_value(dag_id) AS dag_id, any_value(ref_index) AS ref_index,
-		any_value(car) AS car, any_value(pmf) AS pmf, any_value(har) AS har
-	FROM scores WHERE best GROUP BY trace_id, aligner`,
-	`CREATE TABLE view_traces AS
-	SELECT t.trace_id, t.model, t.level, coalesce(lv.ord, 99) AS level_ord,
-		t.direction, coalesce(dr.ord, 99) AS direction_ord, t.input_lang, t.reasoning_lang,
-		target_lang(t.direction, t.input_lang, t.reasoning_lang) AS lang, coalesce(lg.ord, 999) AS lang_ord,
-		CASE WHEN t.direction = 'en-en' THEN 'en' ELSE coalesce(lg.resource, '') END AS resource_group,
-		t.problem_id, coalesce(try_cast(regexp_extract(t.problem_id, '([0-9]+)$', 1) AS BIGINT), -1) AS problem_k,
-		t.seed, CAST(t.seed AS VARCHAR) AS seed_s, t.method,
-		CASE WHEN probe_trace(t.method, t.seed) THEN 'probe'
-			WHEN t.method IN ('control-base', 'loop-retry', 'formula-retry') THEN 'control'
-			WHEN t.method = 'reference' THEN 'reference' ELSE 'other' END AS scope,
-		t.completion_tokens AS tokens, t.truncated,
-		coalesce(mv.verdict, 'ungraded') AS verdict_mv, coalesce(ml.verdict, 'ungraded') AS verdict_ml,
-		coalesce(ld.compliance, 'unchecked') AS comp_ld, coalesce(lgc.compliance, 'unchecked') AS comp_lg,
-		coalesce((SELECT list(b.aligner ORDER BY b.aligner) FROM view_best b WHERE b.trace_id = t.trace_id), []) AS aligners
-	FROM traces t
-	LEFT JOIN datg_levels lv ON lv.level = t.level
-	LEFT JOIN datg_directions dr ON dr.direction = t.direction
-	LEFT JOIN datg_languages lg ON lg.code = target_lang(t.direction, t.input_lang, t.reasoning_lang)
-	LEFT JOIN view_verdicts mv ON mv.trace_id = t.trace_id AND mv.grader = 'math-verify'
-	LEFT JOIN view_verdicts ml ON ml.trace_id = t.trace_id AND ml.grader = 'multilingual'
-	LEFT JOIN view_detections ld ON ld.trace_id = t.trace_id AND ld.detector = 'langdetect'
-	LEFT JOIN view_detections lgc ON lgc.trace_id = t.trace_id AND lgc.detector = 'lingua'`,
-}
+		WHERE NOT EXISTS (SELECT 1 FROM detections w WHERE w.trace_id = c.trace_id AND w.detector = c.detector)/*c*/),
+	view_detections AS (
+		SELECT d.trace_id, d.detector,
+			any_value(CASE WHEN d.text_hash IS DISTINCT FROM t.text_hash THEN 'stale'
+				WHEN d.compliant THEN 'compliant' ELSE 'not compliant' END) AS compliance
+		FROM d JOIN traces t USING (trace_id) WHERE true/*t*/
+		GROUP BY ALL),
+	view_best AS (
+		SELECT trace_id, aligner, any_value(car) AS car, any_value(pmf) AS pmf, any_value(har) AS har
+		FROM scores x WHERE best/*x*/ GROUP BY trace_id, aligner),
+	view_alsets AS (
+		SELECT trace_id, list(aligner ORDER BY aligner) AS aligners FROM view_best GROUP BY trace_id),
+	view_traces AS (
+		SELECT t.trace_id, t.model, t.level, coalesce(lv.ord, 99) AS level_ord,
+			t.direction, coalesce(dr.ord, 99) AS direction_ord, t.input_lang, t.reasoning_lang,
+			target_lang(t.direction, t.input_lang, t.reasoning_lang) AS lang, coalesce(lg.ord, 999) AS lang_ord,
+			CASE WHEN t.direction = 'en-en' THEN 'en' ELSE coalesce(lg.resource, '') END AS resource_group,
+			t.problem_id, coalesce(try_cast(regexp_extract(t.problem_id, '([0-9]+)$', 1) AS BIGINT), -1) AS problem_k,
+			t.seed, CAST(t.seed AS VARCHAR) AS seed_s, t.method,
+			CASE WHEN probe_trace(t.method, t.seed) THEN 'probe'
+				WHEN t.method IN ('control-base', 'loop-retry', 'formula-retry') THEN 'control'
+				WHEN t.method = 'reference' THEN 'reference' ELSE 'other' END AS scope,
+			t.completion_tokens AS tokens, t.truncated,
+			coalesce(mv.verdict, 'ungraded') AS verdict_mv, coalesce(ml.verdict, 'ungraded') AS verdict_ml,
+			coalesce(ld.compliance, 'unchecked') AS comp_ld, coalesce(lgc.compliance, 'unchecked') AS comp_lg,
+			coalesce(als.aligners, []) AS aligners
+		FROM traces t
+		LEFT JOIN datg_levels lv ON lv.level = t.level
+		LEFT JOIN datg_directions dr ON dr.direction = t.direction
+		LEFT JOIN datg_languages lg ON lg.code = target_lang(t.direction, t.input_lang, t.reasoning_lang)
+		LEFT JOIN view_verdicts mv ON mv.trace_id = t.trace_id AND mv.grader = 'math-verify'
+		LEFT JOIN view_verdicts ml ON ml.trace_id = t.trace_id AND ml.grader = 'multilingual'
+		LEFT JOIN view_detections ld ON ld.trace_id = t.trace_id AND ld.detector = 'langdetect'
+		LEFT JOIN view_detections lgc ON lgc.trace_id = t.trace_id AND lgc.detector = 'lingua'
+		LEFT JOIN view_alsets als ON als.trace_id = t.trace_id
+		WHERE true/*t*/)
+`
 
 // viewMemory caps DuckDB's memory in the viewer (duck.StageLimits): the
 // row file's build joins the whole run's verdicts, detections and scores
-// (it held 650-900 MB at 382,500 traces uncapped); capped, its joins
-// spill to DuckDB's private temporary directory. Pages read one trace's
-// rows, far under it.
+// (it held 650-900 MB at 382,500 traces uncapped); capped, its joins and
+// its sort spill to DuckDB's private temporary directory. Pages read one
+// trace's rows, far under it.
 var viewMemory int64 = 256 << 20
 
 // openRunDB opens the run's current generation and its index, kept in
 // cache (see loadRowFile; "": built in a temporary file), with DuckDB's
-// memory capped at viewMemory; a build that needs more (its tables are
-// DuckDB's memory, which does not spill) is made again uncapped.
+// memory capped at viewMemory; a build that still needs more (a part's
+// materialized result and DuckDB's own structures do not spill) is made
+// again uncapped.
 func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
 	r, err := openRunDBWith(ctx, dir, cache, viewLimits())
 	if duck.IsOutOfMemory(err) {

@@ -453,9 +453,12 @@ func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error)
 		return nil, nil
 	}
 	m := r.compile(f, search)
+	// A filter that holds every row (none but an order) tests none, and
+	// the walk stops at the trace's next: the total is every row.
+	all := m.all()
 	prev, next, pos, total := -1, -1, 0, 0
 	r.rows.walk(f.Sort, f.Desc, f.alignerIdx, func(j int) bool {
-		if m.fails(j) != 0 {
+		if !all && m.fails(j) != 0 {
 			return true
 		}
 		total++
@@ -466,9 +469,13 @@ func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error)
 			prev = j
 		case next < 0:
 			next = j
+			return !all
 		}
 		return true
 	})
+	if all {
+		total = r.rows.N
+	}
 	if pos == 0 {
 		return nil, nil
 	}
@@ -483,13 +490,18 @@ func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error)
 }
 
 // related are the same problem's traces, from the index: in the default
-// order, at most maxRelated; one walk of that order testing each row's
-// problem.
+// order, at most maxRelated; the problem's rows of the row file's
+// by-problem order (in the default order), each tested against the
+// filter of the problem.
 func (p *tracePage) related(r *runDB) {
 	byProblem := Filter{Problem: p.T.Problem, Per: defaultPer, Page: 1}.withAligner(r.aligners)
 	m := r.compile(byProblem, nil)
 	rf := r.rows
-	r.rows.walk(byProblem.Sort, byProblem.Desc, byProblem.alignerIdx, func(j int) bool {
+	code, ok := rf.problemCode[p.T.Problem]
+	if !ok {
+		return
+	}
+	rf.problemRows(uint32(code), func(j int) bool {
 		if m.fails(j) != 0 {
 			return true
 		}

@@ -1,0 +1,75 @@
+package view
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/datg/datg/internal/duck"
+)
+
+// TestRowFileBuildIsWhatItWas: the row file streamed by one query
+// (buildRows) is byte for byte the one the tables of the old build made
+// (legacyBuildRows), over the index's hostile runs (three aligners, tied
+// and missing scores, stale and missing verdicts) and the trace page's
+// (verdicts under answers, detections under compliance, with and without
+// them), the new one built under the viewer's memory cap, in one part and
+// in parts of 97 traces and of five (ids repeated across parts' ends).
+func TestRowFileBuildIsWhatItWas(t *testing.T) {
+	ctx := context.Background()
+	type run struct {
+		dir   string
+		parts []int
+	}
+	runs := map[string]run{}
+	for _, n := range []int{0, 1, 300, 2500} {
+		parts := []int{indexPartRows, 97}
+		if n <= 300 {
+			parts = append(parts, 5)
+		}
+		runs[fmt.Sprintf("index run of %d", n)] = run{writeIndexRun(t, n, uint64(n)+11), parts}
+	}
+	for _, full := range []bool{false, true} {
+		dir, _ := writePageRun(t, 700, 5, full)
+		runs[fmt.Sprintf("page run, full %v", full)] = run{dir, []int{indexPartRows, 97}}
+	}
+	defer func(n int) { indexPartRows = n }(indexPartRows)
+	for name, run := range runs {
+		dir := run.dir
+		build := func(limits duck.Limits, how func(context.Context, *duck.DB, *os.File, string) error) []byte {
+			t.Helper()
+			db, err := duck.OpenWith(ctx, dir, limits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			f, err := os.Create(filepath.Join(t.TempDir(), "rows"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := how(ctx, db, f, "the same key"); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			data, err := os.ReadFile(f.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return data
+		}
+		old := build(duck.DefaultLimits(), legacyBuildRows)
+		for _, size := range run.parts {
+			indexPartRows = size
+			now := build(viewLimits(), buildRows)
+			if !bytes.Equal(old, now) {
+				t.Errorf("%s, parts of %d: the streamed row file (%d bytes) differs from the old build's (%d bytes)", name, size, len(now), len(old))
+			}
+		}
+		if len(old) < 100 {
+			t.Errorf("%s: a row file of %d bytes: the test compares nothing", name, len(old))
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package view
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/datg/datg/internal/testenv"
+)
+
+// BenchmarkTraceReads is each of a trace page's reads alone over the run
+// in $DATG_BENCH_RUN (one DATG_BENCH_KEEP kept), its row file built
+// first: which of them grow with the run. cpu-ns/op is the process's CPU
+// a read (DuckDB's threads included).
+//
+//	DATG_BENCH_RUN=DIR go test -run '^$' -bench BenchmarkTraceReads -benchtime 20x ./pipelines/view
+func BenchmarkTraceReads(b *testing.B) {
+	dir := os.Getenv("DATG_BENCH_RUN")
+	if dir == "" {
+		b.Skip("DATG_BENCH_RUN names no run")
+	}
+	ctx := context.Background()
+	r, err := openRunDB(ctx, dir, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.close()
+	id := "t0000102"
+	j, ok := r.rows.find(id)
+	if !ok {
+		b.Fatalf("no trace %s", id)
+	}
+	traces, probs := keysOf([]string{id}), keysOf([]string{r.rows.problemOf(j)})
+	for _, read := range []struct {
+		name string
+		run  func(t *traceRows) error
+	}{
+		{"text", func(t *traceRows) error { return t.readText(ctx, r, traces) }},
+		{"questions", func(t *traceRows) error { return t.readQuestions(ctx, r, probs) }},
+		{"verdicts", func(t *traceRows) error { return t.readVerdicts(ctx, r, traces) }},
+		{"detections", func(t *traceRows) error { return t.readDetections(ctx, r, traces) }},
+		{"scores", func(t *traceRows) error { return t.readScores(ctx, r, traces) }},
+		{"dags", func(t *traceRows) error { return t.readDAGs(ctx, r, probs) }},
+		{"events", func(t *traceRows) error { return t.readEvents(ctx, r, traces) }},
+	} {
+		b.Run(read.name, func(b *testing.B) {
+			cpu := testenv.CPUTime()
+			for b.Loop() {
+				t, _ := readTraceRows(ctx, r, nil, nil)
+				if err := read.run(t); err != nil {
+					b.Fatal(err)
+				}
+			}
+			testenv.ReportCPU(b, cpu, 0)
+		})
+	}
+}

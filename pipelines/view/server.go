@@ -55,7 +55,9 @@ func (s *Server) open(ctx context.Context) (*runDB, error) {
 		return nil, err
 	}
 	r.startSearchIndex(s.dir, s.cache, func(format string, args ...any) { fmt.Fprintf(s.log, format+"\n", args...) })
-	r.tables = s.startTables(r)
+	if computeTablesAtOpen {
+		r.tables = s.startTables(r)
+	}
 	return r, nil
 }
 

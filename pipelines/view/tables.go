@@ -76,19 +76,22 @@ const tablesRefresh = 2
 // starts it again.
 func (s *Server) tables(_ context.Context, r *runDB, _ *http.Request, info *pageInfo) (string, any, error) {
 	info.Title = "paper tables"
+	info.Refresh = tablesRefresh
 	task := r.tablesTask()
-	if task == nil { // a generation the viewer did not open (none in a server)
-		return "", nil, errors.New("the paper tables are not computed for this generation")
+	if task == nil {
+		if task = s.replaceTables(r, nil); task == nil { // a newer generation replaced r
+			return "tables", &tablesPage{Busy: &tablesProgress{Stopped: true}}, nil
+		}
 	}
 	st := task.status()
 	switch {
 	case st.page != nil:
+		info.Refresh = 0
 		return "tables", st.page, nil
 	case st.err != nil && !errors.Is(st.err, context.Canceled):
-		s.restartTables(r, task)
+		s.replaceTables(r, task)
 		return "", nil, fmt.Errorf("computing the paper tables of generation %d (reload to try again): %w", r.gen, st.err)
 	}
-	info.Refresh = tablesRefresh
 	return "tables", &tablesPage{Busy: &tablesProgress{Done: st.done, Total: task.total, Stopped: st.err != nil}}, nil
 }
 

@@ -16,6 +16,14 @@ import (
 // datg's cache (tablescache.go), so the next viewer of the same generation
 // shows them at once.
 
+// computeTablesAtOpen starts a generation's tables when the viewer opens
+// it; else the first /tables starts them (it too answers at once). The
+// package's tests open hundreds of viewers and look at few tables: they
+// turn it off (TestMain), so that the tables' queries do not compete for
+// the machine's cores with every test and fill the benchmarks' CPU time
+// and memory.
+var computeTablesAtOpen = true
+
 // tablesTask is the computation of one generation's tables.
 type tablesTask struct {
 	total  int // tables to compute
@@ -107,18 +115,20 @@ func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf f
 	}
 }
 
-// restartTables starts r's tables again after task failed, unless another
-// request did, or a newer generation replaced r.
-func (s *Server) restartTables(r *runDB, task *tablesTask) {
+// replaceTables starts computing r's tables in place of old (nil: none
+// started yet; else a computation that failed), unless another request
+// did, or a newer generation replaced r; it returns r's computation then
+// (nil: none, r is retired).
+func (s *Server) replaceTables(r *runDB, old *tablesTask) *tablesTask {
 	r.mu.Lock()
-	current := r.tables == task && !r.retired
+	current := r.tables == old && !r.retired
 	r.mu.Unlock()
 	if !current {
-		return
+		return r.tablesTask()
 	}
 	next := s.startTables(r)
 	r.mu.Lock()
-	current = r.tables == task && !r.retired
+	current = r.tables == old && !r.retired
 	if current {
 		r.tables = next
 	}
@@ -126,4 +136,5 @@ func (s *Server) restartTables(r *runDB, task *tablesTask) {
 	if !current {
 		next.stop()
 	}
+	return r.tablesTask()
 }

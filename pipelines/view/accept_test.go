@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -169,8 +170,13 @@ func TestViewerAcceptance(t *testing.T) {
 	}
 
 	// The tables page: a cell opens the traces it counts.
+	// Its first answer comes at once: the tables, or while the viewer
+	// computes them, how far along that is (the page reloads itself).
+	asked := time.Now()
 	b.do("tables", chromedp.Navigate(base+"/tables"), chromedp.WaitVisible(`h1`))
-	t.Logf("timing tables: %+v", b.timing())
+	t.Logf("timing tables, first answer: %+v (tables being computed: %v)", b.timing(), eval[bool](b, `!!document.querySelector("p.busy")`))
+	b.do("tables ready", chromedp.WaitVisible(`table.paper`))
+	t.Logf("timing tables: shown %v after the first answer was asked for", time.Since(asked).Round(time.Millisecond))
 	b.shot("tables")
 	cell := eval[[]string](b, `(function () { var t = document.querySelector("section#t-accuracy table.paper") || document.querySelector("table.paper");
 		var heads = Array.prototype.map.call(t.querySelectorAll("th"), function (th) { return th.textContent; });

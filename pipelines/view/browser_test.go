@@ -139,6 +139,15 @@ func (b *browser) wait(what, js string) {
 	}
 }
 
+// settle polls a script until it is true, for up to 5 seconds, and
+// returns either way: what follows checks the state, and says what is
+// wrong when the script never became true (a fixed sleep waited for it
+// before, as long whether it came at once or not).
+func (b *browser) settle(js string) {
+	b.t.Helper()
+	chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(5*time.Second)))
+}
+
 // location is the tab's URL.
 func (b *browser) location() string {
 	b.t.Helper()

@@ -20,6 +20,7 @@ import (
 // opens as many traces as it counts; no page asks anything of another
 // origin; and at a phone's width no page is wider than the screen.
 func TestViewerInChromium(t *testing.T) {
+	tablesAtOpen(t) // as datg view: ready, or nearly, when the test opens them
 	ts := serve(t, writeRun(t, 60))
 	b := newBrowser(t, 1200, 800)
 	ctx, cancelT := context.WithTimeout(b.ctx, 120*time.Second)
@@ -93,7 +94,8 @@ func TestViewerInChromium(t *testing.T) {
 
 	// Click node n2 of the shown DAG: its evidence scrolls into view, highlighted.
 	b.do("click n2", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`),
-		chromedp.Click(`figure.dag-figure.shown [data-node="n2"]`, chromedp.NodeVisible), chromedp.Sleep(300*time.Millisecond))
+		chromedp.Click(`figure.dag-figure.shown [data-node="n2"]`, chromedp.NodeVisible))
+	b.settle(`document.querySelectorAll('.trace-text .ev.selected').length > 0`)
 	if n := eval[int](b, `document.querySelectorAll('.trace-text .ev.selected').length`); n != 1 {
 		t.Errorf("clicking n2 highlighted %v spans, want 1", n)
 	}
@@ -107,7 +109,8 @@ func TestViewerInChromium(t *testing.T) {
 		t.Errorf("n2's evidence is not in view after the click")
 	}
 	// Click the evidence of n1: n1's box is highlighted.
-	b.do("click n1's evidence", chromedp.Click(`.trace-text .ev.commit`, chromedp.NodeVisible), chromedp.Sleep(200*time.Millisecond))
+	b.do("click n1's evidence", chromedp.Click(`.trace-text .ev.commit`, chromedp.NodeVisible))
+	b.settle(`!!document.querySelector('figure.dag-figure.shown [data-node="n1"].selected')`)
 	if !eval[bool](b, `!!document.querySelector('figure.dag-figure.shown [data-node="n1"].selected')`) {
 		t.Errorf("clicking n1's evidence did not highlight n1")
 	}

@@ -24,3 +24,11 @@ var errBadRows = errors.New("not a whole row file")
 // and DuckDB's temporary files in: neither the cache directory nor the
 // system's temporary directory can be written.
 var ErrNoWritableDir = errors.New("no writable directory for the viewer's files")
+
+// errBadTables means a cache entry of a generation's paper tables is not
+// whole, or not of this format or key: the tables are computed again.
+var errBadTables = errors.New("not a whole entry of paper tables")
+
+// errTablesNotKept means the generation's paper tables have no place in
+// the cache (no cache directory, one inside the run, no manifest).
+var errTablesNotKept = errors.New("the paper tables are not kept")

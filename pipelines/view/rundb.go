@@ -37,7 +37,7 @@ type runDB struct {
 
 	mu       sync.Mutex
 	searches []search    // the newest last
-	tables   *tablesPage // the paper tables, computed on first use
+	tables   *tablesTask // the paper tables, computed in the background (tablestask.go)
 	refs     int         // requests using it
 	retired  bool        // a newer generation replaced it: close when refs is 0
 }

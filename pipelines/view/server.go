@@ -55,6 +55,9 @@ func (s *Server) open(ctx context.Context) (*runDB, error) {
 		return nil, err
 	}
 	r.startSearchIndex(s.dir, s.cache, func(format string, args ...any) { fmt.Fprintf(s.log, format+"\n", args...) })
+	if computeTablesAtOpen {
+		r.tables = s.startTables(r)
+	}
 	return r, nil
 }
 
@@ -123,7 +126,8 @@ func (s *Server) retire(r *runDB) {
 }
 
 // release ends a request's use of r (or, with retire, the server's) and
-// closes r when it is retired and unused.
+// closes r when it is retired and unused. Retiring r stops its tables'
+// computation at once (no page will show them); closing waits for it.
 func (s *Server) release(r *runDB, retire bool) error {
 	r.mu.Lock()
 	if retire {
@@ -132,8 +136,15 @@ func (s *Server) release(r *runDB, retire bool) error {
 		r.refs--
 	}
 	closeIt := r.retired && r.refs == 0
+	task := r.tables
 	r.mu.Unlock()
+	if task != nil && retire {
+		task.cancel()
+	}
 	if closeIt {
+		if task != nil {
+			task.stop()
+		}
 		return r.close()
 	}
 	return nil
@@ -192,6 +203,9 @@ type pageInfo struct {
 	// server's routes.
 	Static *Head
 	Home   string
+	// Refresh, when set, reloads the page after that many seconds (a
+	// page of work in progress).
+	Refresh int
 }
 
 // page runs a page: the generation to read, the page's data, its

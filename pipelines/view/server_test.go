@@ -218,10 +218,7 @@ func TestTracePage(t *testing.T) {
 // exactly the traces it counts.
 func TestTablesLinkToTheirTraces(t *testing.T) {
 	ts := serve(t, writeRun(t, 6))
-	status, body, _ := get(t, ts, "/tables")
-	if status != 200 {
-		t.Fatalf("%d\n%s", status, body)
-	}
+	body := tablesWhenReady(t, ts)
 	i := strings.Index(body, `id="t-direction_accuracy"`)
 	if i < 0 {
 		t.Fatalf("no direction_accuracy:\n%s", body)

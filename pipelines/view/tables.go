@@ -2,12 +2,12 @@ package view
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/datg/datg/pipelines/tables"
 	datgsql "github.com/datg/datg/sql"
@@ -15,9 +15,19 @@ import (
 
 // tablesPage is every paper table, as sql/tables computes it for datg
 // tables, with each row (a cell of the paper's table: the queries are
-// tidy) linked to the index of the traces behind it.
+// tidy) linked to the index of the traces behind it; or, while they are
+// being computed, how far along that is.
 type tablesPage struct {
 	Tables []tableView
+	Busy   *tablesProgress // the tables are not ready yet (Tables is empty)
+}
+
+// tablesProgress is how far the computation of a generation's tables is.
+type tablesProgress struct {
+	Done, Total int
+	// Stopped says a newer generation replaced this one: the next page
+	// reads it.
+	Stopped bool
 }
 
 type tableView struct {
@@ -38,61 +48,106 @@ type tableRow struct {
 	Href  string // the index of the row's traces ("": no filter of the index says them)
 }
 
-// tablesOnce guards computing a generation's tables once.
-var tablesMu sync.Mutex
-
-func (s *Server) tables(ctx context.Context, r *runDB, req *http.Request, info *pageInfo) (string, any, error) {
-	tablesMu.Lock()
-	defer tablesMu.Unlock()
-	if r.tables == nil {
-		p, err := computeTables(ctx, r)
-		if err != nil {
-			return "", nil, err
-		}
-		r.tables = p
-	}
-	info.Title = "paper tables"
-	return "tables", r.tables, nil
+// tableResult is one table as its query answered, before the page links
+// its rows: what the cache keeps (tablescache.go).
+type tableResult struct {
+	Name    string
+	Err     string
+	Stale   []string
+	Missing []string
+	Columns []string
+	Rows    [][]tableCell
 }
 
-// computeTables runs every table's query over the generation.
-func computeTables(ctx context.Context, r *runDB) (*tablesPage, error) {
-	p := &tablesPage{}
+// tableCell is one value of a table as text; Null tells SQL's NULL from
+// an empty string (a NULL key does not filter the row's link).
+type tableCell struct {
+	Text string
+	Null bool
+}
+
+// tablesRefresh is how often, in seconds, the page of tables being
+// computed reloads itself.
+const tablesRefresh = 2
+
+// tables answers at once: with the generation's tables when they are
+// ready, else with how far their computation is (the page reloads itself
+// until they are). A computation that failed is said, and the next load
+// starts it again.
+func (s *Server) tables(_ context.Context, r *runDB, _ *http.Request, info *pageInfo) (string, any, error) {
+	info.Title = "paper tables"
+	info.Refresh = tablesRefresh
+	task := r.tablesTask()
+	if task == nil {
+		if task = s.replaceTables(r, nil); task == nil { // a newer generation replaced r
+			return "tables", &tablesPage{Busy: &tablesProgress{Stopped: true}}, nil
+		}
+	}
+	st := task.status()
+	switch {
+	case st.page != nil:
+		info.Refresh = 0
+		return "tables", st.page, nil
+	case st.err != nil && !errors.Is(st.err, context.Canceled):
+		s.replaceTables(r, task)
+		return "", nil, fmt.Errorf("computing the paper tables of generation %d (reload to try again): %w", r.gen, st.err)
+	}
+	return "tables", &tablesPage{Busy: &tablesProgress{Done: st.done, Total: task.total, Stopped: st.err != nil}}, nil
+}
+
+// computeTables runs every table's query over the generation, one after
+// the other, telling progress (when set) how many are done. A query's
+// error is its table's (the others still run); an ended ctx ends it.
+func computeTables(ctx context.Context, r *runDB, progress func(done int)) ([]tableResult, error) {
+	if err := beforeTable(ctx, ""); err != nil {
+		return nil, err
+	}
 	ready, err := tables.CheckListings(ctx, r.db)
 	if err != nil {
 		return nil, fmt.Errorf("checking the tables' inputs: %w", err)
 	}
-	for _, l := range tables.Listings() {
+	var out []tableResult
+	for i, l := range tables.Listings() {
 		f, ok := datgsql.Table(l.Name)
 		if !ok {
 			return nil, fmt.Errorf("sql/tables has no %s.sql", l.Name)
 		}
-		tv := tableView{Name: l.Name, Stale: ready[l.Name].Stale, Missing: ready[l.Name].Missing}
-		if len(tv.Stale) > 0 {
-			p.Tables = append(p.Tables, tv)
-			continue
-		}
-		if err := runTable(ctx, r, f.Text, l, &tv); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+		tr := tableResult{Name: l.Name, Stale: ready[l.Name].Stale, Missing: ready[l.Name].Missing}
+		if len(tr.Stale) == 0 {
+			err := beforeTable(ctx, l.Name)
+			if err == nil {
+				err = runTable(ctx, r, f.Text, &tr)
 			}
-			tv.Err = err.Error()
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				tr.Columns, tr.Rows, tr.Err = nil, nil, err.Error()
+			}
 		}
-		p.Tables = append(p.Tables, tv)
+		out = append(out, tr)
+		if progress != nil {
+			progress(i + 1)
+		}
 	}
-	return p, nil
+	return out, nil
 }
 
-func runTable(ctx context.Context, r *runDB, query string, l tables.Listing, tv *tableView) error {
+// beforeTable runs before the tables' inputs are checked (table "": its
+// error ends the computation) and before each table's query (its error
+// is the table's). Tests make it wait, or fail.
+var beforeTable = func(ctx context.Context, table string) error { return nil }
+
+func runTable(ctx context.Context, r *runDB, query string, tr *tableResult) error {
 	rows, err := r.db.QueryContext(ctx, query)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	if tv.Columns, err = rows.Columns(); err != nil {
+	if tr.Columns, err = rows.Columns(); err != nil {
 		return err
 	}
-	vals := make([]any, len(tv.Columns))
+	vals := make([]any, len(tr.Columns))
 	ptrs := make([]any, len(vals))
 	for i := range vals {
 		ptrs[i] = &vals[i]
@@ -101,21 +156,47 @@ func runTable(ctx context.Context, r *runDB, query string, l tables.Listing, tv 
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		row := tableRow{Cells: make([]string, len(vals))}
-		byName := map[string]string{}
+		row := make([]tableCell, len(vals))
 		for i, v := range vals {
 			if v == nil {
+				row[i].Null = true
 				continue
 			}
-			row.Cells[i] = cellText(v)
-			byName[tv.Columns[i]] = row.Cells[i]
+			row[i].Text = cellText(v)
 		}
-		if f, ok := cellFilter(l, byName); ok {
-			row.Href = f.URL("/")
-		}
-		tv.Rows = append(tv.Rows, row)
+		tr.Rows = append(tr.Rows, row)
 	}
 	return rows.Err()
+}
+
+// tablesPageOf is the page of the tables' results: each row linked to the
+// index of its traces.
+func tablesPageOf(results []tableResult) *tablesPage {
+	listings := map[string]tables.Listing{}
+	for _, l := range tables.Listings() {
+		listings[l.Name] = l
+	}
+	p := &tablesPage{}
+	for _, tr := range results {
+		tv := tableView{Name: tr.Name, Err: tr.Err, Stale: tr.Stale, Missing: tr.Missing, Columns: tr.Columns}
+		l, listed := listings[tr.Name]
+		for _, cells := range tr.Rows {
+			row := tableRow{Cells: make([]string, len(cells))}
+			byName := map[string]string{}
+			for i, c := range cells {
+				row.Cells[i] = c.Text
+				if !c.Null && i < len(tr.Columns) {
+					byName[tr.Columns[i]] = c.Text
+				}
+			}
+			if f, ok := cellFilter(l, byName); ok && listed {
+				row.Href = f.URL("/")
+			}
+			tv.Rows = append(tv.Rows, row)
+		}
+		p.Tables = append(p.Tables, tv)
+	}
+	return p
 }
 
 // cellKeys map a table's key columns to the index's facets; columns named

@@ -15,6 +15,7 @@ require (
 	github.com/duckdb/duckdb-go-bindings/linux-arm64 v0.1.21
 	github.com/duckdb/duckdb-go-bindings/windows-amd64 v0.1.21
 	github.com/google/go-cmp v0.7.0
+	github.com/klauspost/compress v1.19.2
 	github.com/marcboeker/go-duckdb/mapping v0.0.21
 	github.com/marcboeker/go-duckdb/v2 v2.4.3
 	github.com/parquet-go/parquet-go v0.32.0
@@ -41,7 +42,6 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/klauspost/compress v1.19.2 // indirect
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
 	github.com/marcboeker/go-duckdb/arrowmapping v0.0.21 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect

@@ -47,3 +47,8 @@ var ErrTableChanged = errors.New("table file changed outside datg")
 
 // ErrDryRun means a dry-run transaction was asked to commit.
 var ErrDryRun = errors.New("dry run: nothing is committed")
+
+// ErrUnsorted means a row was given to a writer of sorted rows
+// (CreateSorted) after rows of a group that sorts after its own: the
+// writer no longer holds the keys its row could repeat.
+var ErrUnsorted = errors.New("rows not in the order of their key")

@@ -85,7 +85,7 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 		out = f
 	}
 	opts := append(tx.meta.options(def.Name, tx.id, time.Now()),
-		parquet.Compression(&parquet.Zstd),
+		parquet.Compression(writerCodec),
 		parquet.MaxRowsPerRowGroup(int64(rowsPerGroup(def.Table))),
 	)
 	for _, c := range def.Columns() {

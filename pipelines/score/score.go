@@ -55,7 +55,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return sum, err
 	}
 	q, _ := datgsql.Derive("scores")
-	w, err := store.Create(cfg.Data, schema.Scores, store.Meta{Stage: "score", ConfigHash: store.HashConfig(q.Text)})
+	// scores.sql sorts by trace first and the parts follow each other in
+	// trace order, so the writer checks the keys a trace at a time instead
+	// of keeping every score's until the commit.
+	w, err := store.CreateSorted(cfg.Data, schema.Scores, store.Meta{Stage: "score", ConfigHash: store.HashConfig(q.Text)}, 1)
 	if err != nil {
 		return sum, err
 	}
@@ -96,8 +99,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := w.Write(batch...); err != nil {
 		return sum, err
 	}
+	if beforeCommit != nil {
+		beforeCommit()
+	}
 	return sum, w.Commit()
 }
+
+// beforeCommit, when set (by a test), runs once every score is written
+// and before the table is committed: what the stage holds then.
+var beforeCommit func()
 
 // scorePart runs scores.sql over the part of the run conn has chosen,
 // giving each row to add in the query's order.

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
+	"github.com/datg/datg/internal/swar"
 	"github.com/datg/datg/internal/utf8lead"
 	"github.com/datg/datg/transforms/mathverify"
 )
@@ -99,7 +100,7 @@ func skipJSONSpace(b []byte, i int) int {
 // if there is none, or it holds a control character, a \u escape or
 // invalid UTF-8 (which json replaces). The string is in b if it has no
 // escape, else unescaped into *buf (reused). In one pass: runs of bytes
-// that need nothing are skipped eight at a time (specialBytes) and
+// that need nothing are skipped eight at a time (swar.JSONSpecial) and
 // copied whole; at a non-ASCII byte its rune is checked in place, by
 // table.
 func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool) {
@@ -113,7 +114,7 @@ func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool)
 		// Skip to the next byte that needs attention, a word at a time
 		// (nextSpecialByte, inlined: it runs once for each such byte).
 		for j+8 <= len(b) {
-			if m := specialBytes(binary.LittleEndian.Uint64(b[j : j+8])); m != 0 {
+			if m := swar.JSONSpecial(binary.LittleEndian.Uint64(b[j : j+8])); m != 0 {
 				j += bits.TrailingZeros64(m) / 8
 				break
 			}
@@ -166,33 +167,11 @@ func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool)
 // unescaped is what each escape letter but u stands for.
 var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// SWAR constants: each byte's low seven bits, its high bit, and 1, in
-// each of the eight bytes of a word.
-const (
-	swarLow7 = 0x7f7f7f7f7f7f7f7f
-	swarHigh = 0x8080808080808080
-	swarOnes = 0x0101010101010101
-)
-
-// specialBytes has the high bit of byte k of w set where that byte needs
-// the string decoder's attention: a quote, a backslash, a control byte
-// or a non-ASCII byte (the high bit of a non-ASCII byte is set whatever
-// the tests on its low seven bits give). On seven-bit lanes each test
-// adds at most 0x7f to at most 0x7f, so no carry crosses into the next
-// byte and the flags are exact.
-func specialBytes(w uint64) uint64 {
-	w7 := w & swarLow7
-	quote := ^((w7 ^ '"'*swarOnes) + swarLow7)
-	backslash := ^((w7 ^ '\\'*swarOnes) + swarLow7)
-	control := ^(w7 + (0x80-0x20)*swarOnes) // below 0x20: no carry into bit 7
-	return (w | quote | backslash | control) & swarHigh
-}
-
 // nextSpecialByte is the index of the first byte at or after j that
-// specialBytes flags, or len(b).
+// swar.JSONSpecial flags, or len(b).
 func nextSpecialByte(b []byte, j int) int {
 	for ; j+8 <= len(b); j += 8 {
-		if m := specialBytes(binary.LittleEndian.Uint64(b[j : j+8])); m != 0 {
+		if m := swar.JSONSpecial(binary.LittleEndian.Uint64(b[j : j+8])); m != 0 {
 			return j + bits.TrailingZeros64(m)/8
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"unicode/utf8"
 
+	"github.com/datg/datg/internal/swar"
 	"github.com/datg/datg/internal/utf8lead"
 )
 
@@ -44,23 +45,23 @@ func (t *Text) DecodeJSONString(b []byte, i int) (next int, ok bool) {
 	for j := i + 1; j < len(b); {
 		if j+8 <= len(b) {
 			w := binary.LittleEndian.Uint64(b[j : j+8])
-			if jsonSpecialBytes(w) == 0 { // eight ASCII runes, none a quote, backslash or control
+			if swar.JSONSpecial(w) == 0 { // eight ASCII runes, none a quote, backslash or control
 				o := out[k : k+8 : k+8]
 				c := b[j : j+8 : j+8]
 				o[0], o[1], o[2], o[3] = rune(c[0]), rune(c[1]), rune(c[2]), rune(c[3])
 				o[4], o[5], o[6], o[7] = rune(c[4]), rune(c[5]), rune(c[6]), rune(c[7])
 				// No newline or backslash here: in JSON they are escaped.
-				dollar, a := bytesEqual(w, '$'), bytesEqual(w|0x20*swarOnes, 'a') // "a" or "A"
-				br := bytesEqual(w, '[') | bytesEqual(w, ']') | bytesEqual(w, '}')
+				dollar, a := swar.Equal(w, '$'), swar.Equal(w|0x20*swar.Ones, 'a') // "a" or "A"
+				br := swar.Equal(w, '[') | swar.Equal(w, ']') | swar.Equal(w, '}')
 				if a != 0 {
-					markByte(x.planes[planeLetterA], k, byteFlags(a))
+					markByte(x.planes[planeLetterA], k, swar.Flags(a))
 				}
 				if dollar|br != 0 {
 					if dollar != 0 {
-						markByte(x.planes[planeDollar], k, byteFlags(dollar))
+						markByte(x.planes[planeDollar], k, swar.Flags(dollar))
 					}
 					if br != 0 {
-						markByte(x.planes[planeBrackets], k, byteFlags(br))
+						markByte(x.planes[planeBrackets], k, swar.Flags(br))
 					}
 				}
 				j += 8
@@ -162,20 +163,6 @@ var jsonByteClass = func() (t [256]uint8) {
 
 // unescaped is what each JSON escape letter but u stands for.
 var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// jsonSpecialBytes has the high bit of byte k of w set where that byte
-// needs a JSON string decoder's attention: a quote, a backslash, a
-// control byte or a non-ASCII byte (whose high bit is set whatever the
-// tests on its low seven bits give). On seven-bit lanes each test adds at
-// most 0x7f to at most 0x7f, so no carry crosses into the next byte and
-// the flags are exact.
-func jsonSpecialBytes(w uint64) uint64 {
-	w7 := w & swarLow7
-	quote := ^((w7 ^ '"'*swarOnes) + swarLow7)
-	backslash := ^((w7 ^ '\\'*swarOnes) + swarLow7)
-	control := ^(w7 + (0x80-0x20)*swarOnes) // below 0x20: no carry into bit 7
-	return (w | quote | backslash | control) & swarHigh
-}
 
 // GradeText is Grade of the text last decoded into t (t is only read).
 func (g Gold) GradeText(t *Text) Verdict {

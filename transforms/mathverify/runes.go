@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/datg/datg/internal/swar"
 	"github.com/datg/datg/internal/utf8lead"
 )
 
@@ -77,26 +78,6 @@ func borrowMarkedRunes(s string) ([]rune, *notableIndex) {
 	return rs, x
 }
 
-// SWAR constants: a byte's low seven bits, and its high bit, in each of
-// the eight bytes of a word.
-const (
-	swarLow7 = 0x7f7f7f7f7f7f7f7f
-	swarHigh = 0x8080808080808080
-	swarOnes = 0x0101010101010101
-)
-
-// bytesEqual has the high bit of each byte of w (eight ASCII bytes) set
-// where that byte is c. A byte of w^c below 0x80 plus 0x7f carries into
-// its high bit (and no further) unless it is zero.
-func bytesEqual(w uint64, c byte) uint64 {
-	return ^((w ^ uint64(c)*swarOnes) + swarLow7) & swarHigh
-}
-
-// byteFlags packs the high bits of a word's eight bytes into eight bits,
-// byte j's as bit j: bit 8j of m>>7, times 2^(7(7-j)+7), lands on bit
-// 56+j, and no two of the products' bits meet.
-func byteFlags(m uint64) uint64 { return ((m >> 7) * 0x0102040810204080) >> 56 }
-
 // markByte sets the eight bits of flags from position k of plane.
 func markByte(plane []uint64, k int, flags uint64) {
 	plane[k/64] |= flags << (k % 64)
@@ -121,28 +102,28 @@ func decodeMarked(out []rune, s string, x *notableIndex) []rune {
 		if i+8 <= len(s) {
 			b := bs[i : i+8 : i+8]
 			w := binary.LittleEndian.Uint64(b)
-			if w&swarHigh == 0 {
+			if w&swar.High == 0 {
 				o := out[k : k+8 : k+8]
 				o[0], o[1], o[2], o[3] = rune(b[0]), rune(b[1]), rune(b[2]), rune(b[3])
 				o[4], o[5], o[6], o[7] = rune(b[4]), rune(b[5]), rune(b[6]), rune(b[7])
-				nl, dollar, back := bytesEqual(w, '\n'), bytesEqual(w, '$'), bytesEqual(w, '\\')
-				br := bytesEqual(w, '[') | bytesEqual(w, ']') | bytesEqual(w, '}')
-				a := bytesEqual(w|0x20*swarOnes, 'a') // "a" or "A"
+				nl, dollar, back := swar.Equal(w, '\n'), swar.Equal(w, '$'), swar.Equal(w, '\\')
+				br := swar.Equal(w, '[') | swar.Equal(w, ']') | swar.Equal(w, '}')
+				a := swar.Equal(w|0x20*swar.Ones, 'a') // "a" or "A"
 				if a != 0 {
-					markByte(x.planes[planeLetterA], k, byteFlags(a))
+					markByte(x.planes[planeLetterA], k, swar.Flags(a))
 				}
 				if nl|dollar|back|br != 0 {
 					if nl != 0 {
-						markByte(x.planes[planeNewline], k, byteFlags(nl))
+						markByte(x.planes[planeNewline], k, swar.Flags(nl))
 					}
 					if dollar != 0 {
-						markByte(x.planes[planeDollar], k, byteFlags(dollar))
+						markByte(x.planes[planeDollar], k, swar.Flags(dollar))
 					}
 					if back != 0 {
-						markByte(x.planes[planeBackslash], k, byteFlags(back))
+						markByte(x.planes[planeBackslash], k, swar.Flags(back))
 					}
 					if br != 0 {
-						markByte(x.planes[planeBrackets], k, byteFlags(br))
+						markByte(x.planes[planeBrackets], k, swar.Flags(br))
 					}
 				}
 				i += 8

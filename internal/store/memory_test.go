@@ -7,28 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
 )
-
-// liveHeap is the Go heap still reachable: what a stage holds, not the
-// garbage it has not collected yet.
-func liveHeap() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
-}
-
-// heapPerRow is how much more live heap n2 rows hold than n1 rows, per
-// extra row, when measure(n) returns the live heap held with n rows.
-func heapPerRow(t *testing.T, n1, n2 int, measure func(n int) int64) int64 {
-	t.Helper()
-	h1, h2 := measure(n1), measure(n2)
-	per := (h2 - h1) / int64(n2-n1)
-	t.Logf("live heap: %d KB at %d rows, %d KB at %d rows: %d bytes a row", h1>>10, n1, h2>>10, n2, per)
-	return per
-}
 
 // scaleTrace is the i-th trace of a generated table: 3 KB of text, the
 // identity fields of a real one.
@@ -53,19 +34,19 @@ func TestWriterHeapFlat(t *testing.T) {
 		t.Skip("writes 40,000 traces")
 	}
 	text := realisticTraces(1, 3000)[0].Text
-	per := heapPerRow(t, 5_000, 40_000, func(n int) int64 {
+	per := testenv.HeapPer(t, "row", 5_000, 40_000, func(n int) int64 {
 		w, err := Create(t.TempDir(), schema.Traces, Meta{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Abort()
-		before := liveHeap()
+		before := testenv.LiveHeap()
 		for i := range n {
 			if err := w.Write(scaleTrace(i, text)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		held := liveHeap() - before
+		held := testenv.LiveHeap() - before
 		runtime.KeepAlive(w)
 		return held
 	})
@@ -82,7 +63,7 @@ func TestScanHeapFlat(t *testing.T) {
 		t.Skip("writes 40,000 traces")
 	}
 	text := realisticTraces(1, 3000)[0].Text
-	per := heapPerRow(t, 5_000, 40_000, func(n int) int64 {
+	per := testenv.HeapPer(t, "row", 5_000, 40_000, func(n int) int64 {
 		dir := t.TempDir()
 		w, err := Create(dir, schema.Traces, Meta{})
 		if err != nil {
@@ -97,12 +78,12 @@ func TestScanHeapFlat(t *testing.T) {
 			t.Fatal(err)
 		}
 		w = nil
-		before := liveHeap()
+		before := testenv.LiveHeap()
 		var held int64
 		seen := 0
 		err = Scan(dir, schema.Traces, func(*schema.Trace) error {
 			if seen++; seen == n {
-				held = liveHeap() - before
+				held = testenv.LiveHeap() - before
 			}
 			return nil
 		})

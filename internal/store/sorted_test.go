@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
 )
 
@@ -143,17 +144,17 @@ func TestSortedWriterHeapFlat(t *testing.T) {
 	rows := sortedScores(rand.New(rand.NewPCG(1, 2)), 200_000)
 	// Whole row groups of 20,000 at both sizes: the group being filled
 	// holds the same.
-	per := heapPerRow(t, 40_000, 200_000, func(n int) int64 {
+	per := testenv.HeapPer(t, "row", 40_000, 200_000, func(n int) int64 {
 		w, err := CreateSorted(t.TempDir(), schema.Scores, Meta{}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Abort()
-		before := liveHeap()
+		before := testenv.LiveHeap()
 		if err := writeInBatches(rand.New(rand.NewPCG(3, 4)), rows[:n], w.Write); err != nil {
 			t.Fatal(err)
 		}
-		held := liveHeap() - before
+		held := testenv.LiveHeap() - before
 		runtime.KeepAlive(w)
 		runtime.KeepAlive(rows)
 		return held

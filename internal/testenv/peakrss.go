@@ -50,3 +50,25 @@ func ReportPeakRSS(b *testing.B, reset bool) {
 		b.ReportMetric(float64(peak)/(1<<20), "peak_MB")
 	}
 }
+
+// LiveHeap is the Go heap still reachable after two collections: what the
+// code under test holds, not the garbage not yet collected (the second
+// collection frees what the first one's finalizers released).
+func LiveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+// HeapPer is how much more live heap n2 units hold than n1, per extra
+// unit (a row, an alignment), when measure(n) returns the live heap held
+// with n of them: what a test of memory flat in the run bounds.
+func HeapPer(t testing.TB, unit string, n1, n2 int, measure func(n int) int64) int64 {
+	t.Helper()
+	h1, h2 := measure(n1), measure(n2)
+	per := (h2 - h1) / int64(n2-n1)
+	t.Logf("live heap: %d KB at %d, %d KB at %d: %d bytes per %s", h1>>10, n1, h2>>10, n2, per, unit)
+	return per
+}

@@ -10,20 +10,11 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/pipelines/align"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
 )
-
-// liveHeap is the Go heap still reachable: what the writer holds, not the
-// garbage not collected yet.
-func liveHeap() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
-}
 
 // scaleResult is the i-th alignment of a generated run, shaped as the
 // symbolic aligner's at the paper's scale (3,982,994 events and 1,620,770
@@ -85,20 +76,18 @@ func TestWriterHeapFlat(t *testing.T) {
 		}
 		defer w.Abort()
 		rnd := rand.New(rand.NewPCG(5, 6))
-		before := liveHeap()
+		before := testenv.LiveHeap()
 		for i := range n {
 			if err := w.Add(scaleResult(i, rnd)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		held := liveHeap() - before
+		held := testenv.LiveHeap() - before
 		runtime.KeepAlive(w)
 		return held
 	}
 	n1, n2 := 8_000, 48_000
-	h1, h2 := measure(n1), measure(n2)
-	per := (h2 - h1) / int64(n2-n1)
-	t.Logf("live heap: %d KB at %d alignments, %d KB at %d: %d bytes an alignment", h1>>10, n1, h2>>10, n2, per)
+	per := testenv.HeapPer(t, "alignment", n1, n2, measure)
 	if per > maxHeapPerAlignment {
 		t.Errorf("the writer holds %d bytes of live heap per alignment written (at most %d): its memory grows with the run", per, maxHeapPerAlignment)
 	}

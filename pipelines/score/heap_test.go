@@ -3,19 +3,10 @@ package score
 import (
 	"context"
 	"math/rand/v2"
-	"runtime"
 	"testing"
-)
 
-// liveHeap is the Go heap still reachable: what the stage holds, not the
-// garbage it has not collected yet.
-func liveHeap() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
-}
+	"github.com/datg/datg/internal/testenv"
+)
 
 // maxHeapPerScore bounds the live heap datg score may hold, once every
 // score is written and before the commit, per score beyond a constant:
@@ -38,8 +29,8 @@ func TestScoreHeapFlat(t *testing.T) {
 	for _, pairs := range []int{20_000, 20_000, 100_000} {
 		dir := t.TempDir()
 		designWorld(rand.New(rand.NewPCG(1, 2)), pairs, 2).write(t, dir)
-		before := liveHeap()
-		beforeCommit = func() { held[pairs] = liveHeap() - before }
+		before := testenv.LiveHeap()
+		beforeCommit = func() { held[pairs] = testenv.LiveHeap() - before }
 		sum, err := Run(context.Background(), Config{Data: dir})
 		beforeCommit = nil
 		if err != nil {

@@ -6,16 +6,9 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"testing"
-)
 
-// heapInUse is the Go heap's live bytes after a GC.
-func heapInUse() int64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
-}
+	"github.com/datg/datg/internal/testenv"
+)
 
 // TestViewerHeapIsFlatInTheTraces: what the viewer keeps in the Go heap
 // while a generation is open, with its search index ready and pages
@@ -33,7 +26,7 @@ func TestViewerHeapIsFlatInTheTraces(t *testing.T) {
 	held := map[int]int64{}
 	for _, n := range []int{2000, 20000} {
 		dir := writeIndexRun(t, n, 11)
-		base := heapInUse()
+		base := testenv.LiveHeap()
 		s, err := newServer(context.Background(), dir, t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -45,7 +38,7 @@ func TestViewerHeapIsFlatInTheTraces(t *testing.T) {
 				t.Fatalf("%s: %d", path, code)
 			}
 		}
-		held[n] = heapInUse() - base
+		held[n] = testenv.LiveHeap() - base
 		runtime.KeepAlive(s)
 		ts.Close()
 		s.Close()

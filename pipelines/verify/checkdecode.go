@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
+	"github.com/datg/datg/internal/jsonstr"
 	"github.com/datg/datg/internal/swar"
 	"github.com/datg/datg/internal/utf8lead"
 	"github.com/datg/datg/transforms/mathverify"
@@ -135,11 +136,11 @@ func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool)
 			*buf = out
 			return out, j + 1, true
 		case c == '\\':
-			if j+1 >= len(b) || unescaped[b[j+1]] == 0 {
+			if j+1 >= len(b) || jsonstr.Unescaped[b[j+1]] == 0 {
 				return nil, 0, false
 			}
 			out = append(out, b[run:j]...)
-			out = append(out, unescaped[b[j+1]])
+			out = append(out, jsonstr.Unescaped[b[j+1]])
 			escaped = true
 			j += 2
 			run = j
@@ -163,9 +164,6 @@ func plainJSONString(b []byte, i int, buf *[]byte) (s []byte, next int, ok bool)
 		}
 	}
 }
-
-// unescaped is what each escape letter but u stands for.
-var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // nextSpecialByte is the index of the first byte at or after j that
 // swar.JSONSpecial flags, or len(b).

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/datg/datg/internal/jsonstr"
 	"github.com/datg/datg/transforms/mathverify"
 )
 
@@ -97,50 +97,6 @@ func FuzzPlainRequestDecodesAsJSON(f *testing.F) {
 	})
 }
 
-// plainJSONStringByByte is plainJSONString as it was before it skipped
-// eight bytes at a time (a switch on every byte, then utf8.Valid on the
-// whole string): the reference the fast decoder is compared with.
-func plainJSONStringByByte(b []byte, i int) (s string, next int, ok bool) {
-	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
-	}
-	start := i + 1
-	escaped, wide := false, false
-	for j := start; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			raw := b[start:j]
-			if wide && !utf8.Valid(raw) {
-				return "", 0, false
-			}
-			if !escaped {
-				return string(raw), j + 1, true
-			}
-			out := make([]byte, 0, len(raw))
-			for k := 0; k < len(raw); k++ {
-				if raw[k] == '\\' {
-					k++
-					out = append(out, unescaped[raw[k]])
-					continue
-				}
-				out = append(out, raw[k])
-			}
-			return string(out), j + 1, true
-		case c == '\\':
-			if j+1 >= len(b) || unescaped[b[j+1]] == 0 {
-				return "", 0, false
-			}
-			escaped = true
-			j++
-		case c < 0x20:
-			return "", 0, false
-		case c >= utf8.RuneSelf:
-			wide = true
-		}
-	}
-	return "", 0, false
-}
-
 // jsonStringPieces are what a JSON string's bytes can be, for the
 // generated strings: plain ASCII, each byte the decoder must stop at
 // (quote, every escape, a \u escape, a control byte), runes of one to
@@ -178,7 +134,7 @@ func requireStringAsByByte(t *testing.T, buf *[]byte, b []byte, i int) {
 	t.Helper()
 	bs, next, ok := plainJSONString(b, i, buf)
 	s := string(bs)
-	ws, wnext, wok := plainJSONStringByByte(b, i)
+	ws, wnext, wok := jsonstr.ByByte(b, i)
 	if s != ws || next != wnext || ok != wok {
 		t.Fatalf("%q from %d: read as (%q, %d, %v), byte by byte (%q, %d, %v)", b, i, s, next, ok, ws, wnext, wok)
 	}

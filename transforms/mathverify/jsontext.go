@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"unicode/utf8"
 
+	"github.com/datg/datg/internal/jsonstr"
 	"github.com/datg/datg/internal/swar"
 	"github.com/datg/datg/internal/utf8lead"
 )
@@ -88,10 +89,10 @@ func (t *Text) DecodeJSONString(b []byte, i int) (next int, ok bool) {
 				x.n = k
 				return j + 1, true
 			case jsonBackslash:
-				if j+1 >= len(b) || unescaped[b[j+1]] == 0 {
+				if j+1 >= len(b) || jsonstr.Unescaped[b[j+1]] == 0 {
 					return 0, false
 				}
-				c = unescaped[b[j+1]]
+				c = jsonstr.Unescaped[b[j+1]]
 				out[k] = rune(c)
 				if p := planeOf[c]; p != 0 {
 					x.planes[p-1][k/64] |= 1 << (k % 64)
@@ -160,9 +161,6 @@ var jsonByteClass = func() (t [256]uint8) {
 	}
 	return t
 }()
-
-// unescaped is what each JSON escape letter but u stands for.
-var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // GradeText is Grade of the text last decoded into t (t is only read).
 func (g Gold) GradeText(t *Text) Verdict {

@@ -5,45 +5,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
-)
 
-// decodeJSONStringByByte is the reference DecodeJSONString is compared
-// with: a switch on every byte, utf8.Valid on the whole string, then the
-// escapes replaced; false where DecodeJSONString must report false.
-func decodeJSONStringByByte(b []byte, i int) (s string, next int, ok bool) {
-	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
-	}
-	start := i + 1
-	for j := start; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			raw := b[start:j]
-			if !utf8.Valid(raw) {
-				return "", 0, false
-			}
-			var out []byte
-			for k := 0; k < len(raw); k++ {
-				if raw[k] == '\\' {
-					k++
-					out = append(out, unescaped[raw[k]])
-					continue
-				}
-				out = append(out, raw[k])
-			}
-			return string(out), j + 1, true
-		case c == '\\':
-			if j+1 >= len(b) || unescaped[b[j+1]] == 0 {
-				return "", 0, false
-			}
-			j++
-		case c < 0x20:
-			return "", 0, false
-		}
-	}
-	return "", 0, false
-}
+	"github.com/datg/datg/internal/jsonstr"
+)
 
 // jsonStringPieces are what a JSON string's bytes can be: each byte the
 // decoder must stop at (quote, every escape, a \u escape, a control
@@ -85,7 +49,7 @@ func randomJSONString(r *rand.Rand, n int) []byte {
 func requireDecodedAsByByte(t *testing.T, txt *Text, b []byte, i int) {
 	t.Helper()
 	next, ok := txt.DecodeJSONString(b, i)
-	ws, wnext, wok := decodeJSONStringByByte(b, i)
+	ws, wnext, wok := jsonstr.ByByte(b, i)
 	if ok != wok || ok && next != wnext {
 		t.Fatalf("%q from %d: decoded (%d, %v), byte by byte (%q, %d, %v)", b, i, next, ok, ws, wnext, wok)
 	}

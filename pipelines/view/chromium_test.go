@@ -134,14 +134,19 @@ func TestViewerInChromium(t *testing.T) {
 		t.Errorf("the comparison view of low-0: %q", h)
 	}
 
-	// A paper table's cell opens as many traces as it counts.
+	// A paper table's cell opens as many traces as it counts: a click on
+	// the n cell itself (the row's one link, its first cell's, stretched
+	// over the row).
 	b.do("tables", chromedp.Navigate(ts.URL+"/tables"), chromedp.WaitVisible(`#t-accuracy_groups table.paper`))
 	cell := eval[[]string](b, `(function () { var t = document.querySelector("#t-accuracy_groups table.paper");
 		var i = Array.prototype.map.call(t.querySelectorAll("th"), function (th) { return th.textContent; }).indexOf("n");
-		var row = t.querySelector("tbody tr"); return [row.cells[i].textContent, row.cells[i].querySelector("a").href]; })()`)
-	b.do("a cell", chromedp.Click(`#t-accuracy_groups table.paper tbody tr td a`, chromedp.NodeVisible), chromedp.WaitVisible(`h1`))
+		var row = t.querySelector("tbody tr"); return [row.cells[i].textContent, row.querySelector("a").href, String(i + 1)]; })()`)
+	if cell[2] == "1" {
+		t.Fatal("accuracy_groups: n is the first column: a click on it would not test the stretched link")
+	}
+	b.do("a cell", chromedp.Click(`#t-accuracy_groups table.paper tbody tr:first-child td:nth-child(`+cell[2]+`)`, chromedp.NodeVisible), chromedp.WaitVisible(`h1`))
 	if h := eval[string](b, `document.querySelector("h1").textContent`); !strings.HasPrefix(h, cell[0]+" traces") {
-		t.Errorf("accuracy_groups: the cell counts %s, %s opens %q", cell[0], cell[1], h)
+		t.Errorf("accuracy_groups: the n cell counts %s, its row's link %s opens %q", cell[0], cell[1], h)
 	}
 
 	// A desktop and a phone: no page is wider than its screen (wide

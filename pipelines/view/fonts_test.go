@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -77,6 +78,20 @@ func TestScriptsHaveFonts(t *testing.T) {
 		t.Fatal("Chromium names no font for the trace text")
 	}
 	t.Logf("the trace text is drawn with %s", strings.Join(used, ", "))
+	// The text is in its reasoning language (ja): where fontconfig has a
+	// font for Japanese other than its Chinese one (fonts-noto-cjk's JP
+	// forms), Chromium draws the Han letters with it, not in Chinese forms.
+	if lang := eval[string](b, `document.querySelector(".trace-text").lang`); lang != "ja" {
+		t.Errorf("the trace text's lang is %q, not its reasoning language ja", lang)
+	}
+	fcMatch := filepath.Join(filepath.Dir(fcList), "fc-match")
+	ja, zh := fontFor(t, fcMatch, "ja"), fontFor(t, fcMatch, "zh-cn")
+	switch {
+	case ja == zh:
+		t.Logf("fontconfig draws Japanese and Chinese with one font (%s): whether Chromium picks Japanese forms for lang=ja is not checked (install fonts-noto-cjk)", ja)
+	case !slices.Contains(used, ja):
+		t.Errorf("the Japanese trace text (lang=ja) is drawn with %s, not fontconfig's Japanese font %s (Chinese: %s)", strings.Join(used, ", "), ja, zh)
+	}
 	covers := map[rune][]string{} // a letter's fonts, by fontconfig
 	var boxes []string
 	for _, l := range study.Languages() {
@@ -135,6 +150,16 @@ func (b *browser) platformFonts(sel string) []string {
 		}
 	}
 	return families
+}
+
+// fontFor is the family fontconfig gives sans-serif text in the language.
+func fontFor(t *testing.T, fcMatch, lang string) string {
+	t.Helper()
+	out, err := exec.Command(fcMatch, "-f", "%{family[0]}", "sans-serif:lang="+lang).Output()
+	if err != nil {
+		t.Fatalf("fc-match: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // fontsWith are the font families fontconfig has a glyph of c in (each

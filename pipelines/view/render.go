@@ -35,6 +35,8 @@ var funcs = template.FuncMap{
 	"upper": strings.ToUpper,
 	// answer is a gold or extracted answer, its math marked for KaTeX.
 	"answer": answerHTML,
+	// lang is a language code as a lang attribute (lang.go).
+	"lang": langTag,
 	// assets loads KaTeX, datg-math.js and datg.css (internal/viewassets).
 	"assets": func() template.HTML { return viewassets.Head(assetsPrefix) },
 }

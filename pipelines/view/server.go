@@ -209,7 +209,10 @@ type pageInfo struct {
 }
 
 // page runs a page: the generation to read, the page's data, its
-// template; an error is a page of its own, with its status.
+// template; an error is a page of its own, with its status. A page whose
+// data keeps its renderings (prerendered) is rendered once and served
+// with an ETag and gzip (rendered.go); every other page is rendered
+// anew and never kept by the browser (no-store).
 func (s *Server) page(fn pageFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, req *http.Request) {
 		ctx := req.Context()
@@ -223,6 +226,15 @@ func (s *Server) page(fn pageFunc) http.HandlerFunc {
 		tmpl, data, err := fn(ctx, r, req, info)
 		if err != nil {
 			s.fail(w, req, err)
+			return
+		}
+		if pr, ok := data.(prerendered); ok && pr.renderings() != nil {
+			page, err := pr.renderings().get(tmpl, info, data)
+			if err != nil {
+				s.fail(w, req, err)
+				return
+			}
+			page.serve(w, req)
 			return
 		}
 		body, err := render(tmpl, info, data)

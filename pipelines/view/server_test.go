@@ -225,12 +225,13 @@ func TestTablesLinkToTheirTraces(t *testing.T) {
 	}
 	sec := body[i:]
 	sec = sec[:strings.Index(sec, "</section>")]
-	rows := regexp.MustCompile(`<tr><td><a href="([^"]+)">([^<]*)</a></td>(.*?)</tr>`).FindAllStringSubmatch(sec, -1)
+	// A row is one link, its first cell's (stretched over the row).
+	rows := regexp.MustCompile(`<tr class="linked"><td><a class="row" href="([^"]+)">([^<]*)</a></td>(.*?)</tr>`).FindAllStringSubmatch(sec, -1)
 	if len(rows) == 0 {
 		t.Fatalf("no linked row:\n%s", sec)
 	}
 	for _, r := range rows {
-		cells := regexp.MustCompile(`<a href="[^"]+">([^<]*)</a>`).FindAllStringSubmatch(r[0], -1)
+		cells := append([][]string{{"", r[2]}}, regexp.MustCompile(`<td>([^<]*)</td>`).FindAllStringSubmatch(r[3], -1)...)
 		n := cells[5][1] // model, model_label, level, direction, lang, n
 		link := html.UnescapeString(r[1])
 		_, page, _ := get(t, ts, link)

@@ -104,6 +104,7 @@ func (s *Server) index(ctx context.Context, r *runDB, req *http.Request, info *p
 	p.Total = len(res.matched)
 	p.Pages = max(1, (p.Total+f.Per-1)/f.Per)
 	r.order(f, res.matched)
+	r.keepOrdered(f, search, res.matched)
 	p.Rows = rowsOf(r, f, res.matched)
 	for _, k := range []struct{ key, label string }{{"", "default"}, {"id", "trace"}, {"model", "model"}, {"level", "level"},
 		{"problem", "problem"}, {"direction", "direction"}, {"lang", "language"}, {"seed", "seed"}, {"method", "method"},

@@ -258,3 +258,54 @@ func (r *runDB) order(f Filter, matched []int) {
 		return k < len(matched)
 	})
 }
+
+// filteredRows are the rows the filter (compiled as m) holds, in its
+// order: kept per generation (placecache.go), else one walk of the order
+// testing each row.
+func (r *runDB) filteredRows(f Filter, m *matcher) []int32 {
+	key := placeKey(f)
+	if rows, ok := r.places.get(key); ok {
+		return rows
+	}
+	var rows []int32
+	r.rows.walk(f.Sort, f.Desc, f.alignerIdx, func(j int) bool {
+		if m.fails(j) == 0 {
+			rows = append(rows, int32(j))
+		}
+		return true
+	})
+	r.places.put(key, rows)
+	return rows
+}
+
+// keepOrdered keeps an index page's rows, ordered, as its filter's (a
+// trace opened from the page finds its place in them), unless the filter
+// holds every row (a trace page walks none then) or they are kept.
+func (r *runDB) keepOrdered(f Filter, search bitmap, ordered []int) {
+	key := placeKey(f)
+	if _, ok := r.places.get(key); ok || r.compile(f, search).all() {
+		return
+	}
+	rows := make([]int32, len(ordered))
+	for i, j := range ordered {
+		rows[i] = int32(j)
+	}
+	r.places.put(key, rows)
+}
+
+// placeAmong is row self's place among the filter's rows in its order
+// (nil: not among them).
+func (r *runDB) placeAmong(f Filter, rows []int32, self int) *place {
+	i := slices.Index(rows, int32(self))
+	if i < 0 {
+		return nil
+	}
+	nav := &place{pos: i + 1, total: len(rows)}
+	if i > 0 {
+		nav.prev = f.Trace(r.rows.id(int(rows[i-1])))
+	}
+	if i+1 < len(rows) {
+		nav.next = f.Trace(r.rows.id(int(rows[i+1])))
+	}
+	return nav
+}

@@ -38,6 +38,7 @@ type runDB struct {
 	mu       sync.Mutex
 	searches []search    // the newest last
 	tables   *tablesTask // the paper tables, computed in the background (tablestask.go)
+	places   placeCache  // filters' rows in their order, for trace pages' places (placecache.go)
 	refs     int         // requests using it
 	retired  bool        // a newer generation replaced it: close when refs is 0
 }

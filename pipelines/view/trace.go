@@ -456,6 +456,9 @@ func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error)
 	// A filter that holds every row (none but an order) tests none, and
 	// the walk stops at the trace's next: the total is every row.
 	all := m.all()
+	if !all { // the filter's rows, kept or walked once (placecache.go)
+		return r.placeAmong(f, r.filteredRows(f, m), self), nil
+	}
 	prev, next, pos, total := -1, -1, 0, 0
 	r.rows.walk(f.Sort, f.Desc, f.alignerIdx, func(j int) bool {
 		if !all && m.fails(j) != 0 {

@@ -28,7 +28,12 @@ var loopText = "<think>\nLet a = 1 " + hostile + "\n\nthen $\\frac{a}{b} = 2$ an
 // the viewer reads, with hostile model text in each.
 func writeRun(t testing.TB, more int) string {
 	t.Helper()
-	dir := t.TempDir()
+	return writeRunIn(t, t.TempDir(), more)
+}
+
+// writeRunIn is writeRun in dir.
+func writeRunIn(t testing.TB, dir string, more int) string {
+	t.Helper()
 	must := func(err error) {
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,12 @@
 package view
 
 import (
+	"context"
+	"fmt"
+	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -11,7 +16,71 @@ import (
 // it on (tablesAtOpen).
 func TestMain(m *testing.M) {
 	computeTablesAtOpen = false
-	os.Exit(m.Run())
+	code := m.Run()
+	if shared.root != "" {
+		os.RemoveAll(shared.root)
+	}
+	os.Exit(code)
+}
+
+// shared is a run with its paper tables computed once, for the tests that
+// only read them (sharedTables): a computation costs seconds of CPU
+// (DuckDB's bootstrap replicates in the DATG tables, whatever the run's
+// size), so each test computing its own made the package's tests
+// minutes longer under load.
+var shared struct {
+	once       sync.Once
+	root       string // removed by TestMain
+	dir, cache string
+	err        error
+	ok         bool // built (a failure inside writeRunIn leaves it false)
+}
+
+// sharedTables is writeRun(t, 6)'s run and a cache directory holding its
+// computed tables: a viewer over the run with that cache (serveWith)
+// shows them on its first /tables, computing nothing. Tests must change
+// neither (a test that commits to a run writes its own).
+func sharedTables(t *testing.T) (dir, cache string) {
+	t.Helper()
+	shared.once.Do(func() {
+		if shared.root, shared.err = os.MkdirTemp("", "datg-view-shared-"); shared.err != nil {
+			return
+		}
+		shared.dir, shared.cache = filepath.Join(shared.root, "run"), filepath.Join(shared.root, "cache")
+		if shared.err = os.Mkdir(shared.dir, 0o755); shared.err != nil {
+			return
+		}
+		writeRunIn(t, shared.dir, 6)
+		s, err := newServer(context.Background(), shared.dir, shared.cache, nil)
+		if err != nil {
+			shared.err = err
+			return
+		}
+		defer s.Close()
+		task := s.replaceTables(s.cur, nil)
+		<-task.done
+		if st := task.status(); st.page == nil {
+			shared.err = fmt.Errorf("computing the shared run's tables: %v", st.err)
+			return
+		}
+		shared.ok = true
+	})
+	if !shared.ok {
+		t.Fatalf("the shared run: %v", shared.err)
+	}
+	return shared.dir, shared.cache
+}
+
+// serveShared is a viewer over the shared run, its tables read from the
+// cache (the test fails if they were computed).
+func serveShared(t *testing.T) (*Server, *httptest.Server) {
+	t.Helper()
+	dir, cache := sharedTables(t)
+	s, ts := serveWith(t, dir, cache)
+	if task := s.replaceTables(s.cur, nil); task == nil || !task.cached {
+		t.Fatal("the shared run's tables are not in its cache")
+	}
+	return s, ts
 }
 
 // tablesAtOpen makes the viewers the test opens compute their tables at

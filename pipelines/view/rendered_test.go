@@ -3,6 +3,8 @@ package view
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"errors"
 	"html"
 	"io"
 	"net/http"
@@ -44,8 +46,7 @@ func ask(t *testing.T, ts *httptest.Server, path string, headers ...string) (*ht
 // those bytes, the security headers on each; one link a row; and a new
 // commit's page is a new page, never the old one.
 func TestTablesPageIsRenderedOnce(t *testing.T) {
-	dir := writeRun(t, 6)
-	s, ts := serveWith(t, dir, t.TempDir())
+	s, ts := serveShared(t)
 	body := tablesWhenReady(t, ts)
 	task := currentTask(s)
 	page := task.status().page
@@ -134,8 +135,27 @@ func TestTablesPageIsRenderedOnce(t *testing.T) {
 	if n := strings.Count(body, "<a "); n != len(hrefs)+len(page.Tables)+2 { // the rows, the contents, the header's two
 		t.Errorf("%d links on the page for %d linked rows and %d tables", n, len(hrefs), len(page.Tables))
 	}
+}
 
-	// A new commit: its page, never the old one, whatever the browser holds.
+// A new commit's /tables is a new page, never the old one, whatever the
+// browser holds: not a 304 to the old page's ETag, new bytes, a new ETag.
+// (Every table's query fails here, fast: the page is ready, and kept, as
+// a page of tables is; what is tested is that it is the generation's.)
+func TestTablesPageOfANewCommitIsNew(t *testing.T) {
+	setBeforeTable(t, func(ctx context.Context, table string) error {
+		if table != "" {
+			return errors.New("not computed in this test")
+		}
+		return nil
+	})
+	dir := writeRun(t, 2)
+	s, ts := serveWith(t, dir, t.TempDir())
+	body := tablesWhenReady(t, ts)
+	resp, _ := ask(t, ts, "/tables")
+	etag, task := resp.Header.Get("ETag"), currentTask(s)
+	if etag == "" || !strings.Contains(body, "not computed in this test") {
+		t.Fatalf("the first generation's page: ETag %q\n%s", etag, body)
+	}
 	traces, err := store.ReadAll(dir, schema.Traces)
 	if err != nil {
 		t.Fatal(err)

@@ -217,7 +217,7 @@ func TestTracePage(t *testing.T) {
 // The tables page runs sql/tables; a cell's link opens the index of
 // exactly the traces it counts.
 func TestTablesLinkToTheirTraces(t *testing.T) {
-	ts := serve(t, writeRun(t, 6))
+	_, ts := serveShared(t)
 	body := tablesWhenReady(t, ts)
 	i := strings.Index(body, `id="t-direction_accuracy"`)
 	if i < 0 {

@@ -1,7 +1,6 @@
 package view
 
 import (
-	"context"
 	"html"
 	"regexp"
 	"slices"
@@ -24,18 +23,9 @@ var nNotTraces = map[string]string{
 // Every row of every paper table links to the index of its traces, and
 // where the table has an n of traces the index shows that n.
 func TestEveryTableCellLinksToItsTraces(t *testing.T) {
-	dir := writeRun(t, 6)
-	ts := serve(t, dir)
-	r, err := openRunDB(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.close()
-	results, err := computeTables(context.Background(), r, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := tablesPageOf(results)
+	s, ts := serveShared(t) // its tables computed once for the tests that read them
+	tablesWhenReady(t, ts)
+	p := currentTask(s).status().page
 	h1 := regexp.MustCompile(`<h1>([0-9,]+) traces`)
 	linked := 0
 	for _, tv := range p.Tables {

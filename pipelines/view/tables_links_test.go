@@ -1,10 +1,12 @@
 package view
 
 import (
+	"context"
 	"html"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/datg/datg/internal/store"
@@ -60,6 +62,14 @@ func TestEveryTableCellLinksToItsTraces(t *testing.T) {
 // after it was graded) is refused as datg tables refuses it: the page says
 // why and what to run, and shows none of its numbers.
 func TestTablesPageRefusesStaleTables(t *testing.T) {
+	var mu sync.Mutex
+	queried := map[string]bool{} // the tables whose query ran (a refused one's does not)
+	setBeforeTable(t, func(ctx context.Context, table string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		queried[table] = true
+		return skipSlow(table)
+	})
 	dir := writeRun(t, 2)
 	traces, err := store.ReadAll(dir, schema.Traces)
 	if err != nil {
@@ -84,5 +94,10 @@ func TestTablesPageRefusesStaleTables(t *testing.T) {
 	if !strings.Contains(sec, "datg tables refuses this table") || !strings.Contains(sec, "verdicts: 1 probe traces lack a grader") ||
 		!strings.Contains(sec, "run datg verify") || strings.Contains(sec, "<table") {
 		t.Errorf("the stale grader_agreement is shown:\n%s", sec)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if queried["grader_agreement"] || !queried["accuracy_groups"] {
+		t.Errorf("queried: %v (a refused table's query ran, or none did)", queried)
 	}
 }

@@ -50,7 +50,7 @@ func TestGoldAndExtractedAnswersAreRenderedMath(t *testing.T) {
 	}
 	// A plain answer is text, not a math span.
 	_, body, _ = get(t, ts, "/trace?id=t-en-en")
-	if !strings.Contains(body, "<td>18&lt;script&gt;") {
+	if !strings.Contains(body, `<td lang="en">18&lt;script&gt;`) { // in the trace's reasoning language
 		t.Errorf("a plain extracted answer is not shown as escaped text")
 	}
 }

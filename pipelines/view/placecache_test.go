@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/datg/datg/internal/testenv"
@@ -261,4 +262,28 @@ func walkPlaceBefore(r *runDB, f Filter, id string) *place {
 		nav.next = f.Trace(r.rows.id(next))
 	}
 	return nav
+}
+
+// Over HTTP: the index page keeps its filter's rows, a trace page opened
+// from it finds them (nothing walked, nothing added), and a trace page of
+// another filter keeps that one's.
+func TestTracePagesKeepTheirFiltersRows(t *testing.T) {
+	s, ts := serveWith(t, writeRun(t, 8), t.TempDir())
+	kept := func() int {
+		s.cur.places.mu.Lock()
+		defer s.cur.places.mu.Unlock()
+		return s.cur.places.lru.Len()
+	}
+	if status, body, _ := get(t, ts, "/?direction=en-x&sort=car&desc=1&page=2&per=3"); status != 200 || kept() != 1 {
+		t.Fatalf("the index page: %d, %d filters kept\n%s", status, kept(), heading(body))
+	}
+	if status, body, _ := get(t, ts, "/trace?id=p003&direction=en-x&sort=car&desc=1"); status != 200 || kept() != 1 || !strings.Contains(body, "in the filter") {
+		t.Fatalf("a trace page of the index's filter: %d, %d filters kept", status, kept())
+	}
+	if _, _, _ = get(t, ts, "/trace?id=p003&level=low"); kept() != 2 {
+		t.Errorf("a trace page of another filter: %d filters kept", kept())
+	}
+	if _, _, _ = get(t, ts, "/trace?id=p003"); kept() != 2 {
+		t.Errorf("a trace page without a filter kept one: %d", kept())
+	}
 }

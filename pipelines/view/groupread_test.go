@@ -345,15 +345,21 @@ func TestGroupReadsFollowTheGeneration(t *testing.T) {
 	scores, events := stage(1, "")
 	must(store.WriteAll(dir, schema.Scores, store.Meta{}, scores))
 	must(store.WriteAll(dir, schema.AlignmentEvents, store.Meta{}, events))
-	old := openGroupRun(t, dir)
 	ctx := context.Background()
+	openViewer := func() *runDB { // as the server opens a generation
+		r, err := openRunDB(ctx, dir, t.TempDir())
+		must(err)
+		t.Cleanup(func() { r.close() })
+		return r
+	}
+	old := openViewer()
 	before, _, err, _ := readBoth(ctx, old, "t005")
 	must(err)
 
 	scores, events = stage(2, "t003") // t003's rows gone: t004's move up
 	must(store.WriteAll(dir, schema.Scores, store.Meta{}, scores))
 	must(store.WriteAll(dir, schema.AlignmentEvents, store.Meta{}, events))
-	cur := openGroupRun(t, dir)
+	cur := openViewer()
 	if cur.db.Generation() == old.db.Generation() {
 		t.Fatalf("no new generation: %d", cur.db.Generation())
 	}
@@ -371,5 +377,33 @@ func TestGroupReadsFollowTheGeneration(t *testing.T) {
 	}
 	if got, _, _, _ := readBoth(ctx, cur, "t003"); len(got.scores["t003"]) != 0 {
 		t.Fatalf("t003's scores in the new generation: %+v", got.scores["t003"])
+	}
+}
+
+// TestKeyBoundsTakeTruncatedStatistics: a row group is a candidate for a
+// key its statistics hold, also when a writer truncated them (a prefix of
+// the least or greatest key), or recorded none; never for a key outside
+// them. A candidate is only read: its rows are those whose key is the key.
+func TestKeyBoundsTakeTruncatedStatistics(t *testing.T) {
+	for _, c := range []struct {
+		min, max, key string
+		none          bool
+		holds         bool
+	}{
+		{"t0003", "t0009", "t0003", false, true},
+		{"t0003", "t0009", "t0009", false, true},
+		{"t0003", "t0009", "t0005", false, true},
+		{"t0003", "t0009", "t0002", false, false},
+		{"t0003", "t0009", "t0010", false, false},
+		{"t0003", "t0009", "t0009-é", false, true}, // a candidate: "t0009" may be a truncated greatest key
+		{"t00", "t0009", "t0001", false, true},     // the least truncated
+		{"t0003", "t000", "t0009-é", false, true},  // the greatest truncated: a key it begins
+		{"t0003", "t000", "t0010", false, false},
+		{"", "", "anything", true, true}, // no statistics
+	} {
+		b := keyBounds{min: []byte(c.min), max: []byte(c.max), ok: !c.none}
+		if got := b.holds([]byte(c.key)); got != c.holds {
+			t.Errorf("[%q, %q] holds %q: %v, want %v", c.min, c.max, c.key, got, c.holds)
+		}
 	}
 }

@@ -162,16 +162,9 @@ func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, c
 			if !b.holds(want) {
 				continue
 			}
-			rows, err := f.rowsWithKey(i, want)
+			got, err := readGroup[P](f, i, want)
 			if err != nil {
-				return nil, fmt.Errorf("reading %s (row group %d): %w", f.path, i, err)
-			}
-			if len(rows) == 0 {
-				continue
-			}
-			got, err := readRowsAt[P](f.pf.RowGroups()[i], rows)
-			if err != nil {
-				return nil, fmt.Errorf("reading %s (row group %d): %w", f.path, i, err)
+				return nil, fmt.Errorf("reading %s (row group %d): %w: %w", f.path, i, ErrUnreadableFile, err)
 			}
 			for j := range got {
 				if err := check(&got[j]); err != nil {
@@ -182,6 +175,22 @@ func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, c
 		}
 	}
 	return out, nil
+}
+
+// readGroup reads the rows of row group i whose key is key. A damaged
+// page parquet-go's decoders panic on is an error, as the ones they
+// report are.
+func readGroup[P any](f *groupFile, i int, key []byte) (got []P, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			got, err = nil, fmt.Errorf("%v", p)
+		}
+	}()
+	rows, err := f.rowsWithKey(i, key)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	return readRowsAt[P](f.pf.RowGroups()[i], rows)
 }
 
 // rowsWithKey are the indexes, within row group i, of the rows whose key is

@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -405,5 +406,56 @@ func TestKeyBoundsTakeTruncatedStatistics(t *testing.T) {
 		if got := b.holds([]byte(c.key)); got != c.holds {
 			t.Errorf("[%q, %q] holds %q: %v, want %v", c.min, c.max, c.key, got, c.holds)
 		}
+	}
+}
+
+// TestGroupReadsOfADamagedFile: a file damaged after it was checked (its
+// pages overwritten, its footer whole) is an error naming it for the
+// traces whose rows it holds, never a panic, never rows of another trace.
+func TestGroupReadsOfADamagedFile(t *testing.T) {
+	dir, ids := writeGroupRun(t, groupRun{n: 60, perGroup: 9, parts: 1, seed: 8})
+	r := openGroupRun(t, dir)
+	ctx := context.Background()
+	want := map[string]*traceRows{}
+	for _, id := range ids {
+		w, _, err, _ := readBoth(ctx, r, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[id] = w
+	}
+	for _, name := range []string{"alignment_events.parquet", "traces.parquet"} {
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(len(data)), 1))
+		footer := int(binary.LittleEndian.Uint32(data[len(data)-8:])) + 8
+		for k := 4; k < len(data)-footer; k += 1 + rng.IntN(64) { // the pages, not the footer
+			data[k] ^= byte(1 + rng.IntN(255))
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damaged := openGroupRun(t, dir) // the footers are whole: the files open
+	failed := 0
+	for _, id := range ids {
+		got, _ := readTraceRows(ctx, damaged, nil, nil)
+		err := errors.Join(got.groupText(damaged.groups, id), got.groupEvents(damaged.groups, id))
+		if err != nil {
+			failed++
+			if !errors.Is(err, ErrUnreadableFile) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), id) {
+				t.Fatalf("%q: %v", id, err)
+			}
+			continue
+		}
+		if got.text[id] != want[id].text[id] || !reflect.DeepEqual(got.events[id], want[id].events[id]) {
+			t.Fatalf("%q read from the damaged files without an error: %q, %+v", id, got.text[id], got.events[id])
+		}
+	}
+	if failed < len(ids)/2 {
+		t.Fatalf("%d of %d traces' reads failed", failed, len(ids))
 	}
 }

@@ -289,11 +289,11 @@ func TestGroupReadsAreDuckDBs(t *testing.T) {
 		dir, ids := writeGroupRun(t, g)
 		r := openGroupRun(t, dir)
 		// A sample (each read through DuckDB is a few queries): the
-		// traces whose id is a prefix of another's, and 20 more.
+		// traces whose id is a prefix of another's, and 12 more.
 		rng := rand.New(rand.NewPCG(g.seed, 3))
 		sample := slices.Clone(ids)
 		rng.Shuffle(len(sample), func(a, b int) { sample[a], sample[b] = sample[b], sample[a] })
-		sample = sample[:20]
+		sample = sample[:12]
 		for _, id := range ids {
 			if strings.HasSuffix(id, "-é") {
 				sample = append(sample, id, strings.TrimSuffix(id, "-é"))

@@ -32,3 +32,7 @@ var errBadTables = errors.New("not a whole entry of paper tables")
 // errTablesNotKept means the generation's paper tables have no place in
 // the cache (no cache directory, one inside the run, no manifest).
 var errTablesNotKept = errors.New("the paper tables are not kept")
+
+// ErrUnreadableFile means a Parquet file of the run cannot be read where
+// a trace page reads it (damaged since it was written and checked).
+var ErrUnreadableFile = errors.New("a Parquet file of the run cannot be read")

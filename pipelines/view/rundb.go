@@ -23,6 +23,9 @@ type runDB struct {
 	gen      int
 	aligners []string // by name
 	rows     *rowFile // the index (rowfile.go, memindex.go)
+	// groups are the generation's Parquet files a trace page reads its
+	// trace's rows from by row group (groupread.go), not through DuckDB.
+	groups *groupFiles
 	// annotated are the traces with human annotations, by layer ("any":
 	// every annotated trace), as sets of rows.
 	annotated map[string]bitmap
@@ -152,7 +155,7 @@ func openRunDBWith(ctx context.Context, dir, cache string, limits duck.Limits) (
 		}
 		return nil, err
 	}
-	r := &runDB{db: db, gen: db.Generation()}
+	r := &runDB{db: db, gen: db.Generation(), groups: newGroupFiles(db.SnapshotDir())}
 	if r.rows, err = loadRowFile(ctx, db, dir, cache); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)
@@ -221,7 +224,7 @@ func (r *runDB) close() error {
 	if x := r.textIndex.Swap(nil); x != nil {
 		err = x.close()
 	}
-	return errors.Join(err, r.rows.close(), r.db.Close())
+	return errors.Join(err, r.groups.close(), r.rows.close(), r.db.Close())
 }
 
 // searchRows are the rows whose text holds q (case insensitive, by

@@ -10,7 +10,8 @@ import (
 
 // BenchmarkTraceReads is each of a trace page's reads alone over the run
 // in $DATG_BENCH_RUN (one DATG_BENCH_KEEP kept), its row file built
-// first: which of them grow with the run. cpu-ns/op is the process's CPU
+// first: which of them grow with the run; groups/ are the page's reads of
+// the trace's rows by row group, the others DuckDB's queries. cpu-ns/op is the process's CPU
 // a read (DuckDB's threads included).
 //
 //	DATG_BENCH_RUN=DIR go test -run '^$' -bench BenchmarkTraceReads -benchtime 20x ./pipelines/view
@@ -42,6 +43,12 @@ func BenchmarkTraceReads(b *testing.B) {
 		{"scores", func(t *traceRows) error { return t.readScores(ctx, r, traces) }},
 		{"dags", func(t *traceRows) error { return t.readDAGs(ctx, r, probs) }},
 		{"events", func(t *traceRows) error { return t.readEvents(ctx, r, traces) }},
+		// The page's reads by row group (tracegroups.go).
+		{"groups/text", func(t *traceRows) error { return t.groupText(r.groups, id) }},
+		{"groups/verdicts", func(t *traceRows) error { return t.groupVerdicts(r.groups, id) }},
+		{"groups/detections", func(t *traceRows) error { return t.groupDetections(r.groups, id) }},
+		{"groups/scores", func(t *traceRows) error { return t.groupScores(r.groups, id) }},
+		{"groups/events", func(t *traceRows) error { return t.groupEvents(r.groups, id) }},
 	} {
 		b.Run(read.name, func(b *testing.B) {
 			cpu := testenv.CPUTime()

@@ -1,0 +1,317 @@
+package view
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+	"github.com/parquet-go/parquet-go"
+)
+
+// groupFiles are the Parquet files of one generation the trace page reads
+// by row group, each table's opened at its first read and kept until the
+// generation closes: a page reads its trace's rows from the row groups
+// whose key statistics can hold it, never asking DuckDB, which visits the
+// statistics of every row group of a table for each query (hundreds at
+// 382,500 traces) and decompresses a text's whole row group.
+//
+// The files are the ones DuckDB's views read (store.Inspect over the same
+// pinned generation), so the page reads the same rows either way. Nothing
+// is recorded per trace: a row group's range of keys comes from its footer,
+// so there is no location to go stale when a commit changes a table (a new
+// generation opens its own files).
+type groupFiles struct {
+	dir    string // the pinned generation's directory (duck.DB.SnapshotDir)
+	mu     sync.Mutex
+	tables map[string]*groupTable
+}
+
+// groupTable is one table's files, or why they cannot be read.
+type groupTable struct {
+	once  sync.Once
+	files []*groupFile // none when the run has not written the table
+	err   error
+}
+
+// groupFile is one Parquet file of a table and its row groups' ranges of
+// the key column.
+type groupFile struct {
+	path   string
+	file   *os.File
+	pf     *parquet.File
+	key    int         // the key column's index, -1 when the file has none
+	ranges []keyBounds // by row group
+}
+
+// keyBounds is a row group's key statistics: the least and greatest key.
+type keyBounds struct {
+	min, max []byte
+	ok       bool // the file recorded them
+}
+
+// holds reports whether the row group may hold key: a writer that records
+// no statistics, or truncates them, leaves the group a candidate. A
+// truncated least key is a prefix of the true one, so never greater; a
+// greatest key truncated to a prefix is less than keys it begins.
+func (k keyBounds) holds(key []byte) bool {
+	if !k.ok {
+		return true
+	}
+	return bytes.Compare(k.min, key) <= 0 && (bytes.Compare(key, k.max) <= 0 || bytes.HasPrefix(key, k.max))
+}
+
+func newGroupFiles(dir string) *groupFiles {
+	return &groupFiles{dir: dir, tables: map[string]*groupTable{}}
+}
+
+// table opens t's files once, reading their footers (no page index: the
+// text's offset index is read for the one row group a page reads).
+func (g *groupFiles) table(t *schema.Table, keyColumn string) ([]*groupFile, error) {
+	g.mu.Lock()
+	gt := g.tables[t.Name]
+	if gt == nil {
+		gt = &groupTable{}
+		g.tables[t.Name] = gt
+	}
+	g.mu.Unlock()
+	gt.once.Do(func() { gt.files, gt.err = openGroupFiles(g.dir, t, keyColumn) })
+	return gt.files, gt.err
+}
+
+func openGroupFiles(dir string, t *schema.Table, keyColumn string) ([]*groupFile, error) {
+	found, err := store.Inspect(dir, t)
+	if errors.Is(err, store.ErrNoTable) {
+		return nil, nil // DuckDB's view of a table not written: no rows
+	}
+	if err != nil {
+		return nil, err
+	}
+	var files []*groupFile
+	for _, path := range found.Paths {
+		pf, f, err := store.OpenFile(path, true)
+		if err != nil {
+			closeGroupFiles(files)
+			return nil, err
+		}
+		gf := &groupFile{path: path, file: f, pf: pf, key: -1}
+		if leaf, ok := pf.Schema().Lookup(keyColumn); ok {
+			gf.key = leaf.ColumnIndex
+		}
+		for _, rg := range pf.Metadata().RowGroups {
+			var b keyBounds
+			if gf.key >= 0 && gf.key < len(rg.Columns) {
+				s := rg.Columns[gf.key].MetaData.Statistics
+				if s.MinValue != nil && s.MaxValue != nil {
+					b = keyBounds{min: s.MinValue, max: s.MaxValue, ok: true}
+				}
+			}
+			gf.ranges = append(gf.ranges, b)
+		}
+		files = append(files, gf)
+	}
+	return files, nil
+}
+
+func closeGroupFiles(files []*groupFile) error {
+	var errs []error
+	for _, f := range files {
+		errs = append(errs, f.file.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// close closes every file opened.
+func (g *groupFiles) close() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var errs []error
+	for _, gt := range g.tables {
+		gt.once.Do(func() {}) // one being opened now finishes first
+		errs = append(errs, closeGroupFiles(gt.files))
+	}
+	g.tables = map[string]*groupTable{}
+	return errors.Join(errs...)
+}
+
+// groupRowsOf reads the rows of t whose key column is key into P (a projection
+// of t's columns by parquet tag, pointers where the column may be NULL in
+// a file), in file order: each candidate row group's key column is read to
+// find the rows, then only those rows of P's columns, from the page that
+// holds the first (the offset index, where the file has one). A file that
+// cannot be read is an error naming it, as is a row check refuses (a NULL
+// where DuckDB's scan into a Go value refuses one).
+func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, check func(*P) error) ([]P, error) {
+	files, err := g.table(t, keyColumn)
+	if err != nil {
+		return nil, err
+	}
+	want := []byte(key)
+	var out []P
+	for _, f := range files {
+		if f.key < 0 {
+			// checkColumns (store.Inspect) refuses a file without its key:
+			// it never reaches here.
+			return nil, fmt.Errorf("%s: no column %s: %w", f.path, keyColumn, store.ErrSchemaMismatch)
+		}
+		for i, b := range f.ranges {
+			if !b.holds(want) {
+				continue
+			}
+			got, err := readGroup[P](f, i, want)
+			if err != nil {
+				return nil, fmt.Errorf("reading %s (row group %d): %w: %w", f.path, i, ErrUnreadableFile, err)
+			}
+			for j := range got {
+				if err := check(&got[j]); err != nil {
+					return nil, fmt.Errorf("reading %s (row group %d): %w", f.path, i, err)
+				}
+			}
+			out = append(out, got...)
+		}
+	}
+	return out, nil
+}
+
+// readGroup reads the rows of row group i whose key is key. A damaged
+// page parquet-go's decoders panic on is an error, as the ones they
+// report are.
+func readGroup[P any](f *groupFile, i int, key []byte) (got []P, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			got, err = nil, fmt.Errorf("%v", p)
+		}
+	}()
+	rows, err := f.rowsWithKey(i, key)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	return readRowsAt[P](f.pf.RowGroups()[i], rows)
+}
+
+// rowsWithKey are the indexes, within row group i, of the rows whose key is
+// key (a NULL key is no key's), in order.
+func (f *groupFile) rowsWithKey(i int, key []byte) ([]int64, error) {
+	chunk := f.pf.RowGroups()[i].ColumnChunks()[f.key]
+	pages := chunk.Pages()
+	defer pages.Close()
+	var rows []int64
+	values := make([]parquet.Value, 256)
+	var row int64
+	for {
+		p, err := pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		r := p.Values()
+		for {
+			n, err := r.ReadValues(values)
+			for _, v := range values[:n] {
+				if !v.IsNull() && bytes.Equal(v.ByteArray(), key) {
+					rows = append(rows, row)
+				}
+				row++
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				parquet.Release(p)
+				return nil, err
+			}
+		}
+		parquet.Release(p)
+	}
+}
+
+// readRowsAt reads rows (ascending indexes in rg) into P: from the first
+// to the last, keeping those asked for. The columns' offset indexes are
+// read first, so the seek lands on the page holding the first row rather
+// than decoding the column from its start (a long text's row group is
+// 16 MiB of text).
+func readRowsAt[P any](rg parquet.RowGroup, rows []int64) ([]P, error) {
+	for _, c := range rg.ColumnChunks() {
+		if fc, ok := c.(*parquet.FileColumnChunk); ok {
+			// A file without an offset index is read from the chunk's start.
+			if _, err := fc.OffsetIndex(); err != nil && !errors.Is(err, parquet.ErrMissingOffsetIndex) {
+				return nil, err
+			}
+		}
+	}
+	r := parquet.NewGenericRowGroupReader[P](rg)
+	defer r.Close()
+	first, last := rows[0], rows[len(rows)-1]
+	if err := r.SeekToRow(first); err != nil {
+		return nil, err
+	}
+	buf := make([]P, min(last-first+1, 256))
+	out := make([]P, 0, len(rows))
+	at, next := first, 0
+	for at <= last {
+		n, err := r.Read(buf[:min(int64(len(buf)), last-at+1)])
+		for j := 0; j < n; j++ {
+			if next < len(rows) && rows[next] == at+int64(j) {
+				out = append(out, buf[j])
+				next++
+			}
+		}
+		at += int64(n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if next != len(rows) {
+		return nil, fmt.Errorf("row %d of %d rows: %w", rows[next], rg.NumRows(), io.ErrUnexpectedEOF)
+	}
+	return out, nil
+}
+
+// errNullValue is the error a NULL gives where DuckDB's scan into a Go
+// value refuses it: the file allowed a NULL its table does not (store's
+// check found no NULL count in its statistics).
+func errNullValue(column string) error {
+	return fmt.Errorf("column %s holds a NULL where a value is required: %w", column, store.ErrSchemaMismatch)
+}
+
+// required is errNullValue for the first of columns (name, value) that is
+// NULL.
+func required(columns ...any) error {
+	for i := 0; i+1 < len(columns); i += 2 {
+		if v := columns[i+1]; isNil(v) {
+			return errNullValue(columns[i].(string))
+		}
+	}
+	return nil
+}
+
+// strOf is a column read as a pointer, "" for NULL (sql.NullString's).
+func strOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func isNil(v any) bool {
+	switch p := v.(type) {
+	case *string:
+		return p == nil
+	case *int32:
+		return p == nil
+	case *bool:
+		return p == nil
+	case *float64:
+		return p == nil
+	}
+	return v == nil
+}

@@ -14,7 +14,8 @@ import (
 // patterns (transforms/mathverify: 2.9 MB, 10,000 allocations when built
 // at init; transforms/answer's regular expressions: 270 KB, 2,000) nor the
 // viewer's asset digest (internal/viewassets: 590 KB, the assets read and
-// hashed).
+// hashed) nor the simulator's builtin prompts (prompts: 105 KB, the set's
+// files read, decoded and hashed).
 func TestStartupBuildsNoCommandsTables(t *testing.T) {
 	r := datg(t, []string{"GODEBUG=inittrace=1"}, "--version")
 	if r.code != 0 {
@@ -28,6 +29,7 @@ func TestStartupBuildsNoCommandsTables(t *testing.T) {
 		"github.com/datg/datg/transforms/mathverify": 32 << 10,
 		"github.com/datg/datg/transforms/answer":     32 << 10,
 		"github.com/datg/datg/internal/viewassets":   16 << 10,
+		"github.com/datg/datg/prompts":               16 << 10,
 	} {
 		// A package absent from the trace has no init work at all.
 		if got := inits[pkg]; got > bound {

@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/datg/datg/internal/testenv"
+	"github.com/datg/datg/internal/tracegen"
 	"github.com/datg/datg/schema"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
 )
 
 // No column of a table names a codec of its own: a column's tag (zstd,
@@ -64,5 +67,51 @@ func TestLongTextPageEncodersAreSmall(t *testing.T) {
 	t.Logf("at most %d KB allocated writing 1 MB of trace text after a collection", worst>>10)
 	if worst > 16<<20 {
 		t.Errorf("writing 1 MB of trace text after a collection allocated %d MB: its page encoder is the size of a large window", worst>>20)
+	}
+}
+
+// BenchmarkLongTextPageCodecs compresses pages of trace text (256 KiB,
+// parquet-go's page buffer: 30 KB traces by internal/tracegen in four
+// languages) with parquet-go's zstd codec, which the long-text columns
+// used, and with the writers' pageCodec: CPU time and size, and the bytes
+// a first page allocates after a collection (a new encoder). Run with
+// go test -run '^$' -bench LongTextPageCodecs -cpu 1 ./internal/store.
+func BenchmarkLongTextPageCodecs(b *testing.B) {
+	var page []byte
+	for i := 0; len(page) < 256<<10; i++ {
+		lang := []string{"sw", "zh", "ru", "bn"}[i%4]
+		page = append(page, tracegen.Write(tracegen.Trace{Prose: testenv.DemoQuestions(b, lang),
+			English: testenv.DemoQuestions(b, "en"), Bytes: 30_000, Answer: "42", Seed: uint64(i + 1)})...)
+	}
+	page = page[:256<<10]
+	for _, c := range []struct {
+		name  string
+		codec compress.Codec
+	}{{"parquet-go", &parquet.Zstd}, {"store", writerCodec}} {
+		b.Run(c.name, func(b *testing.B) {
+			packed, err := c.codec.Encode(nil, page)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(page)))
+			b.ReportAllocs()
+			start := testenv.CPUTime()
+			for b.Loop() {
+				if packed, err = c.codec.Encode(packed, page); err != nil {
+					b.Fatal(err)
+				}
+			}
+			testenv.ReportCPU(b, start, int64(len(page)))
+			b.ReportMetric(float64(len(packed))/float64(len(page)), "ratio")
+			runtime.GC()
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			if _, err := c.codec.Encode(nil, page); err != nil {
+				b.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), "MB-first-page")
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // The lexer's, normalize's and the parser's tables built on first use are
@@ -77,8 +78,12 @@ func TestLazyPatternsEqualFresh(t *testing.T) {
 }
 
 // Every program's instructions were allocated at once: instCount counts
-// exactly what emit adds.
+// exactly what emit adds. An instruction is 96 bytes (the one-byte fields
+// together).
 func TestProgramsAllocatedAtOnce(t *testing.T) {
+	if size := unsafe.Sizeof(inst{}); size > 96 {
+		t.Errorf("an instruction is %d bytes", size)
+	}
 	var check func(name string, p *program)
 	check = func(name string, p *program) {
 		if len(p.insts) != cap(p.insts) {

@@ -17,7 +17,7 @@ type Problem struct {
 	Lang      string `parquet:"lang" doc:"ISO 639-1 code of the question's language"`
 	K         int32  `parquet:"k" doc:"0-based index of the problem within its level (its line in the source file)"`
 	SourceID  string `parquet:"source_id" doc:"the id the source gave the row (e.g. medium-sw-12)"`
-	Question  string `parquet:"question,zstd" blob:"true" doc:"problem statement in lang"`
+	Question  string `parquet:"question" blob:"true" doc:"problem statement in lang"`
 	Answer    string `parquet:"answer" doc:"gold answer, identical in every language"`
 	Source    string `parquet:"source" doc:"file the row was read from, relative to the ingested directory"`
 }
@@ -33,7 +33,7 @@ type Trace struct {
 	ProblemID         string    `parquet:"problem_id" doc:"problem id, {level}-{k}"`
 	Seed              int64     `parquet:"seed" doc:"sampling seed of the run"`
 	Method            string    `parquet:"method" doc:"base (datg generate: the direction probe at its seed, 42; base traces of other seeds are samples beyond it, in no probe table), control-base (datg control --method base: Table 3's Base), loop-retry, formula-retry or reference"`
-	Text              string    `parquet:"text,zstd" blob:"true" doc:"the whole assistant turn: <think>, the direct-first prefix, the reasoning, </think> and the answer"`
+	Text              string    `parquet:"text" blob:"true" doc:"the whole assistant turn: <think>, the direct-first prefix, the reasoning, </think> and the answer"`
 	TextHash          string    `parquet:"text_hash" doc:"SHA-256 prefix of text; verdicts and alignments record it to tell when a trace changed"`
 	Prefix            string    `parquet:"prefix" doc:"the assistant-side prefix the model continued (empty for imported traces)"`
 	CompletionTokens  int64     `parquet:"completion_tokens" doc:"decoded tokens, as the server counted them"`
@@ -117,8 +117,8 @@ type Reference struct {
 	RefIndex         int32  `parquet:"ref_index" doc:"0-based index among the problem's accepted references, below --per-problem (-1 when rejected)"`
 	TraceID          string `parquet:"trace_id" doc:"the reference's row in traces (method reference; empty when rejected)"`
 	Model            string `parquet:"model" doc:"model that wrote the derivation"`
-	Reasoning        string `parquet:"reasoning,zstd" blob:"true" doc:"the reasoning, when the server returned it apart"`
-	Response         string `parquet:"response,zstd" blob:"true" doc:"the response (the derivation, or the answer after the reasoning)"`
+	Reasoning        string `parquet:"reasoning" blob:"true" doc:"the reasoning, when the server returned it apart"`
+	Response         string `parquet:"response" blob:"true" doc:"the response (the derivation, or the answer after the reasoning)"`
 	Extracted        string `parquet:"extracted" doc:"the final answer the grader found"`
 	Reason           string `parquet:"reason" doc:"the grader's reason"`
 	FinishReason     string `parquet:"finish_reason" doc:"stop or length"`
@@ -138,7 +138,7 @@ type DAG struct {
 	FinalNodeID      string `parquet:"final_node_id" doc:"the terminal answer node"`
 	Valid            bool   `parquet:"valid" doc:"the DAG passed validation"`
 	Reason           string `parquet:"reason" doc:"why the DAG is invalid (empty when valid)"`
-	Raw              string `parquet:"raw,zstd" blob:"true" doc:"the DAG JSON as the model or the import gave it (the repaired reply when a repair was asked)"`
+	Raw              string `parquet:"raw" blob:"true" doc:"the DAG JSON as the model or the import gave it (the repaired reply when a repair was asked)"`
 	Builder          string `parquet:"builder" doc:"model name, symbolic, or import:<file>"`
 	Repaired         bool   `parquet:"repaired" doc:"the DAG is the reply to a repair request (the first reply failed validation); a repair that failed leaves it false and says so in reason"`
 	Nodes            int32  `parquet:"n_nodes" doc:"nodes in the DAG (at most 200: a larger DAG is invalid and keeps no nodes)"`
@@ -172,7 +172,7 @@ type Alignment struct {
 	DagID            string    `parquet:"dag_id" doc:"the reference DAG"`
 	Aligner          string    `parquet:"aligner" doc:"model name, symbolic, or import:<file>"`
 	Status           string    `parquet:"status" doc:"ok, or invalid-json when the reply held no usable alignment (then it has no events)"`
-	Raw              string    `parquet:"raw,zstd" blob:"true" doc:"the alignment JSON as returned"`
+	Raw              string    `parquet:"raw" blob:"true" doc:"the alignment JSON as returned"`
 	Events           int32     `parquet:"n_events" doc:"node events kept (int32, as the other counts here: each is some bytes of one reply)"`
 	Actions          int32     `parquet:"n_actions" doc:"harmful actions kept"`
 	Problems         int32     `parquet:"n_problems" doc:"alignment errors (unknown nodes, bad statuses, capped span searches: its alignment_errors rows)"`
@@ -284,7 +284,7 @@ type Trial struct {
 	AbortReason       string    `parquet:"abort_reason" doc:"the detector's reason when it fired (empty when it did not)"`
 	Removed           []string  `parquet:"removed,list" doc:"what sanitizing the scaffold took out, as kind: text (scaffold only)"`
 	FinishReason      string    `parquet:"finish_reason" doc:"stop or length, of the attempt's last request"`
-	Text              string    `parquet:"text,zstd" blob:"true" doc:"the attempt's decoded text (for the scaffold, as the model wrote it, before sanitizing)"`
+	Text              string    `parquet:"text" blob:"true" doc:"the attempt's decoded text (for the scaffold, as the model wrote it, before sanitizing)"`
 	Endpoint          string    `parquet:"endpoint" doc:"base URL of the server that answered the attempt's last request"`
 	CreatedAt         time.Time `parquet:"created_at,timestamp(millisecond)" doc:"when the attempt's last response was received"`
 }

@@ -37,7 +37,7 @@ func postTo(t *testing.T, url, body string) (int, []byte) {
 }
 
 func referenceBody(extra string) string {
-	msgs, _ := json.Marshal([]map[string]string{{"role": "system", "content": prompts.ReferenceSystem}, {"role": "user", "content": "Lina saves 15 dollars a week."}})
+	msgs, _ := json.Marshal([]map[string]string{{"role": "system", "content": prompts.ReferenceSystem()}, {"role": "user", "content": "Lina saves 15 dollars a week."}})
 	return `{"model":"qwen3.6-plus","messages":` + string(msgs) + extra + `}`
 }
 

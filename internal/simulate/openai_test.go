@@ -62,7 +62,7 @@ func TestHiddenReasoningSpendsTheBudget(t *testing.T) {
 	srv := openAIServer(t, 500)
 	ask := func(budget int) map[string]any {
 		status, reply := postChat(t, srv, map[string]any{"model": "gpt-5.4", "max_completion_tokens": budget, "messages": []map[string]string{
-			{"role": "system", "content": prompts.AlignSystem}, {"role": "user", "content": "<<<DAG\n{}\nDAG>>>\n<<<TRACE\nx = 2\nTRACE>>>"}}})
+			{"role": "system", "content": prompts.AlignSystem()}, {"role": "user", "content": "<<<DAG\n{}\nDAG>>>\n<<<TRACE\nx = 2\nTRACE>>>"}}})
 		if status != http.StatusOK {
 			t.Fatalf("budget %d: status %d: %v", budget, status, reply)
 		}

@@ -326,7 +326,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	}
 	var g generation
 	switch system {
-	case prompts.ReferenceSystem:
+	case prompts.ReferenceSystem():
 		g = s.model.reference(user, samp)
 		if s.cfg.Dialect == DialectOpenAI && isReasoningModel(req.Model) {
 			g = g.writtenOut() // a hosted reasoning model shows its derivation
@@ -334,9 +334,9 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		if s.cfg.Dialect == DialectModelStudio {
 			g = g.thoughtThenWritten()
 		}
-	case prompts.DAGSystem:
+	case prompts.DAGSystem():
 		g = s.model.dag(history, strings.Contains(history, "<<<DERIVATION") && len(req.Messages) > 2, samp, s.cfg.Content)
-	case prompts.AlignSystem:
+	case prompts.AlignSystem():
 		g = s.model.align(history, samp, s.cfg.Content)
 	default:
 		if lang, ok := scaffoldLanguage(system); ok && strings.HasSuffix(assistant, scaffold.Open) {

@@ -21,7 +21,7 @@ const referenceAccuracy = 0.85
 // steps when they are known, ending in the boxed answer (usually the gold).
 func (m *model) reference(question string, s sampling) generation {
 	info, known := m.key[normQuestion(question)]
-	rng := rand.New(seedFor(prompts.ReferenceSystem, question, "", s))
+	rng := rand.New(seedFor(prompts.ReferenceSystem(), question, "", s))
 	pb := phrases()["en"]
 	var b strings.Builder
 	b.WriteString("Let me work through the problem step by step.")
@@ -178,7 +178,7 @@ func jsonReply(obj string, rng *rand.Rand, f ContentFaults) generation {
 func (m *model) dag(history string, repair bool, s sampling, f ContentFaults) generation {
 	derivation, _ := prompts.Between(history, "DERIVATION")
 	final, _ := prompts.Between(history, "FINAL")
-	rng := rand.New(seedFor(prompts.DAGSystem, history, "", s))
+	rng := rand.New(seedFor(prompts.DAGSystem(), history, "", s))
 	ans := ""
 	if box, ok := answer.LastBoxed(final); ok {
 		ans = box
@@ -198,7 +198,7 @@ func (m *model) dag(history string, repair bool, s sampling, f ContentFaults) ge
 func (m *model) align(history string, s sampling, f ContentFaults) generation {
 	dagText, _ := prompts.Between(history, "DAG")
 	trace, _ := prompts.Between(history, "TRACE")
-	rng := rand.New(seedFor(prompts.AlignSystem, history, "", s))
+	rng := rand.New(seedFor(prompts.AlignSystem(), history, "", s))
 	d, err := datg.ParseDAG(dagText)
 	if err != nil {
 		return jsonReply(`{"audit_results": {}}`, rng, f)

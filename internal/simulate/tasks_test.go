@@ -79,7 +79,7 @@ func TestAlignDeterministic(t *testing.T) {
 	m := testModel(DefaultProfile())
 	derivation := "The first part is 3 + 4 = 7.\n\nThe second part is 7 * 5 = 35.\n\nThen 35 - 5 = 30.\n\nSo 30 / 2 = 15."
 	dag := datg.SymbolicDAGJSON(derivation, "15")
-	history := prompts.AlignSystem + prompts.AlignUser(prompts.AlignInput{Language: "English", DAG: dag, Trace: derivation})
+	history := prompts.AlignSystem() + prompts.AlignUser(prompts.AlignInput{Language: "English", DAG: dag, Trace: derivation})
 	s := sampling{Model: "aligner", Temperature: 0, TopP: 1, RepetitionPenalty: 1, MaxTokens: 4096}
 	f := ContentFaults{AbsentSpan: 0.5, BadStatus: 0.5}
 	first := m.align(history, s, f).Text()

@@ -27,8 +27,8 @@ func noise(rnd *rand.Rand, n int) string {
 // page. Writing a row group of 20,000 scores right after a collection
 // allocated 48-50 MB (two encoders, one a page written on each of the two
 // Ps' pools); it now allocates about 20 MB, nearly all of it the rows'
-// keys, their digests and the column pages. (The columns tagged zstd in schema/, the long
-// texts, are compressed by parquet-go's codec still.)
+// keys, their digests and the column pages. (The long texts' columns go
+// through the same codec: TestLongTextPageEncodersAreSmall.)
 func TestWriterPageEncodersAreSmall(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 6))
 	w, err := Create(t.TempDir(), schema.Scores, Meta{})

@@ -13,6 +13,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -39,8 +40,10 @@ const (
 
 // Version is a digest of every asset: Head's links carry it (?v=), so a
 // browser may cache the files for a year and still load new ones after an
-// upgrade of datg.
-var Version = func() string {
+// upgrade of datg. It is computed on first use, not at init: hashing the
+// 1.2 MB of assets is 18 million instructions, which every datg process
+// paid at start-up though only the viewer needs it.
+var Version = sync.OnceValue(func() string {
 	h := sha256.New()
 	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -55,7 +58,7 @@ var Version = func() string {
 		panic(err)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
-}()
+})
 
 // FS is the asset tree (katex/..., datg-math.js, datg.css).
 func FS() fs.FS { return files }
@@ -73,7 +76,7 @@ func Head(prefix string) template.HTML {
 
 // head is the <head> markup loading each asset from url(its path).
 func head(url func(string) string) template.HTML {
-	u := func(p string) string { return template.HTMLEscapeString(url(p) + "?v=" + Version) }
+	u := func(p string) string { return template.HTMLEscapeString(url(p) + "?v=" + Version()) }
 	return template.HTML(`<link rel="stylesheet" href="` + u(KaTeXCSS) + `">` + "\n" +
 		`<link rel="stylesheet" href="` + u(CSS) + `">` + "\n" +
 		`<script defer src="` + u(KaTeXJS) + `"></script>` + "\n" +
@@ -107,12 +110,12 @@ func Handler(prefix string) http.Handler {
 		h := w.Header()
 		h.Set("Content-Type", contentType(name))
 		h.Set("X-Content-Type-Options", "nosniff")
-		if r.URL.Query().Get("v") == Version {
+		if r.URL.Query().Get("v") == Version() {
 			h.Set("Cache-Control", CacheControl)
 		} else {
 			h.Set("Cache-Control", "no-cache")
 		}
-		h.Set("ETag", `"`+Version+`"`)
+		h.Set("ETag", `"`+Version()+`"`)
 		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
 	})
 }

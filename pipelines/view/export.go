@@ -284,8 +284,8 @@ func (h Head) HTML() template.HTML {
 		js, _ := fs.ReadFile(staticFiles, "static/view.js")
 		return viewassets.InlineHead() + template.HTML("\n<style>\n"+string(css)+"</style>\n<script>\n"+string(js)+"</script>")
 	}
-	return viewassets.StaticHead() + template.HTML("\n"+`<link rel="stylesheet" href="view.css?v=`+viewassets.Version+`">`+"\n"+
-		`<script defer src="view.js?v=`+viewassets.Version+`"></script>`)
+	return viewassets.StaticHead() + template.HTML("\n"+`<link rel="stylesheet" href="view.css?v=`+viewassets.Version()+`">`+"\n"+
+		`<script defer src="view.js?v=`+viewassets.Version()+`"></script>`)
 }
 
 // StaticFiles are the files the pages of an export load (Head without

@@ -65,7 +65,7 @@ func refJoinsValues(gap string) bool {
 			}
 		}
 		if !cut {
-			if loc := textCmdRe.FindStringIndex(g); loc != nil && loc[0] == 0 {
+			if loc := textCmdRe().FindStringIndex(g); loc != nil && loc[0] == 0 {
 				inner, ok := balanced(g[loc[1]-1:])
 				if !ok || !refJoinsValues(inner) {
 					return false
@@ -74,9 +74,9 @@ func refJoinsValues(gap string) bool {
 			}
 		}
 		if !cut {
-			if w := gapWordRe.FindString(g); w != "" && conjunctions[strings.ToLower(w)] != "" {
+			if w := gapWordRe().FindString(g); w != "" && conjunctions[strings.ToLower(w)] != "" {
 				g, cut = g[len(w):], true
-			} else if l := labelRe.FindString(g); l != "" {
+			} else if l := labelRe().FindString(g); l != "" {
 				g, cut = g[len(l):], true
 			}
 		}
@@ -139,7 +139,7 @@ func TestGapsAsBefore(t *testing.T) {
 			}
 			continue
 		}
-		if want && !got && len(textCmdRe.FindAllStringIndex(gap, -1)) > maxGapNesting {
+		if want && !got && len(textCmdRe().FindAllStringIndex(gap, -1)) > maxGapNesting {
 			continue // nested deeper than the reader goes
 		}
 		t.Fatalf("joinsValues(%q) = %v, before %v", gap, got, want)
@@ -159,7 +159,7 @@ func FuzzBoxesAsBefore(f *testing.F) {
 		if got, want := boxesIn(text), refBoxesIn(text); !slices.Equal(got, want) {
 			t.Fatalf("boxesIn(%q):\n got %+v\nwant %+v", text, got, want)
 		}
-		if got, want := joinsValues(text), refJoinsValues(text); got != want && !(want && len(textCmdRe.FindAllStringIndex(text, -1)) > maxGapNesting) {
+		if got, want := joinsValues(text), refJoinsValues(text); got != want && !(want && len(textCmdRe().FindAllStringIndex(text, -1)) > maxGapNesting) {
 			t.Fatalf("joinsValues(%q) = %v, before %v", text, got, want)
 		}
 		// Time: the work stays linear whatever the text.

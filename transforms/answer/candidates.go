@@ -1,7 +1,6 @@
 package answer
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,7 +19,7 @@ type candidate struct {
 // (1,234,567; 1.500.000; 1 000 with a space or a thin space), decimal
 // points or commas (3.5, 3,5: Parse decides which a comma is) and simple
 // fractions.
-var numberRe = regexp.MustCompile(`[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?\b` +
+var numberRe = lazyRegexp(`[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?\b` +
 	`|[-−]?\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?\b` +
 	`|[-−]?\d{1,3}(?:[ \x{a0}\x{2009}\x{202f}]\d{3})+(?:[.,]\d+)?\b` +
 	`|[-−]?\d+(?:[.,]\d+)?(?:\s*/\s*\d+)?`)
@@ -39,7 +38,7 @@ func lastExpression(text string, list bool) (answer, how string, ok bool) {
 	from := 0
 	outside := func(to int) {
 		scanned(to - from)
-		for _, loc := range numberRe.FindAllStringIndex(text[from:to], -1) {
+		for _, loc := range numberRe().FindAllStringIndex(text[from:to], -1) {
 			cands = append(cands, candidate{start: from + loc[0], end: from + loc[1], text: text[from+loc[0] : from+loc[1]]})
 		}
 	}
@@ -177,7 +176,7 @@ func proseChunks(s string, from, to int) []candidate {
 		switch {
 		case r == '\\':
 			// A command is math; a \text{} of prose is prose.
-			if loc := textCmdPrefixRe.FindStringIndex(s[i:to]); loc != nil {
+			if loc := textCmdPrefixRe().FindStringIndex(s[i:to]); loc != nil {
 				inner, ok := balanced(s[i+loc[1]-1 : to])
 				if !ok {
 					i = to
@@ -303,11 +302,11 @@ func bareName(n node) bool {
 }
 
 // gapWordRe reads a word at the start of a gap between two values.
-var gapWordRe = regexp.MustCompile(`^[\pL\pM]+`)
+var gapWordRe = lazyRegexp(`^[\pL\pM]+`)
 
 // labelRe reads a name assigned a value at the start of a gap: the "x_2 ="
 // of "$x_1 = \boxed{2}$, $x_2 = \boxed{3}$".
-var labelRe = regexp.MustCompile(`^\\?[A-Za-z]+(?:_\{?[A-Za-z0-9]+\}?)?\s*=`)
+var labelRe = lazyRegexp(`^\\?[A-Za-z]+(?:_\{?[A-Za-z0-9]+\}?)?\s*=`)
 
 // gapTokens are punctuation and spacing that join values into a list.
 var gapTokens = []string{",", ";", "，", "、", "；", "$", `\(`, `\)`, `\[`, `\]`, "&", `\quad`, `\qquad`, `\,`, `\;`, `\ `, `\\`, "*"}
@@ -340,7 +339,7 @@ func joinsValuesIn(gap string, depth int) bool {
 			}
 		}
 		if !cut {
-			if loc := textCmdPrefixRe.FindStringIndex(g); loc != nil {
+			if loc := textCmdPrefixRe().FindStringIndex(g); loc != nil {
 				inner, ok := balanced(g[loc[1]-1:])
 				if !ok || !joinsValuesIn(inner, depth+1) {
 					return false
@@ -349,9 +348,9 @@ func joinsValuesIn(gap string, depth int) bool {
 			}
 		}
 		if !cut {
-			if w := gapWordRe.FindString(g); w != "" && conjunctions[strings.ToLower(w)] != "" {
+			if w := gapWordRe().FindString(g); w != "" && conjunctions[strings.ToLower(w)] != "" {
 				g, cut = g[len(w):], true
-			} else if l := labelRe.FindString(g); l != "" {
+			} else if l := labelRe().FindString(g); l != "" {
 				g, cut = g[len(l):], true
 			}
 		}

@@ -1,7 +1,6 @@
 package answer
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -9,14 +8,14 @@ import (
 // the letter (D, (D), D) or the letter with its value) or, without a letter,
 // by the value alone; a different letter is wrong even beside the right value.
 var (
-	goldChoiceRe  = regexp.MustCompile(`^\(\s*([A-E])\s*\)\s*(.*)$`)
-	otherLetterRe = regexp.MustCompile(`(^|[^A-Za-z\\])[A-E]([^A-Za-z]|$)`)
-	predChoiceRe  = regexp.MustCompile(`^\(?\s*([A-E])\s*\)?(?:\s*[.:]\s*|\s+|$)(.*)$`)
+	goldChoiceRe  = lazyRegexp(`^\(\s*([A-E])\s*\)\s*(.*)$`)
+	otherLetterRe = lazyRegexp(`(^|[^A-Za-z\\])[A-E]([^A-Za-z]|$)`)
+	predChoiceRe  = lazyRegexp(`^\(?\s*([A-E])\s*\)?(?:\s*[.:]\s*|\s+|$)(.*)$`)
 )
 
 // choice reads a multiple-choice gold: its letter and the value after it.
 func choice(v Value) (letter, value string, ok bool) {
-	m := goldChoiceRe.FindStringSubmatch(normForm(v))
+	m := goldChoiceRe().FindStringSubmatch(normForm(v))
 	if m == nil {
 		return "", "", false
 	}
@@ -26,9 +25,9 @@ func choice(v Value) (letter, value string, ok bool) {
 // choiceEqual compares a prediction with a multiple-choice gold.
 func choiceEqual(letter, value string, pred Value) bool {
 	p := normForm(pred)
-	if m := predChoiceRe.FindStringSubmatch(p); m != nil && (strings.HasPrefix(p, "(") || len(p) == 1 || strings.TrimSpace(m[2]) != "") {
+	if m := predChoiceRe().FindStringSubmatch(p); m != nil && (strings.HasPrefix(p, "(") || len(p) == 1 || strings.TrimSpace(m[2]) != "") {
 		rest := strings.TrimSpace(m[2])
-		if m[1] != letter || otherLetterRe.MatchString(rest) {
+		if m[1] != letter || otherLetterRe().MatchString(rest) {
 			return false // another letter, or a hedge between two ("A or C")
 		}
 		if rest == "" || value == "" {

@@ -1,7 +1,6 @@
 package answer
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,7 +14,7 @@ const (
 
 // markerRe finds a final-answer marker in any of the study's languages;
 // the answer is read from what follows (see clauseAnswer).
-var markerRe = regexp.MustCompile(`(?i)(?:final answer|the answer is|answer|réponse finale|réponse|la réponse est|окончательный ответ|ответ|最终答案|答案|答|最終的な答え|答え|解答|최종 답|정답|답|jawaban(?:nya)?(?: akhir(?:nya)?)?|jawapan(?:nya)?(?: (?:akhir|muktamad)(?:nya)?)?|คำตอบสุดท้าย|คำตอบ|চূড়ান্ত উত্তর|উত্তর|jibu la mwisho|jibu|తుది సమాధానం|సమాధానం)\s*(?:(?:is|equals|est|ni|adalah|ialah|คือ|হলো|হল|は|은|는|是|为|為|:|：|=)\s*)+([^\n]+)`)
+var markerRe = lazyRegexp(`(?i)(?:final answer|the answer is|answer|réponse finale|réponse|la réponse est|окончательный ответ|ответ|最终答案|答案|答|最終的な答え|答え|解答|최종 답|정답|답|jawaban(?:nya)?(?: akhir(?:nya)?)?|jawapan(?:nya)?(?: (?:akhir|muktamad)(?:nya)?)?|คำตอบสุดท้าย|คำตอบ|চূড়ান্ত উত্তর|উত্তর|jibu la mwisho|jibu|తుది సమాధానం|సమాధానం)\s*(?:(?:is|equals|est|ni|adalah|ialah|คือ|হলো|হল|は|은|는|是|为|為|:|：|=)\s*)+([^\n]+)`)
 
 // Extraction says where an answer was found.
 type Extraction struct {
@@ -93,7 +92,7 @@ func lastMarker(s string, list bool) (string, bool) {
 	}
 	s = strings.ReplaceAll(s, "**", "") // markdown bold around a marker
 	scanned(2 * len(s))
-	ms := markerRe.FindAllStringSubmatchIndex(s, -1)
+	ms := markerRe().FindAllStringSubmatchIndex(s, -1)
 	if len(ms) == 0 {
 		return "", false
 	}
@@ -102,7 +101,7 @@ func lastMarker(s string, list bool) (string, bool) {
 	for i := 0; i < 3; i++ {
 		clause := rest[:clauseEnd(rest, mathSpans(rest))]
 		scanned(len(clause))
-		inner := markerRe.FindAllStringSubmatchIndex(clause, -1)
+		inner := markerRe().FindAllStringSubmatchIndex(clause, -1)
 		if len(inner) == 0 {
 			break
 		}

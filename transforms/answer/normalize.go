@@ -2,37 +2,39 @@ package answer
 
 import (
 	"math/big"
-	"regexp"
 	"strings"
 )
 
 // maxAnswerLen bounds what is parsed; a longer "answer" is compared as text.
 const maxAnswerLen = 4000
 
+// textCmdExpr is a text command and its opening brace.
+const textCmdExpr = `\\(?:text|textnormal|textup|textsf|texttt|textbf|textit|textrm|mathrm|mathit|mathsf|mathtt|mbox|hbox|operatorname|mathbf|boldsymbol|bm|emph)\s*\{`
+
 var (
 	// {,} before a group of three digits separates thousands (1{,}000);
 	// before other digits it is a decimal comma (0{,}65).
-	decimalBraceRe = regexp.MustCompile(`(\d)\{,\}(\d{1,2}|\d{4,})\b`)
-	logNoArgRe     = regexp.MustCompile(`\\log_\{?(\d+)\}?\s*$`)
-	thinGroupRe    = regexp.MustCompile(`(\d)(?:\\[,;:! ]|\{,\}|\\thinspace ?|[  ])(\d{3})\b`)
-	thousandsRe    = regexp.MustCompile(`(^|[^\d.,])(\d{1,3}(?:,\d{3})+)($|[^\d,]|,\s)`)
-	spaceGroupRe   = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?: \d{3})+)($|[^\d])`)
-	degreeRe       = regexp.MustCompile(`\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\degree\b`)
-	dotGroupsRe    = regexp.MustCompile(`(^|[^\d.])(\d{1,3}(?:\.\d{3}){2,})($|[^\d.]|\.$|\.\s)`)
+	decimalBraceRe = lazyRegexp(`(\d)\{,\}(\d{1,2}|\d{4,})\b`)
+	logNoArgRe     = lazyRegexp(`\\log_\{?(\d+)\}?\s*$`)
+	thinGroupRe    = lazyRegexp(`(\d)(?:\\[,;:! ]|\{,\}|\\thinspace ?|[  ])(\d{3})\b`)
+	thousandsRe    = lazyRegexp(`(^|[^\d.,])(\d{1,3}(?:,\d{3})+)($|[^\d,]|,\s)`)
+	spaceGroupRe   = lazyRegexp(`(^|[^\d.])(\d{1,3}(?: \d{3})+)($|[^\d])`)
+	degreeRe       = lazyRegexp(`\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\degree\b`)
+	dotGroupsRe    = lazyRegexp(`(^|[^\d.])(\d{1,3}(?:\.\d{3}){2,})($|[^\d.]|\.$|\.\s)`)
 	// French interval notation: ]a, b] is (a, b], [a, b[ is [a, b).
-	frenchRe       = regexp.MustCompile(`(^|[^\\\w])([\[\]])([^\[\]]*[,;][^\[\]]*)([\[\]])`)
-	escapedSpaceRe = regexp.MustCompile(`(^|[^\\])\\ `)
-	unitPowerRe    = regexp.MustCompile(`^\s*\^\s*(?:\d|\{\s*\d\s*\})`)
+	frenchRe       = lazyRegexp(`(^|[^\\\w])([\[\]])([^\[\]]*[,;][^\[\]]*)([\[\]])`)
+	escapedSpaceRe = lazyRegexp(`(^|[^\\])\\ `)
+	unitPowerRe    = lazyRegexp(`^\s*\^\s*(?:\d|\{\s*\d\s*\})`)
 	// km/h written as \text{km}/\text{h}: the unit after the slash goes too.
-	perUnitRe = regexp.MustCompile(`^\s*/\s*\\(?:text|textnormal|textrm|mathrm|mbox)\s*\{([^{}]*)\}`)
+	perUnitRe = lazyRegexp(`^\s*/\s*\\(?:text|textnormal|textrm|mathrm|mbox)\s*\{([^{}]*)\}`)
 	// a power inside a unit's text: \text{m^2}, \mathrm{cm^{3}}
-	innerPowerRe = regexp.MustCompile(`\^\s*(?:\d|\{\s*\d\s*\})`)
-	repeatingRe  = regexp.MustCompile(`(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\dot\s*\{(\d)\}|\\dot\s*(\d)|\((\d+)\))`)
-	textCmdRe    = regexp.MustCompile(`\\(?:text|textnormal|textup|textsf|texttt|textbf|textit|textrm|mathrm|mathit|mathsf|mathtt|mbox|hbox|operatorname|mathbf|boldsymbol|bm|emph)\s*\{`)
+	innerPowerRe = lazyRegexp(`\^\s*(?:\d|\{\s*\d\s*\})`)
+	repeatingRe  = lazyRegexp(`(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\dot\s*\{(\d)\}|\\dot\s*(\d)|\((\d+)\))`)
+	textCmdRe    = lazyRegexp(textCmdExpr)
 	// textCmdPrefixRe is textCmdRe at the start of a text only: looking
 	// for it from every backslash of a text must not read the rest each time.
-	textCmdPrefixRe = regexp.MustCompile(`^` + textCmdRe.String())
-	integConstRe    = regexp.MustCompile(`\s*\+\s*(?:[CcK](?:_\{?\d+\}?)?|\\mathrm\{C\})\s*$`)
+	textCmdPrefixRe = lazyRegexp(`^` + textCmdExpr)
+	integConstRe    = lazyRegexp(`\s*\+\s*(?:[CcK](?:_\{?\d+\}?)?|\\mathrm\{C\})\s*$`)
 	trailingPunct   = ".。．،,;:\t\n\r"
 )
 
@@ -72,51 +74,51 @@ func normalize(s string) string {
 		s = unwrapText(s)
 	}
 	if strings.ContainsAny(s, "[]") && !strings.Contains(s, `\begin`) {
-		s = frenchRe.ReplaceAllStringFunc(s, frenchInterval)
+		s = frenchRe().ReplaceAllStringFunc(s, frenchInterval)
 	}
 	if strings.Contains(s, "{,}") {
-		s = decimalBraceRe.ReplaceAllString(s, "$1.$2")
+		s = decimalBraceRe().ReplaceAllString(s, "$1.$2")
 	}
 	if strings.Contains(s, `\log_`) {
 		// A malformed "\log_2" with nothing after it means log 2.
-		s = logNoArgRe.ReplaceAllString(s, `\log $1`)
+		s = logNoArgRe().ReplaceAllString(s, `\log $1`)
 	}
 	if containsAny(s, `\,`, `\;`, `\:`, `\!`, `\ `, "{,}", `\thinspace`, "\u00a0", "\u2009", "\u202f", "  ") {
-		s = thinGroupRe.ReplaceAllString(s, "$1$2")
-		s = thinGroupRe.ReplaceAllString(s, "$1$2")
+		s = thinGroupRe().ReplaceAllString(s, "$1$2")
+		s = thinGroupRe().ReplaceAllString(s, "$1$2")
 	}
 	if hasBackslash || strings.ContainsAny(s, "~%$\u00a0\u2009\u202f") {
 		s = sizeReplacer.Replace(s)
 		if strings.Contains(s, `\ `) {
-			s = escapedSpaceRe.ReplaceAllString(s, "$1 ") // "\ " is a space; "\\ " ends a matrix row
+			s = escapedSpaceRe().ReplaceAllString(s, "$1 ") // "\ " is a space; "\\ " ends a matrix row
 		}
 	}
 	if strings.Contains(s, `\circ`) || strings.Contains(s, `\degree`) {
-		s = degreeRe.ReplaceAllString(s, "°")
+		s = degreeRe().ReplaceAllString(s, "°")
 	}
 	if strings.Contains(s, `\overline`) || strings.Contains(s, `\dot`) || strings.Contains(s, ".(") || strings.Contains(s, ". (") {
-		s = repeatingRe.ReplaceAllStringFunc(s, repeatingDecimal)
+		s = repeatingRe().ReplaceAllStringFunc(s, repeatingDecimal)
 	}
 	if strings.Count(s, ".") >= 2 {
-		s = dotGroupsRe.ReplaceAllStringFunc(s, func(m string) string {
-			sub := dotGroupsRe.FindStringSubmatch(m)
+		s = dotGroupsRe().ReplaceAllStringFunc(s, func(m string) string {
+			sub := dotGroupsRe().FindStringSubmatch(m)
 			return sub[1] + strings.ReplaceAll(sub[2], ".", "") + sub[3]
 		})
 	}
 	if strings.Contains(s, ",") {
-		s = thousandsRe.ReplaceAllStringFunc(s, func(m string) string {
-			sub := thousandsRe.FindStringSubmatch(m)
+		s = thousandsRe().ReplaceAllStringFunc(s, func(m string) string {
+			sub := thousandsRe().FindStringSubmatch(m)
 			return sub[1] + strings.ReplaceAll(sub[2], ",", "") + sub[3]
 		})
 	}
 	if strings.Contains(s, " ") {
-		s = spaceGroupRe.ReplaceAllStringFunc(s, func(m string) string {
-			sub := spaceGroupRe.FindStringSubmatch(m)
+		s = spaceGroupRe().ReplaceAllStringFunc(s, func(m string) string {
+			sub := spaceGroupRe().FindStringSubmatch(m)
 			return sub[1] + strings.ReplaceAll(sub[2], " ", "") + sub[3]
 		})
 	}
 	if strings.Contains(s, "+") && strings.ContainsAny(s, "CcK") {
-		s = integConstRe.ReplaceAllString(s, "")
+		s = integConstRe().ReplaceAllString(s, "")
 	}
 	s = strings.TrimRightFunc(s, func(r rune) bool { return strings.ContainsRune(trailingPunct, r) || r == ' ' })
 	return strings.TrimSpace(s)
@@ -147,7 +149,7 @@ func isPlainNumber(s string) bool {
 }
 
 func frenchInterval(m string) string {
-	sub := frenchRe.FindStringSubmatch(m)
+	sub := frenchRe().FindStringSubmatch(m)
 	open, close := sub[2], sub[4]
 	if open == "[" && close == "]" {
 		return m
@@ -166,7 +168,7 @@ func frenchInterval(m string) string {
 // dollars) and goes, unless it is a conjunction that joins solutions.
 func unwrapText(s string) string {
 	for i := 0; i < 64; i++ {
-		loc := textCmdRe.FindStringIndex(s)
+		loc := textCmdRe().FindStringIndex(s)
 		if loc == nil {
 			return s
 		}
@@ -178,10 +180,10 @@ func unwrapText(s string) string {
 		switch {
 		case percentWords[strings.ToLower(strings.TrimSpace(inner))] == percentAfter && endsWithNumber(before):
 			inner = "%" // 50\text{ pct}
-		case isUnitText(innerPowerRe.ReplaceAllString(inner, "")) && endsWithNumber(before):
+		case isUnitText(innerPowerRe().ReplaceAllString(inner, "")) && endsWithNumber(before):
 			inner = ""
-			after = unitPowerRe.ReplaceAllString(after, "") // cm^2 goes with cm
-			if m := perUnitRe.FindStringSubmatch(after); m != nil && isUnitText(m[1]) {
+			after = unitPowerRe().ReplaceAllString(after, "") // cm^2 goes with cm
+			if m := perUnitRe().FindStringSubmatch(after); m != nil && isUnitText(m[1]) {
 				after = after[len(m[0]):]
 			}
 		}
@@ -218,13 +220,13 @@ func endsWithNumber(s string) bool {
 	return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
 }
 
-var conjunctionWord = regexp.MustCompile(`(?i)\b(?:and|or)\b`)
+var conjunctionWord = lazyRegexp(`(?i)\b(?:and|or)\b`)
 
 // looseText is the text compared when an answer is not math: normalized,
 // without spaces or grouping braces (\pmod{4} and \pmod 4 read alike), and
 // "or"/"and" between values as commas.
 func looseText(norm string) string {
-	return strip(conjunctionWord.ReplaceAllString(norm, ","), " \t\n\r{}")
+	return strip(conjunctionWord().ReplaceAllString(norm, ","), " \t\n\r{}")
 }
 
 // strip drops every rune of chars from s.
@@ -240,7 +242,7 @@ func strip(s, chars string) string {
 // repeatingDecimal writes 0.1\overline{6} (or 0.1\dot{6}, 0.1(6)) as the
 // fraction it denotes.
 func repeatingDecimal(m string) string {
-	sub := repeatingRe.FindStringSubmatch(m)
+	sub := repeatingRe().FindStringSubmatch(m)
 	whole, fixed := sub[1], sub[2]
 	rep := sub[3] + sub[4] + sub[5] + sub[6]
 	if whole == "" {

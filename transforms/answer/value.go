@@ -3,7 +3,6 @@ package answer
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -23,8 +22,8 @@ type Value struct {
 func (v Value) Parsed() bool { return v.node != nil }
 
 var (
-	mixedPlainRe = regexp.MustCompile(`^(-?)(\d+)\s+(\d+)\s*/\s*(\d+)$`)
-	decimalComma = regexp.MustCompile(`^-?\d+,\d+$`)
+	mixedPlainRe = lazyRegexp(`^(-?)(\d+)\s+(\d+)\s*/\s*(\d+)$`)
+	decimalComma = lazyRegexp(`^-?\d+,\d+$`)
 )
 
 // Parse reads an answer.
@@ -49,7 +48,7 @@ func Parse(s string) Value {
 		return v
 	}
 	if strings.Contains(norm, "/") {
-		if m := mixedPlainRe.FindStringSubmatch(norm); m != nil {
+		if m := mixedPlainRe().FindStringSubmatch(norm); m != nil {
 			norm = m[1] + m[2] + `\frac{` + m[3] + `}{` + m[4] + `}`
 		}
 	}
@@ -118,7 +117,7 @@ func unclosedBrace(s string) int {
 func decimalCommaAlternative(raw string) (node, bool) {
 	s := strings.TrimSpace(strip(nativeDigits(raw), "$€£¥₹ \t"))
 	s = strings.TrimRight(strings.TrimSpace(strings.TrimRightFunc(s, func(r rune) bool { return r > 127 || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })), ".")
-	if !decimalComma.MatchString(s) {
+	if !decimalComma().MatchString(s) {
 		return nil, false
 	}
 	n, err := numLiteral(strings.Replace(s, ",", ".", 1))

@@ -7,6 +7,7 @@ package mathverify
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -21,7 +22,9 @@ type litRule struct {
 	order int
 }
 
-var litRules = func() []litRule {
+// buildLitRules is the literal rules in ANTLR's order (lexByFirst's
+// source).
+func buildLitRules() []litRule {
 	var rs []litRule
 	order := 0
 	add := func(typ string, texts ...string) {
@@ -148,7 +151,7 @@ var litRules = func() []litRule {
 	add("SUBSET", `\subseteq`, "⊆")
 	add("NOTIN", `\notin`, "∉")
 	return rs
-}()
+}
 
 // Orders of the pattern rules, placed among the literal rules as PS.g4
 // defines them (only ties between equally long matches need them).
@@ -193,10 +196,13 @@ type lexEntries struct {
 
 var noLexEntries lexEntries
 
-// lexByFirst indexes litRules, greekLetters and otherSymbols by their
-// first rune: lex tried every entry at every position (a sixth of the
-// time of grading a short answer).
-var lexByFirst = func() map[rune]*lexEntries {
+// lexByFirst indexes the literal rules, greekLetters and otherSymbols by
+// their first rune: lex tried every entry at every position (a sixth of
+// the time of grading a short answer). Built on first use, not at init:
+// only the graders lex.
+var lexByFirst = sync.OnceValue(indexLexEntries)
+
+func indexLexEntries() map[rune]*lexEntries {
 	m := map[rune]*lexEntries{}
 	at := func(s string) *lexEntries {
 		r := []rune(s)[0]
@@ -205,7 +211,7 @@ var lexByFirst = func() map[rune]*lexEntries {
 		}
 		return m[r]
 	}
-	for _, lr := range litRules {
+	for _, lr := range buildLitRules() {
 		e := at(lr.text)
 		e.lits = append(e.lits, lr)
 	}
@@ -218,7 +224,7 @@ var lexByFirst = func() map[rune]*lexEntries {
 		e.other = append(e.other, g)
 	}
 	return m
-}()
+}
 
 func isWS(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' }
 
@@ -231,6 +237,7 @@ func lex(src string) ([]token, error) {
 	fromSource := !lexTextFromRunes && utf8.ValidString(src)
 	b := 0
 	toks := make([]token, 0, 8)
+	byFirst := lexByFirst()
 	for i := 0; i < len(rs); {
 		if isWS(rs[i]) {
 			b += utf8.RuneLen(rs[i])
@@ -245,7 +252,7 @@ func lex(src string) ([]token, error) {
 		}
 		// Only the entries beginning with rs[i] can match at i
 		// (prefixLen compares every rune): lexByFirst lists them.
-		first := lexByFirst[rs[i]]
+		first := byFirst[rs[i]]
 		if first == nil {
 			first = &noLexEntries
 		}

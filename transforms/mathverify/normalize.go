@@ -8,6 +8,7 @@ package mathverify
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -194,13 +195,15 @@ var (
 		`\vert`, `\lvert`, `\lceil`, `\lfloor`, `\vert`, `\lvert`, `\langle`, `\llcorner`, `\ulcorner`}
 	rightDelims = []string{`\}`, `}`, `\|`, `|`, `]`, `)`, `\rbrack`, `\rgroup`, `\rbrace`, `\rbrack`,
 		`\vert`, `\rvert`, `\rceil`, `\rfloor`, `\vert`, `\rvert`, `\rangle`, `\lrcorner`, `\urcorner`}
-	reLeft        = sizedDelim("left", leftDelims)
-	reRight       = sizedDelim("right", rightDelims)
-	rePermutation = buildPermutation()
-	reToRemove    = buildToRemove()
-	reReplace     = buildReplace()
-	reUnitSup     = buildUnitSup()
-	reMalformed   = buildMalformed()
+	// The patterns normalize substitutes with, compiled on first use (as
+	// allPatterns): only the graders need them.
+	reLeft        = sync.OnceValue(func() *pattern { return sizedDelim("left", leftDelims) })
+	reRight       = sync.OnceValue(func() *pattern { return sizedDelim("right", rightDelims) })
+	rePermutation = sync.OnceValue(buildPermutation)
+	reToRemove    = sync.OnceValue(buildToRemove)
+	reReplace     = sync.OnceValue(buildReplace)
+	reUnitSup     = sync.OnceValue(buildUnitSup)
+	reMalformed   = sync.OnceValue(buildMalformed)
 )
 
 func sizedDelim(word string, delims []string) *pattern {
@@ -344,28 +347,33 @@ var units = []string{"integerpoint", "feet", "sue", "digit", "pound", "meal", "e
 	"m", "cm", "mm", "apple", "liter", "loss", "yard", "pure", "year", "increase", "decrease", "d", "less",
 	"Surface", "litre", "pi sq m", "s .", "metre", "meter", "inch"}
 
-var unitSet = func() map[string]bool {
-	s := map[string]bool{}
-	for _, u := range units {
-		s[u], s[u+"s"], s[u+"es"] = true, true, true
-	}
-	return s
-}()
+// unitWords are the unit words removeTrailingUnit looks for: each of
+// units, and its plurals.
+type unitWords struct {
+	set      map[string]bool
+	maxRunes int // the length of the longest, in runes
+}
 
-// maxUnitRunes is the length of the longest unit word, in runes.
-var maxUnitRunes = func() int {
-	n := 0
-	for u := range unitSet {
-		n = max(n, utf8.RuneCountInString(u))
+// trailingUnits is built on first use, not at init (750 words, 500 of them
+// concatenated): only the graders normalize.
+var trailingUnits = sync.OnceValue(buildUnitWords)
+
+func buildUnitWords() *unitWords {
+	w := &unitWords{set: map[string]bool{}}
+	for _, u := range units {
+		w.set[u], w.set[u+"s"], w.set[u+"es"] = true, true, true
 	}
-	return n
-}()
+	for u := range w.set {
+		w.maxRunes = max(w.maxRunes, utf8.RuneCountInString(u))
+	}
+	return w
+}
 
 // removeTrailingUnit is one re.sub of units_regex: the leftmost digit,
 // closing brace or space followed by a unit word at the very end keeps
 // only that character. The unit word may start right after that
 // character or after spaces. So the unit words at the end (trailing
-// spaces aside) are found first, each a suffix of at most maxUnitRunes
+// spaces aside) are found first, each a suffix of at most words.maxRunes
 // runes, looked up as a substring of text (no copy); for each, the
 // leftmost character that can keep it is just before the spaces before
 // the word (a digit or "}"), else the first of those spaces. Work is
@@ -375,11 +383,12 @@ func removeTrailingUnit(text string) string {
 	counted(len(text))
 	keep := -1 // bytes of text kept: the leftmost end found
 	q := end
-	for n := 0; n < maxUnitRunes && q > 0; n++ {
+	words := trailingUnits()
+	for n := 0; n < words.maxRunes && q > 0; n++ {
 		_, size := utf8.DecodeLastRuneInString(text[:q])
 		q -= size
 		counted(1)
-		if !unitSet[text[q:end]] {
+		if !words.set[text[q:end]] {
 			continue
 		}
 		s := q // the spaces before the word begin at s
@@ -441,15 +450,15 @@ func normalizeUnboxed(text string) string {
 	text = strings.ReplaceAll(text, `\end{matrix}\right]`, `\end{bmatrix}`)
 	if strings.Contains(text, `\`) {
 		keep := func(rs []rune, s span) string { return s.text(rs, "d") }
-		text = subIf(mayMatchLeft, reLeft, text, keep)
-		text = subIf(mayMatchRight, reRight, text, keep)
-		text = subIf(mayMatchPermutation, rePermutation, text, func(rs []rune, s span) string {
+		text = subIf(mayMatchLeft, reLeft(), text, keep)
+		text = subIf(mayMatchRight, reRight(), text, keep)
+		text = subIf(mayMatchPermutation, rePermutation(), text, func(rs []rune, s span) string {
 			a, b := s.text(rs, "a"), s.text(rs, "b")
 			return `\frac{(` + a + `)!}{((` + a + `)-(` + b + `))!}`
 		})
 	}
-	text = subIf(mayMatchToRemove, reToRemove, text, literal(""))
-	text = subIf(mayMatchReplace, reReplace, text, func(rs []rune, s span) string {
+	text = subIf(mayMatchToRemove, reToRemove(), text, literal(""))
+	text = subIf(mayMatchReplace, reReplace(), text, func(rs []rune, s span) string {
 		for _, n := range replaceNames {
 			if a, _ := s.group(n); a >= 0 {
 				return replaceWith[n]
@@ -464,7 +473,7 @@ func normalizeUnboxed(text string) string {
 	}
 
 	// units
-	if t := strings.TrimFunc(subIf(mayMatchUnitSup, reUnitSup, text, literal("")), isPySpace); t != "" && t != text {
+	if t := strings.TrimFunc(subIf(mayMatchUnitSup, reUnitSup(), text, literal("")), isPySpace); t != "" && t != text {
 		text = t
 	}
 	for i := 0; i < 2; i++ {
@@ -482,7 +491,7 @@ func normalizeUnboxed(text string) string {
 	}
 
 	// malformed_operators
-	for _, f := range reMalformed {
+	for _, f := range reMalformed() {
 		need := func(text string) bool { return strings.Contains(text, f.need) }
 		text = subIf(need, f.p, text, func(rs []rune, s span) string { return f.repl(s.text(rs, "a"), s.text(rs, "b")) })
 	}

@@ -15,14 +15,14 @@ func guardedSubs() map[string]struct {
 		may func(string) bool
 		p   *pattern
 	}{
-		"left":        {mayMatchLeft, reLeft},
-		"right":       {mayMatchRight, reRight},
-		"permutation": {mayMatchPermutation, rePermutation},
-		"toRemove":    {mayMatchToRemove, reToRemove},
-		"replace":     {mayMatchReplace, reReplace},
-		"unitSup":     {mayMatchUnitSup, reUnitSup},
+		"left":        {mayMatchLeft, reLeft()},
+		"right":       {mayMatchRight, reRight()},
+		"permutation": {mayMatchPermutation, rePermutation()},
+		"toRemove":    {mayMatchToRemove, reToRemove()},
+		"replace":     {mayMatchReplace, reReplace()},
+		"unitSup":     {mayMatchUnitSup, reUnitSup()},
 	}
-	for i, f := range reMalformed {
+	for i, f := range reMalformed() {
 		out["malformed"+string(rune('0'+i))] = struct {
 			may func(string) bool
 			p   *pattern

@@ -105,7 +105,7 @@ func refRemoveTrailingUnit(text string) string {
 		}
 		for q := p + 1; ; q++ {
 			rest := strings.TrimRightFunc(string(rs[q:]), isSpaceU)
-			if unitSet[rest] {
+			if trailingUnits().set[rest] {
 				return string(rs[:p+1])
 			}
 			if q >= len(rs) || !isSpaceU(rs[q]) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 )
 
 type parser struct {
@@ -1311,7 +1312,9 @@ func parseNumberToken(s string) *node {
 	return n
 }
 
-var greekNames = func() map[string]string {
+// greekNames is the name of each Greek letter, by its command and its
+// character: built on first use, not at init (only the graders parse).
+var greekNames = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for i := 0; i < len(greekLetters); i += 2 {
 		name := strings.TrimPrefix(greekLetters[i], `\`)
@@ -1320,13 +1323,13 @@ var greekNames = func() map[string]string {
 	}
 	m["ϵ"], m["ϑ"], m["ϖ"], m["ϱ"], m["ς"], m["ϕ"] = "varepsilon", "vartheta", "varpi", "varrho", "varsigma", "varphi"
 	return m
-}()
+})
 
 // symbolFor is get_symbol with lowercase_symbols: pi and gamma are the
 // constants.
 func symbolFor(text string) *node {
 	text = strings.TrimSpace(text)
-	letter, ok := greekNames[strings.ReplaceAll(text, `"`, "")]
+	letter, ok := greekNames()[strings.ReplaceAll(text, `"`, "")]
 	if !ok {
 		letter = text
 	}

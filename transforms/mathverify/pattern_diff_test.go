@@ -13,11 +13,11 @@ import (
 // targets' and normalization's.
 func everyPattern() []*pattern {
 	var out []*pattern
-	for _, p := range allPatterns {
+	for _, p := range allPatterns() {
 		out = append(out, p.p)
 	}
-	out = append(out, reLeft, reRight, rePermutation, reToRemove, reReplace, reUnitSup)
-	for _, f := range reMalformed {
+	out = append(out, reLeft(), reRight(), rePermutation(), reToRemove(), reReplace(), reUnitSup())
+	for _, f := range reMalformed() {
 		out = append(out, f.p)
 	}
 	return out

@@ -165,7 +165,7 @@ func FuzzScansMatchAsWithout(f *testing.F) {
 // in about a step a rune; step by step it took five.
 func TestLazyLoopStepsPerRune(t *testing.T) {
 	var boxedEnv *pattern
-	for _, p := range allPatterns {
+	for _, p := range allPatterns() {
 		if p.where == "boxed" && p.p.direct == nil {
 			boxedEnv = p.p
 		}

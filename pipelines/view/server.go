@@ -286,7 +286,13 @@ func Serve(ctx context.Context, cfg Config, ready func(addr string)) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	s, err := newServer(ctx, cfg.Data, cfg.CacheDir, cfg.Log)
+	logTo := cfg.Log
+	if logTo == nil {
+		logTo = io.Discard
+	}
+	held := &heldLog{w: logTo}
+	defer held.release()
+	s, err := newServer(ctx, cfg.Data, cfg.CacheDir, held)
 	if err != nil {
 		return err
 	}
@@ -300,6 +306,7 @@ func Serve(ctx context.Context, cfg Config, ready func(addr string)) error {
 	if cfg.Log != nil {
 		fmt.Fprintf(cfg.Log, "datg view: serving %s (generation %d) on http://%s/ (read-only; Ctrl-C stops)\n", cfg.Data, s.cur.gen, ln.Addr())
 	}
+	held.release()
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

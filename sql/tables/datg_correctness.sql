@@ -25,7 +25,7 @@ keyed AS MATERIALIZED (
     -- model, level, lang, correct) numbered (part): the replicates group
     -- by that number, not by four strings, so that their hash table of
     -- 216,000 groups stays small (grouped by the strings it spilled at the
-    -- paper's design and DuckDB 1.3 failed in it, at random, with an
+    -- paper's design and DuckDB 1.4.1 failed in it, at random, with an
     -- internal error under datg tables' 256 MiB cap at ten times it).
     SELECT aligner, model, model_label, level, level_ord, lang, lang_ord, correct, car, pmf, har,
         trace_draw_key(trace_id) AS h,

@@ -194,10 +194,15 @@ func (db *DB) referenceTables(ctx context.Context) error {
 		"INSERT INTO datg_levels VALUES " + strings.Join(levels, ", "),
 		"CREATE TABLE datg_directions (direction VARCHAR, ord INTEGER)",
 		"INSERT INTO datg_directions VALUES " + strings.Join(dirs, ", "),
-		// One row: the seed whose base traces are the direction probe's
-		// (the probe_trace macro, stg_graded_traces.probe).
-		"CREATE TABLE datg_probe (seed BIGINT NOT NULL)",
-		fmt.Sprintf("INSERT INTO datg_probe VALUES (%d)", study.ProbeSeed),
+		// The seed whose base traces are the direction probe's (the
+		// probe_trace macro, stg_graded_traces.probe): a macro of the
+		// literal, so that the probe's filter is a constant DuckDB pushes
+		// into every traces scan (a subquery on a table of the seed was a
+		// join after every join of traces: the probe tables then held
+		// every base trace of the run, not the probe's, and grew with
+		// the run's seeds). datg_probe shows it as a one-row view.
+		probeSeedMacro(study.ProbeSeed),
+		"CREATE VIEW datg_probe AS SELECT datg_probe_seed() AS seed",
 	}
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s); err != nil {
@@ -210,10 +215,16 @@ func (db *DB) referenceTables(ctx context.Context) error {
 // SetProbeSeed makes seed the direction probe's (datg_probe), in place of
 // study.ProbeSeed: the probe tables then read the base traces of that seed.
 func (db *DB) SetProbeSeed(ctx context.Context, seed int64) error {
-	if _, err := db.ExecContext(ctx, "UPDATE datg_probe SET seed = ?", seed); err != nil {
+	if _, err := db.ExecContext(ctx, probeSeedMacro(seed)); err != nil {
 		return fmt.Errorf("setting the probe seed: %w", err)
 	}
 	return nil
+}
+
+// probeSeedMacro defines datg_probe_seed(), the direction probe's seed, as
+// the literal seed.
+func probeSeedMacro(seed int64) string {
+	return fmt.Sprintf("CREATE OR REPLACE MACRO datg_probe_seed() AS CAST(%d AS BIGINT)", seed)
 }
 
 // Arrow runs a query (the last of several statements) and returns its result

@@ -18,6 +18,21 @@ WITH graded AS (
     WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
     GROUP BY ALL
 ),
+keyed AS MATERIALIZED (
+    -- The scored traces, read once for the means and the bootstrap. Each
+    -- trace's draw key is hashed once, not once per replicate (an MD5 per
+    -- draw was four fifths of datg tables' time), and each (aligner,
+    -- model, level, lang, correct) numbered (part): the replicates group
+    -- by that number, not by four strings, so that their hash table of
+    -- 216,000 groups stays small (grouped by the strings it spilled at the
+    -- paper's design and DuckDB 1.4.1 failed in it, at random, with an
+    -- internal error under datg tables' 256 MiB cap at ten times it).
+    SELECT aligner, model, model_label, level, level_ord, lang, lang_ord, correct, car, pmf, har,
+        trace_draw_key(trace_id) AS h,
+        dense_rank() OVER (ORDER BY aligner, model, level, lang, correct) AS part
+    FROM stg_best_scores
+    WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
+),
 scored AS (
     SELECT aligner, model, model_label, level, level_ord, lang, lang_ord,
         count(*)                                   AS n_scored,
@@ -27,45 +42,46 @@ scored AS (
         avg(pmf) FILTER (WHERE NOT correct)        AS pmf_i,
         avg(har) FILTER (WHERE correct)            AS har_c,
         avg(har) FILTER (WHERE NOT correct)        AS har_i
-    FROM stg_best_scores
-    WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
+    FROM keyed
     GROUP BY ALL
 ),
-keyed AS (
-    -- Each trace's draw key hashed once, not once per replicate (an MD5
-    -- per draw was four fifths of datg tables' time).
-    SELECT aligner, model, level, lang, correct, car, pmf, har,
-        trace_draw_key(trace_id) AS h
-    FROM stg_best_scores
-    WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
-),
 weighted AS (
-    SELECT aligner, model, level, lang, correct, b, car, pmf, har, poisson1(bootstrap_draw(h, b)) AS w
+    SELECT part, b, car, pmf, har, poisson1(bootstrap_draw(h, b)) AS w
     FROM keyed, range(1000) r(b)
 ),
 replicates AS (
-    SELECT aligner, model, level, lang, correct, b,
+    SELECT part, b,
         sum(w * car) / nullif(sum(w), 0)                                  AS car,
         sum(w * pmf) / nullif(sum(w) FILTER (WHERE pmf IS NOT NULL), 0)   AS pmf,
         sum(w * har) / nullif(sum(w), 0)                                  AS har
     FROM weighted
     GROUP BY ALL
 ),
-intervals AS (
-    SELECT aligner, model, level, lang,
-        round(quantile_cont(car, 0.025) FILTER (WHERE correct), 3)     AS car_c_lo,
-        round(quantile_cont(car, 0.975) FILTER (WHERE correct), 3)     AS car_c_hi,
-        round(quantile_cont(car, 0.025) FILTER (WHERE NOT correct), 3) AS car_i_lo,
-        round(quantile_cont(car, 0.975) FILTER (WHERE NOT correct), 3) AS car_i_hi,
-        round(quantile_cont(pmf, 0.025) FILTER (WHERE correct), 3)     AS pmf_c_lo,
-        round(quantile_cont(pmf, 0.975) FILTER (WHERE correct), 3)     AS pmf_c_hi,
-        round(quantile_cont(pmf, 0.025) FILTER (WHERE NOT correct), 3) AS pmf_i_lo,
-        round(quantile_cont(pmf, 0.975) FILTER (WHERE NOT correct), 3) AS pmf_i_hi,
-        round(quantile_cont(har, 0.025) FILTER (WHERE correct), 3)     AS har_c_lo,
-        round(quantile_cont(har, 0.975) FILTER (WHERE correct), 3)     AS har_c_hi,
-        round(quantile_cont(har, 0.025) FILTER (WHERE NOT correct), 3) AS har_i_lo,
-        round(quantile_cont(har, 0.975) FILTER (WHERE NOT correct), 3) AS har_i_hi
+part_intervals AS (
+    SELECT part,
+        quantile_cont(car, 0.025) AS car_lo, quantile_cont(car, 0.975) AS car_hi,
+        quantile_cont(pmf, 0.025) AS pmf_lo, quantile_cont(pmf, 0.975) AS pmf_hi,
+        quantile_cont(har, 0.025) AS har_lo, quantile_cont(har, 0.975) AS har_hi
     FROM replicates
+    GROUP BY ALL
+),
+intervals AS (
+    -- Each part's bounds, correct ones beside incorrect ones.
+    SELECT k.aligner, k.model, k.level, k.lang,
+        round(any_value(p.car_lo) FILTER (WHERE k.correct), 3)     AS car_c_lo,
+        round(any_value(p.car_hi) FILTER (WHERE k.correct), 3)     AS car_c_hi,
+        round(any_value(p.car_lo) FILTER (WHERE NOT k.correct), 3) AS car_i_lo,
+        round(any_value(p.car_hi) FILTER (WHERE NOT k.correct), 3) AS car_i_hi,
+        round(any_value(p.pmf_lo) FILTER (WHERE k.correct), 3)     AS pmf_c_lo,
+        round(any_value(p.pmf_hi) FILTER (WHERE k.correct), 3)     AS pmf_c_hi,
+        round(any_value(p.pmf_lo) FILTER (WHERE NOT k.correct), 3) AS pmf_i_lo,
+        round(any_value(p.pmf_hi) FILTER (WHERE NOT k.correct), 3) AS pmf_i_hi,
+        round(any_value(p.har_lo) FILTER (WHERE k.correct), 3)     AS har_c_lo,
+        round(any_value(p.har_hi) FILTER (WHERE k.correct), 3)     AS har_c_hi,
+        round(any_value(p.har_lo) FILTER (WHERE NOT k.correct), 3) AS har_i_lo,
+        round(any_value(p.har_hi) FILTER (WHERE NOT k.correct), 3) AS har_i_hi
+    FROM (SELECT DISTINCT aligner, model, level, lang, correct, part FROM keyed) k
+    JOIN part_intervals p USING (part)
     GROUP BY ALL
 )
 SELECT

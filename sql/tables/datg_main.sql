@@ -25,6 +25,9 @@ SELECT
 FROM stg_best_scores b
 JOIN stg_datg_coverage c USING (aligner, model, level, direction, lang, method, probe)
 JOIN stg_datg_intervals i ON i.aligner = b.aligner AND i.model = b.model AND i.level = b.level AND i.lang = b.lang
-WHERE b.probe AND b.direction IN ('en-en', 'en-x')
+-- The join keeps c's cells of the probe's en-en and en-x traces only;
+-- said of c too, so that stg_datg_coverage counts those cells alone (it
+-- counted every graded trace of the run, a memory in the run's size).
+WHERE b.probe AND b.direction IN ('en-en', 'en-x') AND c.probe AND c.direction IN ('en-en', 'en-x')
 GROUP BY b.aligner, b.direction, b.resource, b.lang, b.lang_ord, b.level, b.level_ord, b.model, b.model_label
 ORDER BY b.aligner, b.lang_ord, b.level_ord, b.model;

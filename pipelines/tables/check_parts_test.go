@@ -1,0 +1,89 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The scores check counts a run in parts of its traces (issue 23: its
+// memory then follows a part, not the run) and gives, scope by scope,
+// the counts the four queries before gave over the whole run: in parts
+// cut from the run's alignments (of one alignment to all of them, a
+// single part), and in parts chosen by hand with empty ones, ones
+// holding no trace of the run, and trace ids beyond every trace's.
+func TestScoresCheckInPartsCountsAsTheWholeRun(t *testing.T) {
+	check := inputs["scores"].checks[0]
+	if !check.parted {
+		t.Fatal("the scores check is not counted in parts")
+	}
+	defer func(n int) { checkPartAlignments = n }(checkPartAlignments)
+	for seed := uint64(1); seed <= 4; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			ctx := context.Background()
+			dir := staleWorld(t, rand.New(rand.NewPCG(seed, 29)), 60+20*int(seed))
+			db, err := openRun(ctx, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			c := newInputCheck(db)
+			var want []int64
+			for _, b := range scoresChecksBefore {
+				want = append(want, staleCounts(t, c, b)...)
+			}
+			for _, per := range []int{1, 3, 17, 100_000} {
+				checkPartAlignments = per
+				got, err := c.count(ctx, check)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("parts of %d alignments: counts %v, the whole run %v", per, got, want)
+				}
+			}
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			parts, err := checkParts(ctx, conn, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(parts) < 5 {
+				t.Errorf("%d parts of 5 alignments: want one for about every 5", len(parts))
+			}
+			for _, parts := range [][]checkPart{
+				{{}},
+				{{"", "t0010"}, {"t0010", "t0010"}, {"t0010", "t0033"}, {"t0033", "t0033x"}, {"t0033x", "u"}, {"u", ""}},
+				{{"", "a"}, {"a", "t0001"}, {"t0001", ""}},
+			} {
+				got, err := countParts(ctx, conn, check, parts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("parts %v: counts %v, the whole run %v", parts, got, want)
+				}
+			}
+			if err := (checkPart{}).choose(ctx, conn); err != nil {
+				t.Fatal(err)
+			}
+			conn.Close()
+			// count leaves its connection reading every trace again.
+			if _, err := c.count(ctx, check); err != nil {
+				t.Fatal(err)
+			}
+			var from, to any
+			if err := db.QueryRowContext(ctx, "SELECT getvariable('datg_score_from'), getvariable('datg_score_to')").Scan(&from, &to); err != nil {
+				t.Fatal(err)
+			}
+			if from != nil || to != nil {
+				t.Errorf("after a count in parts a connection reads from %v to %v, want every trace", from, to)
+			}
+		})
+	}
+}

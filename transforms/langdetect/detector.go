@@ -154,10 +154,20 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 }
 
 // update multiplies each language's probability by weight plus the gram's
-// probability in that language (_update_lang_prob). The gram's entries are
-// in language order: the languages between two of them, which the gram's
-// profile lacks, are multiplied by weight alone.
+// probability in that language (_update_lang_prob). A dense gram's row has
+// every language's probability, 0 where its profile lacks the gram (weight
+// is positive, and weight + 0 is weight to the bit). Otherwise the gram's
+// entries are in language order: the languages between two of them, which
+// the gram's profile lacks, are multiplied by weight alone.
 func (m *model) update(prob []float64, id int32, weight float64) {
+	if id < m.nDense {
+		n := len(prob)
+		row := m.dense[int(id)*n:][:n]
+		for i := range prob {
+			prob[i] *= weight + row[i]
+		}
+		return
+	}
 	rest, lang := prob, int32(0) // rest is prob[lang:]
 	for _, e := range m.entries[m.start[id]:m.start[id+1]] {
 		gap := rest[:e.lang-lang]

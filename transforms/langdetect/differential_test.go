@@ -242,3 +242,31 @@ func TestWordMemoSameHash(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseRowsAreTheEntries: a dense gram's row holds its entries'
+// probabilities, each at its language, and 0 elsewhere; the other grams
+// have fewer than denseMinLangs entries.
+func TestDenseRowsAreTheEntries(t *testing.T) {
+	d, _ := newBoth(t, Options{})
+	m, n := d.m, len(d.m.langs)
+	if len(m.dense) != int(m.nDense)*n {
+		t.Fatalf("%d dense values for %d grams of %d languages", len(m.dense), m.nDense, n)
+	}
+	for id := range int32(len(m.start) - 1) {
+		entries := m.entries[m.start[id]:m.start[id+1]]
+		if id >= m.nDense {
+			if len(entries) >= denseMinLangs {
+				t.Fatalf("gram %d: %d entries, not dense", id, len(entries))
+			}
+			continue
+		}
+		want := make([]float64, n)
+		for _, e := range entries {
+			want[e.lang] = e.prob
+		}
+		if row := m.dense[int(id)*n:][:n]; !slices.Equal(row, want) {
+			t.Fatalf("gram %d: row %v, entries %v", id, row, entries)
+		}
+	}
+	t.Logf("%d dense grams of %d", m.nDense, len(m.start)-1)
+}

@@ -59,6 +59,9 @@ type Detector struct {
 	trials        int
 	alpha         float64
 	maxTextLength int
+	// seeded is the random numbers' state right after seeding with seed:
+	// each text's trials start from a copy (seeding computes 1,250 words).
+	seeded pyRandom
 	// scratch holds *scratch buffers, reused from one text to the next.
 	scratch sync.Pool
 }
@@ -86,6 +89,7 @@ func New(opt Options) (*Detector, error) {
 	if opt.MaxTextLength > 0 {
 		d.maxTextLength = opt.MaxTextLength
 	}
+	d.seeded.seed(d.seed)
 	return d, nil
 }
 
@@ -130,8 +134,7 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 	nLangs := len(d.m.langs)
 	langProb := make([]float64, nLangs)
 	prob := make([]float64, nLangs)
-	var rng pyRandom
-	rng.seed(d.seed)
+	rng := d.seeded
 	for t := 0; t < d.trials; t++ {
 		for i := range prob {
 			prob[i] = 1.0 / float64(nLangs)

@@ -205,7 +205,7 @@ func (t *gramTable) extract(text []rune, out []int32, memo *wordMemo) []int32 {
 		} else {
 			info = t.charInfoOf(r)
 		}
-		if info&charSpace != 0 && last&charSpace != 0 {
+		if info&last&charSpace != 0 { // one branch, seldom taken: two would mispredict
 			continue // a space after a space adds nothing
 		}
 		last = info

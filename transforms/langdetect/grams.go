@@ -193,9 +193,10 @@ func (t *gramTable) charInfoOf(r rune) charInfo {
 func (t *gramTable) extract(text []rune, out []int32, memo *wordMemo) []int32 {
 	bmp := t.bmp
 	out = slices.Grow(out[:0], 3*len(text))[:3*len(text)]
-	infos := slices.Grow(memo.infos[:0], len(text))
-	n := 0
-	wordStart := 0 // infos[wordStart:] is the word being read
+	// infos[:k] are the characters read, a space after a space left out
+	// (adding nothing); infos[wordStart:k] is the word being read.
+	infos := slices.Grow(memo.infos[:0], len(text))[:len(text)]
+	n, k, wordStart := 0, 0, 0
 	var hash uint64
 	last := bmp[' ']
 	for _, r := range text {
@@ -209,17 +210,18 @@ func (t *gramTable) extract(text []rune, out []int32, memo *wordMemo) []int32 {
 			continue // a space after a space adds nothing
 		}
 		last = info
-		infos = append(infos, info)
+		infos[k] = info
+		k++
 		hash = (bits.RotateLeft64(hash, 23) ^ uint64(info)) * 0x9e3779b97f4a7c15
 		if info&charSpace == 0 {
 			continue
 		}
 		// A word ends here.
-		n = memo.wordGrams(t, infos[wordStart:], hash, out, n)
-		wordStart, hash = len(infos), 0
+		n = memo.wordGrams(t, infos[wordStart:k], hash, out, n)
+		wordStart, hash = k, 0
 	}
 	// The last word, with no space after it.
-	n = t.wordGrams(infos[wordStart:], out, n)
+	n = t.wordGrams(infos[wordStart:k], out, n)
 	memo.infos = infos
 	return out[:n]
 }

@@ -265,7 +265,13 @@ func SegmentsOf(text string, valid bool, size, max int) []string {
 	}
 	segs := make([]string, len(spans))
 	for i, sp := range spans {
-		segs[i] = segmentText(text[sp.start:sp.end])
+		piece := text[sp.start:sp.end]
+		if valid {
+			// A piece of valid UTF-8 cut between characters is valid.
+			segs[i] = strings.TrimSpace(piece)
+		} else {
+			segs[i] = segmentText(piece)
+		}
 	}
 	return segs
 }

@@ -59,6 +59,9 @@ type Detector struct {
 	trials        int
 	alpha         float64
 	maxTextLength int
+	// seeded is the random numbers' state right after seeding with seed:
+	// each text's trials start from a copy (seeding computes 1,250 words).
+	seeded pyRandom
 	// scratch holds *scratch buffers, reused from one text to the next.
 	scratch sync.Pool
 }
@@ -86,6 +89,7 @@ func New(opt Options) (*Detector, error) {
 	if opt.MaxTextLength > 0 {
 		d.maxTextLength = opt.MaxTextLength
 	}
+	d.seeded.seed(d.seed)
 	return d, nil
 }
 
@@ -130,8 +134,7 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 	nLangs := len(d.m.langs)
 	langProb := make([]float64, nLangs)
 	prob := make([]float64, nLangs)
-	var rng pyRandom
-	rng.seed(d.seed)
+	rng := d.seeded
 	for t := 0; t < d.trials; t++ {
 		for i := range prob {
 			prob[i] = 1.0 / float64(nLangs)
@@ -154,10 +157,20 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 }
 
 // update multiplies each language's probability by weight plus the gram's
-// probability in that language (_update_lang_prob). The gram's entries are
-// in language order: the languages between two of them, which the gram's
-// profile lacks, are multiplied by weight alone.
+// probability in that language (_update_lang_prob). A dense gram's row has
+// every language's probability, 0 where its profile lacks the gram (weight
+// is positive, and weight + 0 is weight to the bit). Otherwise the gram's
+// entries are in language order: the languages between two of them, which
+// the gram's profile lacks, are multiplied by weight alone.
 func (m *model) update(prob []float64, id int32, weight float64) {
+	if id < m.nDense {
+		n := len(prob)
+		row := m.dense[int(id)*n:][:n]
+		for i := range prob {
+			prob[i] *= weight + row[i]
+		}
+		return
+	}
 	rest, lang := prob, int32(0) // rest is prob[lang:]
 	for _, e := range m.entries[m.start[id]:m.start[id+1]] {
 		gap := rest[:e.lang-lang]

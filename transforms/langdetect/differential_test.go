@@ -194,20 +194,79 @@ func FuzzDetectLangsAsBefore(f *testing.F) {
 
 // TestWordMemoAcrossTexts: extraction with one memo kept from text to text
 // (as the pooled scratch keeps it) finds the reference's grams in every
-// text, so no word's grams are taken from an earlier text; the memo is
-// also run through many generations, past the wrap of its counter.
+// text: a word's grams taken from an earlier text are the grams it has
+// here. The texts hold enough different words to fill the memo, so it is
+// also emptied and filled again several times.
 func TestWordMemoAcrossTexts(t *testing.T) {
 	d, rm := newBoth(t, Options{})
 	texts := append(studyTraces(t), randomTexts(2000, 3)...)
 	for _, w := range written {
 		texts = append(texts, w, strings.ToUpper(w), strings.Repeat(w+" ", 50))
 	}
+	texts = append(texts, studyTraces(t)...) // again, after the memo filled
 	var memo wordMemo
-	memo.gen = math.MaxUint32 - 100 // wraps within the texts
 	for i, text := range texts {
 		prepared := d.m.prepare(text, d.maxTextLength)
 		if err := sameEntries(d.m, d.m.grams.extract(prepared, nil, &memo), rm, rm.extract(prepared)); err != nil {
 			t.Fatalf("text %d %q: %v", i, short(text), err)
 		}
 	}
+	t.Logf("%d texts, the memo emptied %d times", len(texts), memo.resets)
+	if memo.resets < 2 {
+		t.Fatalf("the memo was emptied %d times over %d texts, want 2 or more", memo.resets, len(texts))
+	}
+}
+
+// TestWordMemoSameHash: words whose hashes are equal (given here, as they
+// would rarely be) are still told apart by their characters, each getting
+// its own grams, remembered or not.
+func TestWordMemoSameHash(t *testing.T) {
+	d, _ := newBoth(t, Options{})
+	tab := d.m.grams
+	var memo wordMemo
+	for round := range 3 {
+		for _, w := range []string{"habari ", "jambo ", "hello ", "world ", "samaki "} {
+			var word []charInfo
+			for _, r := range w {
+				word = append(word, tab.charInfoOf(r))
+			}
+			want := make([]int32, 3*len(word))
+			want = want[:tab.wordGrams(word, want, 0)]
+			for _, hash := range []uint64{42, 42 | 7<<(64-memoBits)} { // one slot for all, then another
+				got := make([]int32, 3*len(word))
+				got = got[:memo.wordGrams(tab, word, hash, got, 0)]
+				if !slices.Equal(got, want) {
+					t.Fatalf("round %d, %q, hash %#x: grams %v, want %v", round, w, hash, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestDenseRowsAreTheEntries: a dense gram's row holds its entries'
+// probabilities, each at its language, and 0 elsewhere; the other grams
+// have fewer than denseMinLangs entries.
+func TestDenseRowsAreTheEntries(t *testing.T) {
+	d, _ := newBoth(t, Options{})
+	m, n := d.m, len(d.m.langs)
+	if len(m.dense) != int(m.nDense)*n {
+		t.Fatalf("%d dense values for %d grams of %d languages", len(m.dense), m.nDense, n)
+	}
+	for id := range int32(len(m.start) - 1) {
+		entries := m.entries[m.start[id]:m.start[id+1]]
+		if id >= m.nDense {
+			if len(entries) >= denseMinLangs {
+				t.Fatalf("gram %d: %d entries, not dense", id, len(entries))
+			}
+			continue
+		}
+		want := make([]float64, n)
+		for _, e := range entries {
+			want[e.lang] = e.prob
+		}
+		if row := m.dense[int(id)*n:][:n]; !slices.Equal(row, want) {
+			t.Fatalf("gram %d: row %v, entries %v", id, row, entries)
+		}
+	}
+	t.Logf("%d dense grams of %d", m.nDense, len(m.start)-1)
 }

@@ -180,22 +180,23 @@ func (t *gramTable) charInfoOf(r rune) charInfo {
 
 // extract lists the text's n-grams that some profile holds
 // (_extract_ngrams over NGram.add_char), as gram ids, in text order,
-// appended to out; memo is scratch space, reused from text to text.
+// appended to out; memo remembers words' grams from text to text.
 //
 // NGram keeps a window of the last three normalized characters, restarted
 // as a lone space after a space, and skips the n-grams of a character
 // that follows an uppercase one in an uppercase run (a word in capitals).
 // After a space the window's state is always the same, so the grams of a
 // word (its characters up to and including the space that ends it) depend
-// on its characters alone: a text repeats its words, and each word's
-// grams are looked up once per text and copied where it comes again.
+// on its characters alone: texts repeat their words, and each word's grams
+// are looked up once and copied where it comes again, in this text or a
+// later one.
 func (t *gramTable) extract(text []rune, out []int32, memo *wordMemo) []int32 {
 	bmp := t.bmp
 	out = slices.Grow(out[:0], 3*len(text))[:3*len(text)]
-	infos := slices.Grow(memo.infos[:0], len(text))
-	memo.start()
-	n := 0
-	wordStart := 0 // infos[wordStart:] is the word being read
+	// infos[:k] are the characters read, a space after a space left out
+	// (adding nothing); infos[wordStart:k] is the word being read.
+	infos := slices.Grow(memo.infos[:0], len(text))[:len(text)]
+	n, k, wordStart := 0, 0, 0
 	var hash uint64
 	last := bmp[' ']
 	for _, r := range text {
@@ -205,21 +206,22 @@ func (t *gramTable) extract(text []rune, out []int32, memo *wordMemo) []int32 {
 		} else {
 			info = t.charInfoOf(r)
 		}
-		if info&charSpace != 0 && last&charSpace != 0 {
+		if info&last&charSpace != 0 { // one branch, seldom taken: two would mispredict
 			continue // a space after a space adds nothing
 		}
 		last = info
-		infos = append(infos, info)
+		infos[k] = info
+		k++
 		hash = (bits.RotateLeft64(hash, 23) ^ uint64(info)) * 0x9e3779b97f4a7c15
 		if info&charSpace == 0 {
 			continue
 		}
 		// A word ends here.
-		n = memo.wordGrams(t, infos, wordStart, hash, out, n)
-		wordStart, hash = len(infos), 0
+		n = memo.wordGrams(t, infos[wordStart:k], hash, out, n)
+		wordStart, hash = k, 0
 	}
 	// The last word, with no space after it.
-	n = t.wordGrams(infos[wordStart:], out, n)
+	n = t.wordGrams(infos[wordStart:k], out, n)
 	memo.infos = infos
 	return out[:n]
 }
@@ -270,67 +272,92 @@ func (t *gramTable) wordGrams(infos []charInfo, out []int32, n int) int {
 	return n
 }
 
-// wordMemo remembers, within one text, where each word's grams were
-// first written: the word's characters are infos[start:end] and its grams
-// out[gramStart:gramEnd] (extract's). Slots of an older text (another
-// generation) are empty.
+// wordMemo remembers words' grams, from one text to the next (a detector's
+// pooled scratch keeps one per worker): a word's grams depend on its
+// characters alone, so they are the same in every text. Common words are
+// then looked up once per worker, not once per text. It holds up to
+// memoSlots/2 words, memoMaxInfos of their characters and memoMaxGrams of
+// their grams, and starts empty again when one of them is full.
 type wordMemo struct {
-	infos []charInfo
+	infos []charInfo // extract's scratch: the text's characters
 	slots []memoSlot
-	gen   uint32
-	used  int
+	words []charInfo // the remembered words' characters
+	grams []int32    // the remembered words' grams
+	used  int        // slots in use
+	// resets counts the times the full memo was emptied (for the tests).
+	resets int
 }
 
+// memoSlot is a remembered word: its characters words[word:word+wordLen]
+// and its grams grams[gram:gram+gramLen]; wordLen 0 marks an empty slot.
 type memoSlot struct {
-	gen, hash          uint32
-	start, end         int32
-	gramStart, gramEnd int32
+	hash             uint32
+	word, gram       int32
+	wordLen, gramLen uint8
 }
 
 const (
-	memoBits  = 12
+	memoBits  = 13
 	memoSlots = 1 << memoBits
 	// Words are remembered up to memoMaxWord characters (a long one, as a
-	// run of Chinese without spaces, seldom comes again) and up to
-	// memoSlots/2 of them a text.
-	memoMaxWord = 32
+	// run of Chinese without spaces, seldom comes again).
+	memoMaxWord  = 32
+	memoMaxInfos = 1 << 15
+	memoMaxGrams = 1 << 16
 )
 
-// start empties the memo for a new text.
-func (m *wordMemo) start() {
+// A word of memoMaxWord characters has at most 3 grams a character: its
+// number of grams fits memoSlot's gramLen (this fails to compile if not).
+const _ = uint8(3 * memoMaxWord)
+
+// reset empties the memo.
+func (m *wordMemo) reset() {
 	if m.slots == nil {
 		m.slots = make([]memoSlot, memoSlots)
-	}
-	m.gen++
-	if m.gen == 0 { // wrapped: slots of old generations could match
+	} else {
 		clear(m.slots)
-		m.gen = 1
+		m.resets++
 	}
-	m.used = 0
+	m.words, m.grams, m.used = m.words[:0], m.grams[:0], 0
 }
 
-// wordGrams writes the grams of the word infos[start:] (hash is its hash)
-// to out[n:], copied from the word's first occurrence in the text if it
-// came before, and returns the new end.
-func (m *wordMemo) wordGrams(t *gramTable, infos []charInfo, start int, hash uint64, out []int32, n int) int {
-	word := infos[start:]
+// wordGrams writes the grams of the word (hash is its hash) to out[n:],
+// copied from the memo if it was seen before, and returns the new end.
+func (m *wordMemo) wordGrams(t *gramTable, word []charInfo, hash uint64, out []int32, n int) int {
 	if len(word) > memoMaxWord {
 		return t.wordGrams(word, out, n)
 	}
+	if m.slots == nil {
+		m.reset()
+	}
 	mask := len(m.slots) - 1
-	h := uint32(hash >> 32)
+	h := uint32(hash)
 	for i := int(hash >> (64 - memoBits)); ; i = (i + 1) & mask {
 		s := &m.slots[i]
-		if s.gen != m.gen {
+		if s.wordLen == 0 {
 			end := t.wordGrams(word, out, n)
-			if m.used < memoSlots/2 {
-				*s = memoSlot{gen: m.gen, hash: h, start: int32(start), end: int32(len(infos)), gramStart: int32(n), gramEnd: int32(end)}
-				m.used++
-			}
+			m.remember(word, hash, out[n:end])
 			return end
 		}
-		if s.hash == h && slices.Equal(infos[s.start:s.end], word) {
-			return n + copy(out[n:], out[s.gramStart:s.gramEnd])
+		if s.hash == h && slices.Equal(m.words[s.word:s.word+int32(s.wordLen)], word) {
+			return n + copy(out[n:], m.grams[s.gram:s.gram+int32(s.gramLen)])
 		}
 	}
+}
+
+// remember adds a word not in the memo, with its grams, emptying the memo
+// first when it is full.
+func (m *wordMemo) remember(word []charInfo, hash uint64, grams []int32) {
+	if m.used >= memoSlots/2 || len(m.words)+len(word) > memoMaxInfos || len(m.grams)+len(grams) > memoMaxGrams {
+		m.reset()
+	}
+	mask := len(m.slots) - 1
+	i := int(hash>>(64-memoBits)) & mask
+	for m.slots[i].wordLen != 0 {
+		i = (i + 1) & mask
+	}
+	m.slots[i] = memoSlot{hash: uint32(hash), word: int32(len(m.words)), gram: int32(len(m.grams)), wordLen: uint8(len(word)), gramLen: uint8(len(grams))}
+	m.words = append(m.words, word...)
+	m.grams = append(m.grams, grams...)
+	m.used++
 }

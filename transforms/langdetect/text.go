@@ -249,9 +249,11 @@ func appendFirstChars(kept []rune, text string, maxTextLength int) []rune {
 		c := text[i]
 		if c < utf8.RuneSelf { // most characters of most traces
 			i++
-			if 'A' <= c && c <= 'z' {
-				latin++
-			}
+			// 'A' <= c && c <= 'z' counted without a branch (on text
+			// mixing scripts it mispredicts): c-'A', wrapped to a byte, is
+			// below the range's size exactly for the range's characters,
+			// and then subtracting the size sets the top bit.
+			latin += int((uint32(c-'A') - ('z' - 'A' + 1)) >> 31)
 			if c != ' ' || pre != ' ' {
 				kept[k] = rune(c)
 				k++

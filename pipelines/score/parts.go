@@ -4,7 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
+
+	"github.com/datg/datg/internal/duck"
 )
 
 // partAlignments is the most alignments datg score scores in one query:
@@ -60,14 +61,8 @@ func partsOf(ctx context.Context, conn *sql.Conn, max int) ([]part, error) {
 // choose makes p the part the scoring views read (sql/macros/
 // score_partition.sql) on conn.
 func (p part) choose(ctx context.Context, conn *sql.Conn) error {
-	for name, bound := range map[string]string{"datg_score_from": p.from, "datg_score_to": p.to} {
-		value := "NULL::VARCHAR"
-		if bound != "" {
-			value = "'" + strings.ReplaceAll(bound, "'", "''") + "'"
-		}
-		if _, err := conn.ExecContext(ctx, "SET VARIABLE "+name+" = "+value); err != nil {
-			return fmt.Errorf("choosing the traces to score: %w", err)
-		}
+	if err := duck.ChooseTraceRange(ctx, conn, p.from, p.to); err != nil {
+		return fmt.Errorf("choosing the traces to score: %w", err)
 	}
 	return nil
 }

@@ -5,7 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/datg/datg/internal/duck"
 )
 
 // checkPartAlignments is the most alignments, about, that the scores
@@ -79,14 +80,8 @@ func checkParts(ctx context.Context, conn *sql.Conn, perPart int) ([]checkPart, 
 // choose makes p the part the partitioned views and checks read on conn;
 // the zero checkPart is every trace.
 func (p checkPart) choose(ctx context.Context, conn *sql.Conn) error {
-	for _, v := range []struct{ name, bound string }{{"datg_score_from", p.from}, {"datg_score_to", p.to}} {
-		value := "NULL::VARCHAR"
-		if v.bound != "" {
-			value = "'" + strings.ReplaceAll(v.bound, "'", "''") + "'"
-		}
-		if _, err := conn.ExecContext(ctx, "SET VARIABLE "+v.name+" = "+value); err != nil {
-			return fmt.Errorf("choosing the traces to check: %w", err)
-		}
+	if err := duck.ChooseTraceRange(ctx, conn, p.from, p.to); err != nil {
+		return fmt.Errorf("choosing the traces to check: %w", err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sync"
 
 	"github.com/datg/datg/internal/store"
@@ -302,16 +303,8 @@ func strOf(s *string) string {
 	return *s
 }
 
+// isNil is a NULL column read as a pointer of any type.
 func isNil(v any) bool {
-	switch p := v.(type) {
-	case *string:
-		return p == nil
-	case *int32:
-		return p == nil
-	case *bool:
-		return p == nil
-	case *float64:
-		return p == nil
-	}
-	return v == nil
+	rv := reflect.ValueOf(v)
+	return !rv.IsValid() || rv.Kind() == reflect.Pointer && rv.IsNil()
 }

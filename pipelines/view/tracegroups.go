@@ -161,17 +161,8 @@ func (t *traceRows) groupVerdicts(g *groupFiles, id string) error {
 	}
 	slices.SortStableFunc(verdicts, func(a, b gradeRow) int { return strings.Compare(*a.Grader, *b.Grader) }) // ORDER BY k, grader
 	for _, r := range verdicts {
-		v := verdictView{Grader: *r.Grader, Extracted: *r.Extracted, Reason: *r.Reason, FoundIn: *r.FoundIn}
-		switch {
-		case v.Reason == "gold-unparsed":
-			v.Verdict = "gold-unparsed"
-		case !*r.HasAnswer:
-			v.Verdict = "no-answer"
-		case *r.Correct:
-			v.Verdict = "correct"
-		default:
-			v.Verdict = "incorrect"
-		}
+		v := verdictView{Grader: *r.Grader, Extracted: *r.Extracted, Reason: *r.Reason, FoundIn: *r.FoundIn,
+			Verdict: verdictOf(*r.Reason, *r.HasAnswer, *r.Correct)}
 		t.verdicts[id] = append(t.verdicts[id], v)
 	}
 	return nil

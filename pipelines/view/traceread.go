@@ -227,16 +227,7 @@ func (t *traceRows) readVerdicts(ctx context.Context, r *runDB, ks keySet) error
 		if err := rows.Scan(&k, &v.Grader, &v.Extracted, &has, &correct, &v.Reason, &v.FoundIn); err != nil {
 			return err
 		}
-		switch {
-		case v.Reason == "gold-unparsed":
-			v.Verdict = "gold-unparsed"
-		case !has:
-			v.Verdict = "no-answer"
-		case correct:
-			v.Verdict = "correct"
-		default:
-			v.Verdict = "incorrect"
-		}
+		v.Verdict = verdictOf(v.Reason, has, correct)
 		id := ks.keys[k]
 		t.verdicts[id] = append(t.verdicts[id], v)
 		return nil
@@ -432,4 +423,19 @@ func (t *traceRows) readEvents(ctx context.Context, r *runDB, ks keySet) error {
 	}
 	return read(`SELECT want.k, dag_id, aligner, label, category, evidence_span, start_char, end_char, NULL
 		FROM harmful_actions `+ks.on("trace_id")+` ORDER BY want.k, aligner, dag_id, category, seq`, t.harms)
+}
+
+// verdictOf is a verdict row's label on the trace page, whichever way the
+// row was read (DuckDB or the trace's row groups).
+func verdictOf(reason string, hasAnswer, correct bool) string {
+	switch {
+	case reason == "gold-unparsed":
+		return "gold-unparsed"
+	case !hasAnswer:
+		return "no-answer"
+	case correct:
+		return "correct"
+	default:
+		return "incorrect"
+	}
 }

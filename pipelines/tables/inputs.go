@@ -268,11 +268,12 @@ func countParts(ctx context.Context, conn *sql.Conn, check staleCheck, parts []c
 	for i := range n {
 		dest[i] = &n[i]
 	}
+	q := countQuery(check)
 	for _, p := range parts {
 		if err := p.choose(ctx, conn); err != nil {
 			return nil, err
 		}
-		if err := conn.QueryRowContext(ctx, countQuery(check)).Scan(dest...); err != nil {
+		if err := conn.QueryRowContext(ctx, q).Scan(dest...); err != nil {
 			return nil, err
 		}
 		for i := range n {

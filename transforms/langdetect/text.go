@@ -277,7 +277,7 @@ func appendFirstChars(kept []rune, text string, maxTextLength int) []rune {
 			ch, w = utf8.DecodeRuneInString(text[i:])
 			i += w
 		}
-		if ch >= 0x300 && !(0x1E00 <= ch && ch <= 0x1EFF) {
+		if countsAsNonLatin(ch) {
 			nonLatin++
 		}
 		kept[k] = ch // not a space
@@ -300,7 +300,7 @@ func cleanLatin(text []rune) []rune {
 		switch {
 		case 'A' <= ch && ch <= 'z':
 			latin++
-		case ch >= 0x300 && !(0x1E00 <= ch && ch <= 0x1EFF):
+		case countsAsNonLatin(ch):
 			nonLatin++
 		}
 	}
@@ -320,3 +320,8 @@ func dropLatin(text []rune) []rune {
 	}
 	return out
 }
+
+// countsAsNonLatin is a character cleanLatin counts as not Latin (U+0300
+// and above, Latin Extended Additional aside); appendFirstChars counts
+// them the same way, so its shortcut decides as cleanLatin would.
+func countsAsNonLatin(ch rune) bool { return ch >= 0x300 && !(0x1E00 <= ch && ch <= 0x1EFF) }

@@ -3,7 +3,6 @@ package duck
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strings"
 )
 
@@ -23,32 +22,4 @@ func ChooseTraceRange(ctx context.Context, conn *sql.Conn, from, to string) erro
 		}
 	}
 	return nil
-}
-
-// AlignmentCuts is where to cut the run's trace ids, in order, into
-// consecutive ranges of at most max alignments each (more when one trace
-// alone has more): the first range ends before the first cut, each cut
-// starts the next, the last is open. None when the run is that small.
-// score scores, and tables checks the scores of, one range at a time.
-func AlignmentCuts(ctx context.Context, conn *sql.Conn, max int) ([]string, error) {
-	rows, err := conn.QueryContext(ctx, `SELECT trace_id, count(*) FROM alignments GROUP BY trace_id ORDER BY trace_id`)
-	if err != nil {
-		return nil, fmt.Errorf("alignments per trace: %w", err)
-	}
-	defer rows.Close()
-	var cuts []string
-	n := 0
-	for rows.Next() {
-		var id string
-		var k int
-		if err := rows.Scan(&id, &k); err != nil {
-			return nil, err
-		}
-		if n > 0 && n+k > max {
-			cuts = append(cuts, id)
-			n = 0
-		}
-		n += k
-	}
-	return cuts, rows.Err()
 }

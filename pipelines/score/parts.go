@@ -27,8 +27,26 @@ type part struct{ from, to string }
 // which sorts by trace first. One part, open at both ends, when the run
 // is that small.
 func partsOf(ctx context.Context, conn *sql.Conn, max int) ([]part, error) {
-	cuts, err := duck.AlignmentCuts(ctx, conn, max)
+	rows, err := conn.QueryContext(ctx, `SELECT trace_id, count(*) FROM alignments GROUP BY trace_id ORDER BY trace_id`)
 	if err != nil {
+		return nil, fmt.Errorf("alignments per trace: %w", err)
+	}
+	defer rows.Close()
+	var cuts []string
+	n := 0
+	for rows.Next() {
+		var id string
+		var k int
+		if err := rows.Scan(&id, &k); err != nil {
+			return nil, err
+		}
+		if n > 0 && n+k > max {
+			cuts = append(cuts, id)
+			n = 0
+		}
+		n += k
+	}
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	parts := make([]part, 0, len(cuts)+1)

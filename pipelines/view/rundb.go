@@ -138,14 +138,23 @@ var viewMemory int64 = 256 << 20
 func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
 	r, err := openRunDBWith(ctx, dir, cache, viewLimits())
 	if duck.IsOutOfMemory(err) {
-		return openRunDBWith(ctx, dir, cache, duck.DefaultLimits())
+		uncapped := duck.DefaultLimits()
+		uncapped.FootersUncached = true
+		return openRunDBWith(ctx, dir, cache, uncapped)
 	}
 	return r, err
 }
 
 // viewLimits are the viewer's DuckDB limits: its memory capped at
-// viewMemory.
-func viewLimits() duck.Limits { return duck.StageLimits(viewMemory) }
+// viewMemory, and no Parquet metadata cache (the footers of every file
+// of the run, held for the generation's life: the trace page reads its
+// rows by row group, groupread.go, and DuckDB's remaining reads, the
+// questions and DAGs, read footers of small tables).
+func viewLimits() duck.Limits {
+	l := duck.StageLimits(viewMemory)
+	l.FootersUncached = true
+	return l
+}
 
 func openRunDBWith(ctx context.Context, dir, cache string, limits duck.Limits) (*runDB, error) {
 	db, err := duck.OpenWith(ctx, dir, limits)

@@ -3,6 +3,9 @@ package view
 import (
 	"context"
 	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -50,5 +53,40 @@ func TestGroupFilesHoldLittleARowGroup(t *testing.T) {
 	if per > 2048 {
 		t.Errorf("the files read by row group hold %.0f bytes of Go heap per extra row group (%d KB for %d groups, %d KB for %d), want at most 2 KB",
 			per, held[sizes[0]]>>10, groups[sizes[0]], held[sizes[1]]>>10, groups[sizes[1]])
+	}
+}
+
+// TestOneGroupFileReadsAcrossItsEnd: a row group's file is the file's bytes
+// and then its own footer; a read anywhere, across the seam or past the
+// end, gets those bytes (io.EOF where they run out), as a file's ReadAt.
+func TestOneGroupFileReadsAcrossItsEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	body := []byte("0123456789")
+	if err := os.WriteFile(path, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	footer := []byte("footer")
+	o := newOneGroupFile(f, int64(len(body)), footer)
+	whole := append(append(append([]byte{}, body...), footer...), 6, 0, 0, 0, 'P', 'A', 'R', '1')
+	if o.size != int64(len(whole)) {
+		t.Fatalf("size %d, want %d", o.size, len(whole))
+	}
+	for off := 0; off <= len(whole)+2; off++ {
+		for n := 0; n <= len(whole)+2; n++ {
+			p := make([]byte, n)
+			got, err := o.ReadAt(p, int64(off))
+			want := max(0, min(n, len(whole)-off))
+			if got != want || string(p[:got]) != string(whole[min(off, len(whole)):min(off, len(whole))+want]) {
+				t.Fatalf("ReadAt(%d bytes, %d) = %d %q, want %d bytes", n, off, got, p[:got], want)
+			}
+			if (err == io.EOF) != (want < n) || (err != nil && err != io.EOF) {
+				t.Fatalf("ReadAt(%d bytes, %d): error %v", n, off, err)
+			}
+		}
 	}
 }

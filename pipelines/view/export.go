@@ -25,7 +25,7 @@ type Export struct {
 
 // OpenExport reads the run's current generation.
 func OpenExport(ctx context.Context, dir string) (*Export, error) {
-	r, err := openExportRunDB(ctx, dir)
+	r, err := openRunDB(ctx, dir, "")
 	if err != nil {
 		return nil, err
 	}

@@ -12,8 +12,7 @@ import (
 // (the row file's build held 650 MB at 382,500 traces without it), and a
 // run whose build needs more than the cap still opens, built again
 // uncapped, into the same row file. Capped or not, it keeps no Parquet
-// footers (its metadata cache held every file's, 9 MB at 382,500 traces);
-// an export's does.
+// footers (its metadata cache held every file's, 9 MB at 382,500 traces).
 func TestViewerMemoryIsCapped(t *testing.T) {
 	ctx := context.Background()
 	dir := writeIndexRun(t, 2500, 9)
@@ -63,15 +62,6 @@ func TestViewerMemoryIsCapped(t *testing.T) {
 	}
 	if footersCached(over) {
 		t.Errorf("the viewer's DuckDB opened uncapped keeps the Parquet footers it reads (parquet_metadata_cache)")
-	}
-	// An export reads every table once a batch: it keeps them.
-	e, err := OpenExport(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	if !footersCached(e.r) {
-		t.Errorf("an export's DuckDB reads the Parquet footers again for each batch (parquet_metadata_cache off)")
 	}
 	if over.rows.N != r.rows.N || !slices.Equal(over.rows.Aligners, r.rows.Aligners) || !slices.Equal(over.rows.data, r.rows.data) {
 		t.Errorf("the row file built uncapped differs from the capped one")

@@ -134,37 +134,22 @@ var viewMemory int64 = 256 << 20
 // cache (see loadRowFile; "": built in a temporary file), with DuckDB's
 // memory capped at viewMemory; a build that still needs more (a part's
 // materialized result and DuckDB's own structures do not spill) is made
-// again uncapped. It is the server's: DuckDB keeps no Parquet footers.
+// again uncapped.
 func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
-	return openRunDBUnder(ctx, dir, cache, viewLimits())
-}
-
-// openExportRunDB is openRunDB for an export (datg explain): a process
-// that lives for its pages and reads every table once a batch, so DuckDB
-// keeps the footers it reads (uncached, the 382,500-trace run's texts
-// cost 85 ms of CPU a read instead of 14: the traces' footer read again).
-func openExportRunDB(ctx context.Context, dir string) (*runDB, error) {
-	l := viewLimits()
-	l.FootersUncached = false
-	return openRunDBUnder(ctx, dir, "", l)
-}
-
-func openRunDBUnder(ctx context.Context, dir, cache string, limits duck.Limits) (*runDB, error) {
-	r, err := openRunDBWith(ctx, dir, cache, limits)
+	r, err := openRunDBWith(ctx, dir, cache, viewLimits())
 	if duck.IsOutOfMemory(err) {
 		uncapped := duck.DefaultLimits()
-		uncapped.FootersUncached = limits.FootersUncached
+		uncapped.FootersUncached = true
 		return openRunDBWith(ctx, dir, cache, uncapped)
 	}
 	return r, err
 }
 
 // viewLimits are the viewer's DuckDB limits: its memory capped at
-// viewMemory, and no Parquet metadata cache (which holds the footer of
-// every file read, all of the run's once the views are made, for the
-// generation's life: the trace page reads its rows by row group,
-// groupread.go, and DuckDB's other reads of a page, the questions and
-// DAGs, read small tables' footers).
+// viewMemory, and no Parquet metadata cache (the footers of every file
+// of the run, held for the generation's life: the trace page reads its
+// rows by row group, groupread.go, and DuckDB's remaining reads, the
+// questions and DAGs, read footers of small tables).
 func viewLimits() duck.Limits {
 	l := duck.StageLimits(viewMemory)
 	l.FootersUncached = true

@@ -140,6 +140,8 @@ func (db *DB) setup(ctx context.Context) error {
 	// The limits are set before the configuration is locked, which a
 	// query then cannot undo.
 	lockDown := append(db.Limits.settings(),
+		// A generation's files never change: their footers are read once.
+		"SET parquet_metadata_cache = true",
 		"SET temp_directory = "+quote(tmp),
 		"SET allowed_paths = ["+strings.Join(allowed, ", ")+"]",
 		"SET enable_external_access = false",

@@ -40,13 +40,6 @@ type Limits struct {
 	// (score at ten times the paper's design: 664 MB under a 256 MiB cap).
 	// 0: DuckDB's default (128 MiB, no background thread).
 	AllocatorFlush int64
-	// FootersUncached turns DuckDB's Parquet metadata cache off: each
-	// query reads the footers of the files it scans again. Cached, every
-	// footer DuckDB has read (all of the run's files, when the views are
-	// made) stays in its memory for the database's life, growing with the
-	// run's row groups: 9 MB at 382,500 traces in datg view, a process
-	// that lives long and reads a few rows at a time.
-	FootersUncached bool
 }
 
 // stageAllocatorFlush is StageLimits' AllocatorFlush.
@@ -130,8 +123,6 @@ func (l Limits) settings() []string {
 		s = append(s, fmt.Sprintf("SET allocator_flush_threshold = '%dB'", l.AllocatorFlush),
 			"SET allocator_background_threads = true")
 	}
-	// A generation's files never change: their footers may be read once.
-	s = append(s, fmt.Sprintf("SET parquet_metadata_cache = %t", !l.FootersUncached))
 	return append(s, fmt.Sprintf("SET max_temp_directory_size = '%dB'", l.MaxTemp))
 }
 

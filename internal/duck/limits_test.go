@@ -192,28 +192,3 @@ func TestStageLimitsFlushTheAllocator(t *testing.T) {
 		t.Errorf("AllocatorFlush -1: %v", err)
 	}
 }
-
-// Limits.FootersUncached turns DuckDB's Parquet metadata cache off (datg
-// view's long-lived database); every other database keeps it on.
-func TestFootersUncached(t *testing.T) {
-	cached := func(db *DB) bool {
-		var on bool
-		if err := db.QueryRow("SELECT current_setting('parquet_metadata_cache')").Scan(&on); err != nil {
-			t.Fatal(err)
-		}
-		return on
-	}
-	l := DefaultLimits()
-	l.FootersUncached = true
-	uncached, err := OpenWith(context.Background(), t.TempDir(), l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer uncached.Close()
-	if cached(uncached) {
-		t.Error("FootersUncached: parquet_metadata_cache is on")
-	}
-	if plain := open(t, t.TempDir()); !cached(plain) {
-		t.Error("Open: parquet_metadata_cache is off")
-	}
-}

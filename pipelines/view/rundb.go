@@ -138,23 +138,14 @@ var viewMemory int64 = 256 << 20
 func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
 	r, err := openRunDBWith(ctx, dir, cache, viewLimits())
 	if duck.IsOutOfMemory(err) {
-		uncapped := duck.DefaultLimits()
-		uncapped.FootersUncached = true
-		return openRunDBWith(ctx, dir, cache, uncapped)
+		return openRunDBWith(ctx, dir, cache, duck.DefaultLimits())
 	}
 	return r, err
 }
 
 // viewLimits are the viewer's DuckDB limits: its memory capped at
-// viewMemory, and no Parquet metadata cache (the footers of every file
-// of the run, held for the generation's life: the trace page reads its
-// rows by row group, groupread.go, and DuckDB's remaining reads, the
-// questions and DAGs, read footers of small tables).
-func viewLimits() duck.Limits {
-	l := duck.StageLimits(viewMemory)
-	l.FootersUncached = true
-	return l
-}
+// viewMemory.
+func viewLimits() duck.Limits { return duck.StageLimits(viewMemory) }
 
 func openRunDBWith(ctx context.Context, dir, cache string, limits duck.Limits) (*runDB, error) {
 	db, err := duck.OpenWith(ctx, dir, limits)

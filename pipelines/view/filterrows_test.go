@@ -99,3 +99,54 @@ func TestFullBitmapHoldsTheRows(t *testing.T) {
 		}
 	}
 }
+
+// inOrder gives the rows of a set in the order's walk (rowFile.walk),
+// for every sort key either way, under each aligner and none, with sets
+// of every row, of none, of random rows, of the first and of the last.
+func TestInOrderIsTheWalk(t *testing.T) {
+	dir, _ := writePageRun(t, 300, 37, true)
+	r, err := openRunDB(context.Background(), dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	rf := r.rows
+	rng := rand.New(rand.NewPCG(37, 41))
+	sets := map[string]bitmap{"every row": fullBitmap(rf.N), "none": newBitmap(rf.N)}
+	for _, name := range []string{"random", "sparse"} {
+		b := newBitmap(rf.N)
+		for j := range rf.N {
+			if rng.IntN(map[string]int{"random": 2, "sparse": 40}[name]) == 0 {
+				b.set(j)
+			}
+		}
+		sets[name] = b
+	}
+	first, last := newBitmap(rf.N), newBitmap(rf.N)
+	first.set(0)
+	last.set(rf.N - 1)
+	sets["first"], sets["last"] = first, last
+	if len(r.aligners) == 0 {
+		t.Fatal("the run has no aligner: the metric orders are not tried")
+	}
+	for sort := range sortKeys {
+		for _, desc := range []bool{false, true} {
+			for aligner := -1; aligner < len(r.aligners); aligner++ {
+				for name, in := range sets {
+					var want []int32
+					rf.walk(sort, desc, aligner, func(j int) bool {
+						if in.has(j) {
+							want = append(want, int32(j))
+						}
+						return true
+					})
+					prefix := []int32{-7}
+					got := rf.inOrder(sort, desc, aligner, in, prefix)
+					if !slices.Equal(got[:1], prefix) || !slices.Equal(got[1:], want) {
+						t.Fatalf("sort %q desc %v aligner %d, %s: %d rows %v, want %d %v", sort, desc, aligner, name, len(got)-1, got[1:min(len(got), 10)], len(want), want[:min(len(want), 9)])
+					}
+				}
+			}
+		}
+	}
+}

@@ -265,14 +265,9 @@ func (r *runDB) filteredRows(f Filter, m *matcher) []int32 {
 	if rows, ok := r.places.get(key); ok {
 		return rows
 	}
-	in := m.rowsIn() // filterrows.go: no row tested in the order's walk
-	rows := make([]int32, 0, in.count())
-	r.rows.walk(f.Sort, f.Desc, f.alignerIdx, func(j int) bool {
-		if in.has(j) {
-			rows = append(rows, int32(j))
-		}
-		return len(rows) < cap(rows)
-	})
+	// filterrows.go: no row tested in the order's walk.
+	in := m.rowsIn()
+	rows := r.rows.inOrder(f.Sort, f.Desc, f.alignerIdx, in, make([]int32, 0, in.count()))
 	r.places.put(key, rows)
 	return rows
 }

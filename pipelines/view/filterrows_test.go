@@ -14,6 +14,7 @@ import (
 // metric's range, aligned_by, annotations, a problem, a search), with
 // annotation layers of random traces.
 func TestRowsInAreTheRowsThatPass(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	ctx := context.Background()
 	dir, _ := writePageRun(t, 600, 29, true)
 	r, err := openRunDB(ctx, dir, t.TempDir())
@@ -104,6 +105,7 @@ func TestFullBitmapHoldsTheRows(t *testing.T) {
 // for every sort key either way, under each aligner and none, with sets
 // of every row, of none, of random rows, of the first and of the last.
 func TestInOrderIsTheWalk(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	dir, _ := writePageRun(t, 300, 37, true)
 	r, err := openRunDB(context.Background(), dir, t.TempDir())
 	if err != nil {

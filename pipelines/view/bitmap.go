@@ -26,3 +26,37 @@ func (b bitmap) or(c bitmap) {
 		b[i] |= c[i]
 	}
 }
+
+// fullBitmap is the set of rows 0..n-1.
+func fullBitmap(n int) bitmap {
+	b := newBitmap(n)
+	for i := range b {
+		b[i] = ^uint64(0)
+	}
+	if tail := n & 63; tail != 0 {
+		b[len(b)-1] = 1<<tail - 1
+	}
+	return b
+}
+
+// keepIf takes out of b the rows that fail keep, testing only the rows b
+// holds, in row order.
+func (b bitmap) keepIf(keep func(j int) bool) {
+	for w, word := range b {
+		out := uint64(0)
+		for rest := word; rest != 0; rest &= rest - 1 {
+			k := bits.TrailingZeros64(rest)
+			if !keep(w<<6 | k) {
+				out |= 1 << k
+			}
+		}
+		b[w] = word &^ out
+	}
+}
+
+// and keeps in b only the rows c holds too.
+func (b bitmap) and(c bitmap) {
+	for i := range b {
+		b[i] &= c[i]
+	}
+}

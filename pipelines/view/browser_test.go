@@ -36,10 +36,12 @@ type browser struct {
 // newBrowser starts Chromium at width x height, with its own profile:
 // Debian's headless browser, required when DATG_REQUIRE_CHROMIUM is set
 // (CI installs it), else the test skips.
-func newBrowser(t testing.TB, width, height int) *browser {
+// extra are more of Chromium's options (an environment, say).
+func newBrowser(t testing.TB, width, height int, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(testenv.Chromium(t)), chromedp.NoSandbox,
 		chromedp.Flag("headless", true), chromedp.WindowSize(width, height), chromedp.UserDataDir(t.TempDir()))
+	opts = append(opts, extra...)
 	alloc, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelA)
 	b := &browser{t: t, alloc: alloc, shots: os.Getenv("DATG_VIEW_SHOTS")}

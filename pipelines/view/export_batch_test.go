@@ -13,6 +13,7 @@ import (
 // batches, with aligned and unaligned traces, two aligners and harmful
 // actions.
 func TestExportPagesInBatchesAreThePagesOneByOne(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	dir := writeRun(t, exportBatch+40)
 	ctx := context.Background()
 	ex, err := OpenExport(ctx, dir)

@@ -60,6 +60,12 @@ const (
 // rangeOf is a closed-open range of a metric (closed at 1).
 type rangeOf struct{ Min, Max *float64 }
 
+// holds says whether score v is in the range (a trace without the score,
+// NaN, is in none).
+func (r rangeOf) holds(v float64) bool {
+	return !math.IsNaN(v) && (r.Min == nil || v >= *r.Min) && (r.Max == nil || v < *r.Max || (v <= *r.Max && *r.Max >= 1))
+}
+
 // Filter is a state of the index: what it shows, in what order, which
 // page. It is read from a URL and written back to one (Query), so every
 // state can be shared.

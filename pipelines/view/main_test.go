@@ -14,6 +14,13 @@ import (
 // computed on the first /tables, not when a viewer opens it (see
 // computeTablesAtOpen): the tests that check the computation at open turn
 // it on (tablesAtOpen).
+//
+// The long tests that change no package variable call t.Parallel: they run
+// together (two at a time on two cores) once every other test is done, so
+// the tests that set a package variable (indexPartRows, viewMemory,
+// computeTablesAtOpen, beforeTable) or the environment (t.Setenv), and
+// restore it when they end, never run beside them; nor do the tests that
+// measure memory.
 func TestMain(m *testing.M) {
 	computeTablesAtOpen = false
 	code := m.Run()

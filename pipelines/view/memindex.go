@@ -128,9 +128,7 @@ func (m *matcher) fails(j int) uint64 {
 		if !ok {
 			continue
 		}
-		v := m.metricOf(j, k)
-		// Closed-open, closed at 1; a trace without the score is out.
-		if math.IsNaN(v) || (r.Min != nil && v < *r.Min) || (r.Max != nil && !(v < *r.Max || (v <= *r.Max && *r.Max >= 1))) {
+		if !r.holds(m.metricOf(j, k)) {
 			mask |= 1 << (len(facets) + k)
 		}
 	}
@@ -260,20 +258,16 @@ func (r *runDB) order(f Filter, matched []int) {
 }
 
 // filteredRows are the rows the filter (compiled as m) holds, in its
-// order: kept per generation (placecache.go), else one walk of the order
-// testing each row.
+// order: kept per generation (placecache.go), else the filter's set of
+// rows (rowsIn) and one walk of the order up to its last.
 func (r *runDB) filteredRows(f Filter, m *matcher) []int32 {
 	key := placeKey(f)
 	if rows, ok := r.places.get(key); ok {
 		return rows
 	}
-	var rows []int32
-	r.rows.walk(f.Sort, f.Desc, f.alignerIdx, func(j int) bool {
-		if m.fails(j) == 0 {
-			rows = append(rows, int32(j))
-		}
-		return true
-	})
+	// filterrows.go: no row tested in the order's walk.
+	in := m.rowsIn()
+	rows := r.rows.inOrder(f.Sort, f.Desc, f.alignerIdx, in, make([]int32, 0, in.count()))
 	r.places.put(key, rows)
 	return rows
 }

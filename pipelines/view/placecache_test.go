@@ -19,6 +19,7 @@ import (
 // and order, legacyPlaceOf) over random filters of hostile values, every
 // sort, each trace in the filter or not, at its ends too.
 func TestPlaceFromKeptRowsIsTheWalk(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	ctx := context.Background()
 	dir, _ := writePageRun(t, 600, 17, true)
 	r, err := openRunDB(ctx, dir, t.TempDir())

@@ -27,6 +27,7 @@ func rowFileOf(t testing.TB, cache string) string {
 // grown) or that is another generation's under this key is refused when
 // opened, and the viewer builds it again and answers as the old index.
 func TestDamagedRowFileIsRebuilt(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	ctx := context.Background()
 	dir := writeIndexRun(t, 400, 5)
 	other := writeIndexRun(t, 300, 6)

@@ -109,6 +109,7 @@ func randomQuery(rng *rand.Rand, l *legacyDB) url.Values {
 // follows the rows', which was DuckDB's and is the ids' now), whether the
 // row file was just built or mapped from the cache.
 func TestRowFileIsTheIndexItReplaced(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	for _, size := range []int{0, 1, 300, 2500} {
 		dir := writeIndexRun(t, size, uint64(size)+1)
 		l := openLegacy(t, dir)

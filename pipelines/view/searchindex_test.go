@@ -148,6 +148,7 @@ func runeCut(s string, i, j int) string {
 // case variants, folds outside ASCII, 1-2 byte queries, metacharacters,
 // and the queries the index leaves to the scan (a NUL, not UTF-8).
 func TestSearchIndexIsTheScan(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	dir, texts := searchRun(t, sigSegment+300)
 	r := openIndexed(t, dir, t.TempDir())
 	ctx := context.Background()
@@ -258,6 +259,7 @@ func modTime(t testing.TB, p string) int64 {
 // file, a missing file or a foreign meta is rebuilt, never trusted, and
 // the rebuilt index answers as the scan.
 func TestDamagedSearchIndexIsRebuilt(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	dir, _ := searchRun(t, 50)
 	cache := t.TempDir()
 	r := openIndexed(t, dir, cache)

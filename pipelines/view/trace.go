@@ -436,10 +436,9 @@ type place struct {
 }
 
 // placeOf finds the trace's place, previous and next in the filter (nil:
-// not in it): one walk of the filter's order testing each row against the
-// filter, nothing counted nor kept but the neighbours (the index's pass,
-// which counts every facet, cost 46-92 ms at 382,500 traces; this walk
-// a few ns a row).
+// not in it): among the filter's rows in its order (runDB.filteredRows:
+// kept, or its set of rows and a walk of its order), or, for a filter that
+// holds every row, a walk of its order up to the trace's next.
 func placeOf(ctx context.Context, r *runDB, f Filter, id string) (*place, error) {
 	var search bitmap
 	if f.Q != "" {

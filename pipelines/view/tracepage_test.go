@@ -167,6 +167,7 @@ func writePageRun(t testing.TB, n int, seed uint64, full bool) (dir string, edge
 // place, previous and next under random filters; the same problem's
 // traces.
 func TestTracePageIsWhatItWas(t *testing.T) {
+	t.Parallel() // changes no package variable (see TestMain)
 	ctx := context.Background()
 	for _, run := range []struct {
 		n    int
@@ -194,17 +195,24 @@ func TestTracePageIsWhatItWas(t *testing.T) {
 			sample = append(sample[:80], edge...)
 		}
 		withRows := 0
+		// The old reads of every sampled trace at once (seven DuckDB
+		// queries, not seven a trace), each trace's rows taken from them.
+		var sampleProblems []string
 		for _, id := range sample {
 			j, _ := r.rows.find(id)
-			problems := []string{r.rows.problemOf(j)}
+			sampleProblems = append(sampleProblems, r.rows.problemOf(j))
+		}
+		old, err := legacyReadTraceRows(ctx, r, sample, sampleProblems)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, id := range sample {
+			problems := []string{sampleProblems[k]}
 			got, err := readTraceRows(ctx, r, []string{id}, problems)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := legacyReadTraceRows(ctx, r, []string{id}, problems)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := old.of(id, problems[0])
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: the rows of %q:\n%+v\nwant\n%+v", name, id, got, want)
 			}
@@ -286,4 +294,29 @@ func TestTracePageIsWhatItWas(t *testing.T) {
 			}
 		}
 	}
+}
+
+// of is the rows of one trace (and of its problem) among t's: what
+// reading that trace alone gives (the reads are per key).
+func (t *traceRows) of(id, problem string) *traceRows {
+	byKey := func(m map[string]string, k string) map[string]string {
+		out := map[string]string{}
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+		return out
+	}
+	out := &traceRows{text: byKey(t.text, id), finish: byKey(t.finish, id), questions: pick(t.questions, problem),
+		verdicts: pick(t.verdicts, id), detections: pick(t.detections, id), scores: pick(t.scores, id), dags: pick(t.dags, problem),
+		events: pick(t.events, id), harms: pick(t.harms, id)}
+	return out
+}
+
+// pick is m's entry of key k alone (none if m has none).
+func pick[V any](m map[string][]V, k string) map[string][]V {
+	out := map[string][]V{}
+	if v, ok := m[k]; ok {
+		out[k] = v
+	}
+	return out
 }

@@ -48,6 +48,7 @@ func MergeIn[T any](tx *Tx, def schema.Def[T]) (*Merger[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	w.keys = keySet{} // Has asks whether a key was given
 	m := &Merger[T]{Writer: w}
 	tx.members = append(tx.members, m)
 	return m, nil
@@ -114,7 +115,7 @@ func (m *Merger[T]) Has(key string) bool {
 	if m.shared != nil {
 		return m.shared.has(groupOf(key, m.groupCols))
 	}
-	return m.Writer.Has(key)
+	return m.keys.has(key)
 }
 
 // ReplaceGroup marks a group replaced even if no row of it is given (a DAG

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"cmp"
 	"container/heap"
 	"encoding/binary"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync/atomic"
 )
 
 // keyRuns is the set of keys a writer has written, checked for repeats
@@ -20,10 +22,10 @@ import (
 // written to a run file in the transaction's staging directory, and the
 // table's finish merges the runs in key order: a key in two runs is a
 // repeat, refused then, before anything is committed. A writer that kept a
-// digest of every key held about 29 bytes a row to the end (33 MB for
-// verify's three rows a trace at ten times the paper's scale, twice that
-// resident with the collector's headroom); the runs hold at most spillKeys
-// keys in memory, and the merge a read buffer a run.
+// digest of every key held 22-29 bytes a row to the end (three rows a
+// trace in verify and langcheck: 45-73 bytes a trace, twice that resident
+// with the collector's headroom); the runs hold at most spillKeys keys in
+// memory, and the merge a read buffer a run.
 //
 // The runs are datg's own files in the staging directory datg made: the
 // finish removes them before the directory becomes a generation, an abort
@@ -31,19 +33,83 @@ import (
 // any unfinished transaction's is. A dry run has no staging directory and
 // keeps every key in memory, as it writes no file either.
 type keyRuns struct {
-	dir    string              // the staging directory; "" holds every key
-	prefix string              // the runs' names: dir/prefix-<n>
-	recent map[string]struct{} // the keys written since the last spill
-	bytes  int                 // their length
-	runs   []string            // the run files, each sorted, no key twice
+	sortedRuns
+	recent map[string]struct{} // the keys given since the last spill
+}
+
+func newKeyRuns(dir, table string) *keyRuns {
+	return &keyRuns{sortedRuns: newSortedRuns(dir, "."+table+".keys"), recent: map[string]struct{}{}}
+}
+
+// add adds key and reports whether it was among the keys held (a repeat
+// refused at once; one of a spilled key is found by check).
+func (k *keyRuns) add(key string) (dup bool, err error) {
+	if _, dup = k.recent[key]; dup {
+		return true, nil
+	}
+	k.recent[key] = struct{}{}
+	spilled, err := k.sortedRuns.add(key, 0)
+	if spilled {
+		clear(k.recent)
+	}
+	return false, err
+}
+
+// has reports whether key was given, when every key given is still held
+// (spilled is false); a merger asks it of the current rows.
+func (k *keyRuns) has(key string) bool {
+	_, ok := k.recent[key]
+	return ok
+}
+
+// check merges the runs and the held keys: it returns a key given twice
+// (the least such key, when the runs are merged in one pass), if any.
+func (k *keyRuns) check() (dup string, found bool, err error) {
+	if !k.spilled() {
+		return "", false, nil // every key was held: a repeat was refused on add
+	}
+	var last string
+	began := false
+	err = k.each(func(key string, _ uint64) error {
+		if began && key == last {
+			dup, found = key, true
+			return errStop
+		}
+		last, began = key, true
+		return nil
+	})
+	if errors.Is(err, errStop) {
+		err = nil
+	}
+	return dup, found, err
+}
+
+// errStop ends a walk over sorted runs early.
+var errStop = errors.New("stop")
+
+// sortedRuns sorts entries (a key and a number) that may not fit in
+// memory: entries are held until spillKeys of them (or spillBytes of key
+// text), then sorted and written to a run file in dir; each merges the
+// runs in key order.
+type sortedRuns struct {
+	dir, prefix string
+	held        []runEntry
+	bytes       int      // the held keys' length
+	runs        []string // the run files, each sorted
+	made        int      // run files made, for their names
 	// The bounds: spillKeys, spillBytes and maxMergeRuns but in tests.
 	maxKeys, maxBytes, maxRuns int
 }
 
-// Keys are spilled once this many are held, or this much key text: under
-// 1 MB of map at the keys' usual 40-60 bytes. A run is then about 400 KB
-// on disk; verify's 1.1 million rows at ten times the paper's scale make
-// 140 runs a table, merged in three passes.
+type runEntry struct {
+	key string
+	val uint64
+}
+
+// Entries are spilled once this many are held, or this much key text: under
+// 1 MB at the keys' usual 40-60 bytes. A run is then about 400 KB on disk;
+// verify's 1.1 million rows at ten times the paper's scale make 140 runs a
+// table, merged in two passes.
 const (
 	spillKeys  = 1 << 13
 	spillBytes = 1 << 20
@@ -57,104 +123,118 @@ const maxMergeRuns = 64
 // runBuffer is each run's read and write buffer.
 const runBuffer = 32 << 10
 
-func newKeyRuns(dir, table string) *keyRuns {
-	return &keyRuns{dir: dir, prefix: "." + table + ".keys", recent: map[string]struct{}{},
-		maxKeys: spillKeys, maxBytes: spillBytes, maxRuns: maxMergeRuns}
+func newSortedRuns(dir, prefix string) sortedRuns {
+	keys := spillKeys
+	if n := spillKeysForTests.Load(); n > 0 {
+		keys = int(n)
+	}
+	return sortedRuns{dir: dir, prefix: prefix, maxKeys: keys, maxBytes: spillBytes, maxRuns: maxMergeRuns}
 }
 
-// add adds key and reports whether it was among the keys held (a repeat
-// refused at once; one of a spilled key is found by check).
-func (k *keyRuns) add(key string) (dup bool, err error) {
-	if _, dup = k.recent[key]; dup {
-		return true, nil
-	}
-	k.recent[key] = struct{}{}
-	k.bytes += len(key)
-	if k.dir != "" && (len(k.recent) >= k.maxKeys || k.bytes >= k.maxBytes) {
-		err = k.spill()
-	}
-	return false, err
+// spillKeysForTests, when set, replaces spillKeys.
+var spillKeysForTests atomic.Int64
+
+// SetSpillKeys makes writers, mergers and LineKeys started afterwards
+// spill every n keys, so tests of other packages reach the spilled paths
+// with few rows; it returns a function that restores the default. It is
+// not for production use.
+func SetSpillKeys(n int) (restore func()) {
+	spillKeysForTests.Store(int64(n))
+	return func() { spillKeysForTests.Store(0) }
 }
 
-// spill writes the held keys, sorted, to a new run and forgets them.
-func (k *keyRuns) spill() error {
-	keys := make([]string, 0, len(k.recent))
-	for key := range k.recent {
-		keys = append(keys, key)
+// add adds an entry, and reports whether the held entries were spilled
+// (the entry with them). With no directory nothing is spilled.
+func (s *sortedRuns) add(key string, val uint64) (spilled bool, err error) {
+	s.held = append(s.held, runEntry{key, val})
+	s.bytes += len(key)
+	if s.dir == "" || len(s.held) < s.maxKeys && s.bytes < s.maxBytes {
+		return false, nil
 	}
-	slices.Sort(keys)
-	path := filepath.Join(k.dir, k.prefix+"-"+strconv.Itoa(len(k.runs)))
-	k.runs = append(k.runs, path) // removed with the others, even if half written
-	if err := writeRun(path, func(w *bufio.Writer) error {
-		for _, key := range keys {
-			if err := writeRunKey(w, key); err != nil {
+	return true, s.spill()
+}
+
+func (s *sortedRuns) spilled() bool { return len(s.runs) > 0 }
+
+// spill writes the held entries, sorted, to a new run and forgets them.
+func (s *sortedRuns) spill() error {
+	slices.SortFunc(s.held, func(a, b runEntry) int { return cmp.Compare(a.key, b.key) })
+	held := s.held
+	err := s.writeRun(func(w *bufio.Writer) error {
+		for _, e := range held {
+			if err := writeRunEntry(w, e); err != nil {
 				return err
 			}
 		}
 		return nil
-	}); err != nil {
-		return err
-	}
-	clear(k.recent)
-	k.bytes = 0
-	return nil
+	})
+	clear(s.held) // the keys may be collected
+	s.held, s.bytes = s.held[:0], 0
+	return err
 }
 
-// check merges the runs and the held keys: it returns a key written twice
-// (the least such key), if any. The held keys are spilled first, so check
-// is called once, at the table's finish.
-func (k *keyRuns) check() (dup string, found bool, err error) {
-	if len(k.runs) == 0 {
-		return "", false, nil // every key was held: a repeat was refused on add
-	}
-	if len(k.recent) > 0 {
-		if err := k.spill(); err != nil {
-			return "", false, err
-		}
-	}
-	runs := k.runs
-	for len(runs) > k.maxRuns {
-		var merged []string
-		for len(runs) > 0 {
-			batch := runs[:min(len(runs), k.maxRuns)]
-			runs = runs[len(batch):]
-			path := filepath.Join(k.dir, k.prefix+"-"+strconv.Itoa(len(k.runs)))
-			k.runs = append(k.runs, path)
-			var batchDup string
-			var batchFound bool
-			err := writeRun(path, func(w *bufio.Writer) error {
-				var werr error
-				d, f, merr := mergeRuns(batch, func(key string) { werr = cmpErr(werr, writeRunKey(w, key)) })
-				batchDup, batchFound = d, f
-				return cmpErr(merr, werr)
-			})
-			if err != nil || batchFound {
-				return batchDup, batchFound, err
+// newRunPath names a new run file.
+func (s *sortedRuns) newRunPath() string {
+	path := filepath.Join(s.dir, s.prefix+"-"+strconv.Itoa(s.made))
+	s.made++
+	return path
+}
+
+// writeRun writes a new run through fill and adds it to the runs.
+func (s *sortedRuns) writeRun(fill func(*bufio.Writer) error) error {
+	path := s.newRunPath()
+	s.runs = append(s.runs, path) // removed with the others, even if half written
+	return writeRunFile(path, fill)
+}
+
+// each calls fn with every entry added, in ascending order of key (the
+// order of entries with one key is not defined). Held entries are spilled
+// first when there are runs.
+func (s *sortedRuns) each(fn func(key string, val uint64) error) error {
+	if !s.spilled() {
+		slices.SortFunc(s.held, func(a, b runEntry) int { return cmp.Compare(a.key, b.key) })
+		for _, e := range s.held {
+			if err := fn(e.key, e.val); err != nil {
+				return err
 			}
-			merged = append(merged, path)
 		}
-		runs = merged
+		return nil
 	}
-	return mergeRuns(runs, nil)
+	if len(s.held) > 0 {
+		if err := s.spill(); err != nil {
+			return err
+		}
+	}
+	// Too many runs are merged in batches into longer runs, which replace
+	// them: each may be called again, after more entries are added.
+	for len(s.runs) > s.maxRuns {
+		batch := s.runs[:s.maxRuns]
+		path := s.newRunPath()
+		err := writeRunFile(path, func(w *bufio.Writer) error {
+			return mergeRuns(batch, func(key string, val uint64) error { return writeRunEntry(w, runEntry{key, val}) })
+		})
+		if err != nil {
+			os.Remove(path)
+			return err
+		}
+		for _, p := range batch {
+			os.Remove(p)
+		}
+		s.runs = append(s.runs[s.maxRuns:], path)
+	}
+	return mergeRuns(s.runs, fn)
 }
 
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
-// remove deletes the run files.
-func (k *keyRuns) remove() {
-	for _, path := range k.runs {
+// remove deletes the run files and forgets the held entries.
+func (s *sortedRuns) remove() {
+	for _, path := range s.runs {
 		os.Remove(path)
 	}
-	k.runs = nil
+	s.runs, s.held, s.bytes = nil, nil, 0
 }
 
-// writeRun creates the run file at path and writes it through fill.
-func writeRun(path string, fill func(*bufio.Writer) error) error {
+// writeRunFile creates the run file at path and writes it through fill.
+func writeRunFile(path string, fill func(*bufio.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("spilling keys: %w", err)
@@ -173,26 +253,29 @@ func writeRun(path string, fill func(*bufio.Writer) error) error {
 	return nil
 }
 
-// A run is its keys in ascending order, each its length as a uvarint and
-// its bytes.
-func writeRunKey(w *bufio.Writer, key string) error {
+// A run is its entries in ascending order of key, each the key's length
+// as a uvarint, its bytes, and the number as a uvarint.
+func writeRunEntry(w *bufio.Writer, e runEntry) error {
 	var n [binary.MaxVarintLen64]byte
-	if _, err := w.Write(n[:binary.PutUvarint(n[:], uint64(len(key)))]); err != nil {
+	if _, err := w.Write(n[:binary.PutUvarint(n[:], uint64(len(e.key)))]); err != nil {
 		return err
 	}
-	_, err := w.WriteString(key)
+	if _, err := w.WriteString(e.key); err != nil {
+		return err
+	}
+	_, err := w.Write(n[:binary.PutUvarint(n[:], e.val)])
 	return err
 }
 
-// runReader reads a run's keys in order.
+// runReader reads a run's entries in order.
 type runReader struct {
 	r    *bufio.Reader
 	f    *os.File
 	path string
-	key  string // the current key
+	runEntry
 }
 
-// next reads the next key; ok is false at the run's end.
+// next reads the next entry; ok is false at the run's end.
 func (r *runReader) next() (ok bool, err error) {
 	n, err := binary.ReadUvarint(r.r)
 	if errors.Is(err, io.EOF) {
@@ -203,8 +286,10 @@ func (r *runReader) next() (ok bool, err error) {
 	}
 	if err == nil {
 		buf := make([]byte, n)
-		_, err = io.ReadFull(r.r, buf)
-		r.key = string(buf)
+		if _, err = io.ReadFull(r.r, buf); err == nil {
+			r.key = string(buf)
+			r.val, err = binary.ReadUvarint(r.r)
+		}
 	}
 	if err != nil {
 		return false, fmt.Errorf("reading spilled keys %s: %w", r.path, noEOF(err))
@@ -237,9 +322,8 @@ func (h *runHeap) Pop() any {
 	return r
 }
 
-// mergeRuns reads the runs' keys in ascending order, handing each to out
-// (when not nil), and stops at the first key read twice.
-func mergeRuns(paths []string, out func(string)) (dup string, found bool, err error) {
+// mergeRuns calls fn with the runs' entries in ascending order of key.
+func mergeRuns(paths []string, fn func(key string, val uint64) error) error {
 	h := make(runHeap, 0, len(paths))
 	defer func() {
 		for _, r := range h {
@@ -249,35 +333,28 @@ func mergeRuns(paths []string, out func(string)) (dup string, found bool, err er
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
-			return "", false, fmt.Errorf("reading spilled keys: %w", err)
+			return fmt.Errorf("reading spilled keys: %w", err)
 		}
 		r := &runReader{r: bufio.NewReaderSize(f, runBuffer), f: f, path: path}
 		ok, err := r.next()
 		if !ok {
 			f.Close()
 			if err != nil {
-				return "", false, err
+				return err
 			}
 			continue
 		}
 		h = append(h, r)
 	}
 	heap.Init(&h)
-	var last string
-	began := false
 	for len(h) > 0 {
 		r := h[0]
-		key := r.key
-		if began && key == last {
-			return key, true, nil
-		}
-		last, began = key, true
-		if out != nil {
-			out(key)
+		if err := fn(r.key, r.val); err != nil {
+			return err
 		}
 		ok, err := r.next()
 		if err != nil {
-			return "", false, err
+			return err
 		}
 		if ok {
 			heap.Fix(&h, 0)
@@ -286,5 +363,5 @@ func mergeRuns(paths []string, out func(string)) (dup string, found bool, err er
 			r.f.Close()
 		}
 	}
-	return "", false, nil
+	return nil
 }

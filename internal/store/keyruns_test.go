@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -204,5 +205,182 @@ func TestWriterKeysHeapFlat(t *testing.T) {
 	})
 	if per > maxKeyHeapPerRow {
 		t.Errorf("the writer holds %d bytes of live heap per row written (at most %d): its keys grow with the table", per, maxKeyHeapPerRow)
+	}
+}
+
+// A merger whose given keys were spilled finds the current rows they
+// replace, and carries over the others, as one that held every key:
+// random current tables and given rows overlapping them, spilled every
+// few keys and merged a few runs at a time.
+func TestMergerReplacesAsASetDoesWhenSpilled(t *testing.T) {
+	for seed := range uint64(15) {
+		rnd := rand.New(rand.NewPCG(seed, 23))
+		dir := t.TempDir()
+		var current []schema.Answer
+		for i := range rnd.IntN(300) {
+			current = append(current, schema.Answer{TraceID: fmt.Sprintf("t%04d", i*3), Extracted: "old"})
+		}
+		rnd.Shuffle(len(current), func(i, j int) { current[i], current[j] = current[j], current[i] })
+		if len(current) > 0 {
+			if err := WriteAll(dir, schema.Answers, Meta{}, current); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var given []schema.Answer
+		for _, i := range rnd.Perm(1000)[:rnd.IntN(400)] {
+			given = append(given, schema.Answer{TraceID: fmt.Sprintf("t%04d", i), Extracted: "new"})
+		}
+		m, err := NewMerger(dir, schema.Answers, Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.runs.maxKeys, m.runs.maxRuns = 3+rnd.IntN(30), 2+rnd.IntN(3)
+		var replacedRows []string
+		m.OnReplace = func(old *schema.Answer) { replacedRows = append(replacedRows, old.TraceID) }
+		if err := writeInBatches(rnd, given, m.Write); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Commit(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		// What a set of every given key gives.
+		want := map[string]string{}
+		isGiven := map[string]bool{}
+		for _, g := range given {
+			want[g.TraceID], isGiven[g.TraceID] = "new", true
+		}
+		wantReplaced, wantKept := 0, 0
+		for _, c := range current {
+			if isGiven[c.TraceID] {
+				wantReplaced++
+			} else {
+				want[c.TraceID] = "old"
+				wantKept++
+			}
+		}
+		got, err := ReadAll(dir, schema.Answers)
+		if err != nil && !errors.Is(err, ErrNoTable) {
+			t.Fatal(err)
+		}
+		gotRows := map[string]string{}
+		for _, r := range got {
+			gotRows[r.TraceID] = r.Extracted
+		}
+		if len(got) != len(want) || !reflect.DeepEqual(gotRows, want) || m.Replaced != wantReplaced || m.Kept != wantKept || len(replacedRows) != wantReplaced {
+			t.Fatalf("seed %d: %d rows, replaced %d (%d calls), kept %d; want %d rows, replaced %d, kept %d",
+				seed, len(got), m.Replaced, len(replacedRows), m.Kept, len(want), wantReplaced, wantKept)
+		}
+		for _, id := range replacedRows {
+			if !isGiven[id] {
+				t.Fatalf("seed %d: %s reported replaced, not given", seed, id)
+			}
+		}
+		var left []string
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && (strings.Contains(d.Name(), ".keys") || strings.Contains(d.Name(), ".current")) {
+				left = append(left, path)
+			}
+			return nil
+		})
+		if len(left) > 0 {
+			t.Fatalf("seed %d: spilled keys left in the run: %v", seed, left)
+		}
+	}
+}
+
+// A merger refuses a key given twice, across spills, as it did holding
+// every key.
+func TestMergerRefusesARepeatAcrossSpills(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteAll(dir, schema.Answers, Meta{}, answerRows(50)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMerger(dir, schema.Answers, Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Abort()
+	m.runs.maxKeys = 7
+	rows := answerRows(100)
+	if err := m.Write(rows...); err != nil {
+		t.Fatal(err)
+	}
+	err = m.Write(rows[3])
+	if err == nil {
+		err = m.Commit()
+	}
+	if want := fmt.Sprintf("answers: %v: %s", ErrDuplicateKey, rows[3].TraceID); err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+	got, _ := ReadAll(dir, schema.Answers)
+	if len(got) != 50 {
+		t.Fatalf("the refused merge changed the table: %d rows", len(got))
+	}
+}
+
+// LineKeys finds the line a check line by line stops at: the earliest
+// second line of any key, and the first line of that key.
+func TestLineKeysFindTheFirstRepeat(t *testing.T) {
+	for seed := range uint64(60) {
+		rnd := rand.New(rand.NewPCG(seed, 29))
+		dir := t.TempDir()
+		m, err := NewMerger(dir, schema.Answers, Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := m.LineKeys("ids")
+		l.runs.maxKeys, l.runs.maxRuns = 1+rnd.IntN(20), 2+rnd.IntN(3)
+		seen := map[string]int{}
+		wantLine, wantFirst, wantKey := 0, 0, ""
+		for line := 1; line <= rnd.IntN(300); line++ {
+			key := fmt.Sprint(rnd.IntN(40 + rnd.IntN(2000)))
+			if err := l.Add(key, line); err != nil {
+				t.Fatal(err)
+			}
+			if first, ok := seen[key]; ok && wantLine == 0 {
+				wantLine, wantFirst, wantKey = line, first, key
+			}
+			if _, ok := seen[key]; !ok {
+				seen[key] = line
+			}
+		}
+		key, line, first, found, err := l.FirstRepeat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found != (wantLine != 0) || line != wantLine || first != wantFirst || key != wantKey {
+			t.Fatalf("seed %d: got %q at line %d (first %d, found %v), want %q at %d (first %d)", seed, key, line, first, found, wantKey, wantLine, wantFirst)
+		}
+		m.Abort()
+	}
+}
+
+// TestMergerKeysHeapFlat merges answers into an empty table (as a first
+// import does) and measures the live heap before the commit: the keys
+// given may not be held.
+func TestMergerKeysHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 240,000 answers")
+	}
+	per := testenv.HeapPer(t, "row", 40_000, 200_000, func(n int) int64 {
+		rows := answerRows(n)
+		m, err := NewMerger(t.TempDir(), schema.Answers, Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Abort()
+		before := testenv.LiveHeap()
+		for i := range rows {
+			if err := m.Write(rows[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		held := testenv.LiveHeap() - before
+		runtime.KeepAlive(m)
+		runtime.KeepAlive(rows)
+		return held
+	})
+	if per > maxKeyHeapPerRow {
+		t.Errorf("the merger holds %d bytes of live heap per row given (at most %d): its keys grow with the table", per, maxKeyHeapPerRow)
 	}
 }

@@ -10,9 +10,11 @@ import (
 
 // Merger writes a new version of a table made of the rows it is given plus
 // the current version's rows whose keys were not given: given rows replace
-// rows with the same key. New rows stream straight to disk, so memory holds
-// only their keys. The current rows are read when the transaction commits,
-// under the table's lock, so none written meanwhile is lost.
+// rows with the same key. New rows stream straight to disk, and their keys
+// to sorted runs beside them (keyRuns). The current rows are read when the
+// transaction commits, under the table's lock, so none written meanwhile
+// is lost; when the keys given were spilled, the current rows' keys are
+// read first and sorted with them, to find the rows replaced.
 type Merger[T any] struct {
 	*Writer[T]
 	Replaced int // current rows replaced by given rows (set at commit)
@@ -48,7 +50,6 @@ func MergeIn[T any](tx *Tx, def schema.Def[T]) (*Merger[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	w.keys = keySet{} // Has asks whether a key was given
 	m := &Merger[T]{Writer: w}
 	tx.members = append(tx.members, m)
 	return m, nil
@@ -108,16 +109,6 @@ func (m *Merger[T]) writeInGroup(rows []T) error {
 	return m.append(rows)
 }
 
-// Has reports whether a row with this key was given. A merger of whole
-// groups keeps no key past its group's rows: it reports whether the key's
-// group was given (a current row with the key is then replaced).
-func (m *Merger[T]) Has(key string) bool {
-	if m.shared != nil {
-		return m.shared.has(groupOf(key, m.groupCols))
-	}
-	return m.keys.has(key)
-}
-
 // ReplaceGroup marks a group replaced even if no row of it is given (a DAG
 // re-imported as invalid has no nodes).
 func (m *Merger[T]) ReplaceGroup(group string) {
@@ -134,9 +125,15 @@ func (m *Merger[T]) finish() error {
 		return nil
 	}
 	m.Replaced, m.Kept = 0, 0
+	given, err := m.givenKeys()
+	if err != nil {
+		return err
+	}
 	var batch []T
-	err := Scan(m.tx.dir, m.def, func(r *T) error {
-		replaced := m.Has(m.def.KeyOf(r))
+	row := 0
+	err = Scan(m.tx.dir, m.def, func(r *T) error {
+		replaced := given(m.def.KeyOf(r), row)
+		row++
 		if !replaced && m.Group != nil && m.shared == nil {
 			_, replaced = m.groups[m.Group(r)]
 		}
@@ -163,4 +160,79 @@ func (m *Merger[T]) finish() error {
 		return err
 	}
 	return m.Writer.finish()
+}
+
+// givenKeys says of the current table's row numbered row, with key,
+// whether a given row replaces it. A merger of whole groups asks whether
+// the key's group was given. Otherwise, while every key given is held, the
+// held keys are asked; once they were spilled, the current rows' keys are
+// read first and sorted with the given ones, and the rows whose key was
+// given are marked in a bit a row.
+func (m *Merger[T]) givenKeys() (func(key string, row int) bool, error) {
+	if m.shared != nil {
+		return func(key string, _ int) bool { return m.shared.has(groupOf(key, m.groupCols)) }, nil
+	}
+	if !m.runs.spilled() {
+		return func(key string, _ int) bool { return m.runs.has(key) }, nil
+	}
+	replaced, err := m.replacedRows()
+	if err != nil {
+		return nil, err
+	}
+	return func(_ string, row int) bool { return row < len(replaced)*64 && replaced[row/64]&(1<<(row%64)) != 0 }, nil
+}
+
+// replacedRows reads the current rows' keys and sorts them with the keys
+// given (a given key numbered 0, the current row numbered n as n+1): a
+// current row is replaced when its key sorts beside a given one.
+func (m *Merger[T]) replacedRows() ([]uint64, error) {
+	both := newSortedRuns(m.tx.staging, "."+m.def.Name+".current")
+	defer both.remove()
+	err := m.runs.each(func(key string, _ uint64) error {
+		_, err := both.add(key, 0)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", m.def.Name, err)
+	}
+	rows := 0
+	err = Scan(m.tx.dir, m.def, func(r *T) error {
+		_, err := both.add(m.def.KeyOf(r), uint64(rows)+1)
+		rows++
+		return err
+	})
+	if errors.Is(err, ErrNoTable) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	replaced := make([]uint64, (rows+63)/64)
+	var key string
+	given, began := false, false
+	var current []uint64 // the current rows with key
+	mark := func() {
+		if given {
+			for _, n := range current {
+				replaced[n/64] |= 1 << (n % 64)
+			}
+		}
+	}
+	err = both.each(func(k string, n uint64) error {
+		if !began || k != key {
+			mark()
+			key, given, began, current = k, false, true, current[:0]
+		}
+		if n == 0 {
+			given = true
+		} else {
+			current = append(current, n-1)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", m.def.Name, err)
+	}
+	mark()
+	return replaced, nil
 }

@@ -22,10 +22,8 @@ type Writer[T any] struct {
 	hash  *hashingWriter
 	w     *parquet.GenericWriter[T]
 	entry ManifestFile // the file's manifest entry, once finished
-	// The keys of the rows written, for refusing a repeat: a merger keeps
-	// every key given (its Has asks), other writers spill them to sorted
-	// runs (keyRuns); a sorted writer keeps neither.
-	keys keySet
+	// The keys of the rows written, for refusing a repeat, spilled to
+	// sorted runs (keyRuns); a sorted writer keeps none.
 	runs *keyRuns
 	rows int
 	// The row group being written: its rows, and the writer's Size when
@@ -71,7 +69,6 @@ func CreateIn[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	w.runs = newKeyRuns(tx.staging, def.Name)
 	tx.members = append(tx.members, w)
 	return w, nil
 }
@@ -105,6 +102,7 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 		file: f,
 		hash: hw,
 		w:    parquet.NewGenericWriter[T](hw, opts...),
+		runs: newKeyRuns(tx.staging, def.Name),
 	}, nil
 }
 
@@ -112,15 +110,12 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 func (w *Writer[T]) Write(rows ...T) error {
 	for i := range rows {
 		k := w.def.KeyOf(&rows[i])
-		dup := false
-		switch {
-		case w.keys != nil:
-			dup = w.keys.add(k)
-		case w.runs != nil:
-			var err error
-			if dup, err = w.runs.add(k); err != nil {
-				return fmt.Errorf("writing %s: %w", w.def.Name, err)
-			}
+		if w.runs == nil {
+			continue
+		}
+		dup, err := w.runs.add(k)
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", w.def.Name, err)
 		}
 		if dup {
 			return w.duplicate(k)

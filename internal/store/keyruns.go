@@ -55,13 +55,6 @@ func (k *keyRuns) add(key string) (dup bool, err error) {
 	return false, err
 }
 
-// has reports whether key was given, when every key given is still held
-// (spilled is false); a merger asks it of the current rows.
-func (k *keyRuns) has(key string) bool {
-	_, ok := k.recent[key]
-	return ok
-}
-
 // check merges the runs and the held keys: it returns a key given twice
 // (the least such key, when the runs are merged in one pass), if any.
 func (k *keyRuns) check() (dup string, found bool, err error) {

@@ -213,11 +213,11 @@ func TestWriterKeysHeapFlat(t *testing.T) {
 // random current tables and given rows overlapping them, spilled every
 // few keys and merged a few runs at a time.
 func TestMergerReplacesAsASetDoesWhenSpilled(t *testing.T) {
-	for seed := range uint64(15) {
+	for seed := range uint64(20) {
 		rnd := rand.New(rand.NewPCG(seed, 23))
 		dir := t.TempDir()
 		var current []schema.Answer
-		for i := range rnd.IntN(300) {
+		for i := range rnd.IntN(1500) { // more than a batch of rows carried over (256)
 			current = append(current, schema.Answer{TraceID: fmt.Sprintf("t%04d", i*3), Extracted: "old"})
 		}
 		rnd.Shuffle(len(current), func(i, j int) { current[i], current[j] = current[j], current[i] })
@@ -226,15 +226,22 @@ func TestMergerReplacesAsASetDoesWhenSpilled(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// Given rows that are spilled, or held while the current rows
+		// carried over are spilled (references' few traces into a run).
+		maxKeys := 3 + rnd.IntN(30)
+		nGiven := rnd.IntN(400)
+		if seed%2 == 0 {
+			nGiven = rnd.IntN(maxKeys)
+		}
 		var given []schema.Answer
-		for _, i := range rnd.Perm(1000)[:rnd.IntN(400)] {
+		for _, i := range rnd.Perm(4500)[:nGiven] {
 			given = append(given, schema.Answer{TraceID: fmt.Sprintf("t%04d", i), Extracted: "new"})
 		}
 		m, err := NewMerger(dir, schema.Answers, Meta{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.runs.maxKeys, m.runs.maxRuns = 3+rnd.IntN(30), 2+rnd.IntN(3)
+		m.runs.maxKeys, m.runs.maxRuns = maxKeys, 2+rnd.IntN(3)
 		var replacedRows []string
 		m.OnReplace = func(old *schema.Answer) { replacedRows = append(replacedRows, old.TraceID) }
 		if err := writeInBatches(rnd, given, m.Write); err != nil {

@@ -173,7 +173,13 @@ func (m *Merger[T]) givenKeys() (func(key string, row int) bool, error) {
 		return func(key string, _ int) bool { return m.shared.has(groupOf(key, m.groupCols)) }, nil
 	}
 	if !m.runs.spilled() {
-		return func(key string, _ int) bool { return m.runs.has(key) }, nil
+		// The held keys are every key given. They are taken from the
+		// writer, which holds the current rows' keys as they are carried
+		// over (and forgets them when it spills); it still checks all of
+		// them at the finish.
+		given := m.runs.recent
+		m.runs.recent = map[string]struct{}{}
+		return func(key string, _ int) bool { _, ok := given[key]; return ok }, nil
 	}
 	replaced, err := m.replacedRows()
 	if err != nil {

@@ -391,3 +391,34 @@ func TestMergerKeysHeapFlat(t *testing.T) {
 		t.Errorf("the merger holds %d bytes of live heap per row given (at most %d): its keys grow with the table", per, maxKeyHeapPerRow)
 	}
 }
+
+// TestGroupsHeapFlat begins n groups (alignments) of a merge and measures
+// the live heap: the groups begun may not be held.
+func TestGroupsHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("begins 240,000 groups")
+	}
+	per := testenv.HeapPer(t, "group", 40_000, 200_000, func(n int) int64 {
+		tx, err := Begin(t.TempDir(), Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Abort()
+		g := NewGroups()
+		if _, err := MergeGroupsIn(tx, schema.AlignmentEvents, g, 3); err != nil {
+			t.Fatal(err)
+		}
+		before := testenv.LiveHeap()
+		for i := range n {
+			if err := g.Begin(fmt.Sprintf("t%016x\x00p%d/r%d\x00symbolic", i/5, i%375, i%5)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		held := testenv.LiveHeap() - before
+		runtime.KeepAlive(g)
+		return held
+	})
+	if per > maxKeyHeapPerRow {
+		t.Errorf("the groups hold %d bytes of live heap per group begun (at most %d): they grow with the run", per, maxKeyHeapPerRow)
+	}
+}

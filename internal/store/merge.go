@@ -34,7 +34,7 @@ type Merger[T any] struct {
 	// (groupKeys, of the group numbered serial).
 	shared    *Groups
 	groupCols int
-	groupKeys keySet
+	groupKeys map[string]struct{}
 	serial    uint64
 }
 
@@ -69,7 +69,8 @@ func MergeGroupsIn[T any](tx *Tx, def schema.Def[T], groups *Groups, cols int) (
 	if err != nil {
 		return nil, err
 	}
-	m.shared, m.groupCols, m.groupKeys = groups, cols, keySet{}
+	groups.attach(tx)
+	m.shared, m.groupCols, m.groupKeys = groups, cols, map[string]struct{}{}
 	return m, nil
 }
 
@@ -102,9 +103,10 @@ func (m *Merger[T]) writeInGroup(rows []T) error {
 			return fmt.Errorf("%s: %w: %s while %s is written", m.def.Name, ErrOutsideGroup,
 				strings.ReplaceAll(k, "\x00", "/"), strings.ReplaceAll(m.shared.current, "\x00", "/"))
 		}
-		if m.groupKeys.add(k) {
+		if _, dup := m.groupKeys[k]; dup {
 			return m.duplicate(k)
 		}
+		m.groupKeys[k] = struct{}{}
 	}
 	return m.append(rows)
 }
@@ -170,7 +172,18 @@ func (m *Merger[T]) finish() error {
 // given are marked in a bit a row.
 func (m *Merger[T]) givenKeys() (func(key string, row int) bool, error) {
 	if m.shared != nil {
-		return func(key string, _ int) bool { return m.shared.has(groupOf(key, m.groupCols)) }, nil
+		if err := m.shared.check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", m.def.Name, err)
+		}
+		if !m.shared.given.spilled() {
+			given := m.shared.given.recent // every group begun; none is begun past the commit
+			return func(key string, _ int) bool { _, ok := given[groupOf(key, m.groupCols)]; return ok }, nil
+		}
+		replaced, err := m.replacedRows(&m.shared.given.sortedRuns, func(r *T) string { return groupOf(m.def.KeyOf(r), m.groupCols) })
+		if err != nil {
+			return nil, err
+		}
+		return inBits(replaced), nil
 	}
 	if !m.runs.spilled() {
 		// The held keys are every key given. They are taken from the
@@ -181,20 +194,26 @@ func (m *Merger[T]) givenKeys() (func(key string, row int) bool, error) {
 		m.runs.recent = map[string]struct{}{}
 		return func(key string, _ int) bool { _, ok := given[key]; return ok }, nil
 	}
-	replaced, err := m.replacedRows()
+	replaced, err := m.replacedRows(&m.runs.sortedRuns, func(r *T) string { return m.def.KeyOf(r) })
 	if err != nil {
 		return nil, err
 	}
-	return func(_ string, row int) bool { return row < len(replaced)*64 && replaced[row/64]&(1<<(row%64)) != 0 }, nil
+	return inBits(replaced), nil
 }
 
-// replacedRows reads the current rows' keys and sorts them with the keys
-// given (a given key numbered 0, the current row numbered n as n+1): a
-// current row is replaced when its key sorts beside a given one.
-func (m *Merger[T]) replacedRows() ([]uint64, error) {
+// inBits asks of a row whether its bit is set.
+func inBits(bits []uint64) func(string, int) bool {
+	return func(_ string, row int) bool { return row < len(bits)*64 && bits[row/64]&(1<<(row%64)) != 0 }
+}
+
+// replacedRows reads the current rows' keys (keyOf: their key, or their
+// group) and sorts them with the keys given (a given key numbered 0, the
+// current row numbered n as n+1): a current row is replaced when its key
+// sorts beside a given one.
+func (m *Merger[T]) replacedRows(given *sortedRuns, keyOf func(*T) string) ([]uint64, error) {
 	both := newSortedRuns(m.tx.staging, "."+m.def.Name+".current")
 	defer both.remove()
-	err := m.runs.each(func(key string, _ uint64) error {
+	err := given.each(func(key string, _ uint64) error {
 		_, err := both.add(key, 0)
 		return err
 	})
@@ -203,7 +222,7 @@ func (m *Merger[T]) replacedRows() ([]uint64, error) {
 	}
 	rows := 0
 	err = Scan(m.tx.dir, m.def, func(r *T) error {
-		_, err := both.add(m.def.KeyOf(r), uint64(rows)+1)
+		_, err := both.add(keyOf(r), uint64(rows)+1)
 		rows++
 		return err
 	})
@@ -215,10 +234,10 @@ func (m *Merger[T]) replacedRows() ([]uint64, error) {
 	}
 	replaced := make([]uint64, (rows+63)/64)
 	var key string
-	given, began := false, false
+	wasGiven, began := false, false
 	var current []uint64 // the current rows with key
 	mark := func() {
-		if given {
+		if wasGiven {
 			for _, n := range current {
 				replaced[n/64] |= 1 << (n % 64)
 			}
@@ -227,10 +246,10 @@ func (m *Merger[T]) replacedRows() ([]uint64, error) {
 	err = both.each(func(k string, n uint64) error {
 		if !began || k != key {
 			mark()
-			key, given, began, current = k, false, true, current[:0]
+			key, wasGiven, began, current = k, false, true, current[:0]
 		}
 		if n == 0 {
-			given = true
+			wasGiven = true
 		} else {
 			current = append(current, n-1)
 		}

@@ -88,6 +88,9 @@ func TestMergeGroupsMatchesMergeByRows(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		// The groups and the keys carried over spilled every 1, 2 or 5,
+		// or held (the merge by rows, the reference, holds them).
+		restore := SetSpillKeys([]int{1, 2, 5, 0}[seed%4])
 		tx, err = Begin(byGroups, Meta{})
 		if err != nil {
 			t.Fatal(err)
@@ -112,6 +115,7 @@ func TestMergeGroupsMatchesMergeByRows(t *testing.T) {
 		if err := tx.Commit(); err != nil {
 			t.Fatal(err)
 		}
+		restore()
 
 		for _, c := range []struct {
 			table      string
@@ -214,6 +218,36 @@ func TestMergeGroupsRefuses(t *testing.T) {
 			}
 		})
 	}
+	// A group given twice, the first spilled, is refused at the commit.
+	t.Run("group given twice, spilled", func(t *testing.T) {
+		dir := t.TempDir()
+		tx, err := Begin(dir, Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Abort()
+		g := NewGroups()
+		m, err := MergeGroupsIn(tx, schema.AlignmentEvents, g, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.given.maxKeys = 2
+		for _, trace := range []string{"t1", "t2", "t3", "t1"} {
+			if err := g.Begin(trace + "\x00d\x00symbolic"); err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Write(ev(trace, "n1", 0)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err = tx.Commit()
+		if want := "alignment_events: duplicate row key: t1/d/symbolic"; err == nil || err.Error() != want || !errors.Is(err, ErrDuplicateKey) {
+			t.Fatalf("got %v, want %s", err, want)
+		}
+		if Exists(dir, schema.AlignmentEvents.Table) {
+			t.Fatal("a refused merge left a table")
+		}
+	})
 	tx, err := Begin(t.TempDir(), Meta{})
 	if err != nil {
 		t.Fatal(err)

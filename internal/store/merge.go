@@ -10,9 +10,11 @@ import (
 
 // Merger writes a new version of a table made of the rows it is given plus
 // the current version's rows whose keys were not given: given rows replace
-// rows with the same key. New rows stream straight to disk, so memory holds
-// only their keys. The current rows are read when the transaction commits,
-// under the table's lock, so none written meanwhile is lost.
+// rows with the same key. New rows stream straight to disk, and their keys
+// to sorted runs beside them (keyRuns). The current rows are read when the
+// transaction commits, under the table's lock, so none written meanwhile
+// is lost; when the keys given were spilled, the current rows' keys are
+// read first and sorted with them, to find the rows replaced.
 type Merger[T any] struct {
 	*Writer[T]
 	Replaced int // current rows replaced by given rows (set at commit)
@@ -32,7 +34,7 @@ type Merger[T any] struct {
 	// (groupKeys, of the group numbered serial).
 	shared    *Groups
 	groupCols int
-	groupKeys keySet
+	groupKeys map[string]struct{}
 	serial    uint64
 }
 
@@ -67,7 +69,8 @@ func MergeGroupsIn[T any](tx *Tx, def schema.Def[T], groups *Groups, cols int) (
 	if err != nil {
 		return nil, err
 	}
-	m.shared, m.groupCols, m.groupKeys = groups, cols, keySet{}
+	groups.attach(tx)
+	m.shared, m.groupCols, m.groupKeys = groups, cols, map[string]struct{}{}
 	return m, nil
 }
 
@@ -100,21 +103,12 @@ func (m *Merger[T]) writeInGroup(rows []T) error {
 			return fmt.Errorf("%s: %w: %s while %s is written", m.def.Name, ErrOutsideGroup,
 				strings.ReplaceAll(k, "\x00", "/"), strings.ReplaceAll(m.shared.current, "\x00", "/"))
 		}
-		if m.groupKeys.add(k) {
+		if _, dup := m.groupKeys[k]; dup {
 			return m.duplicate(k)
 		}
+		m.groupKeys[k] = struct{}{}
 	}
 	return m.append(rows)
-}
-
-// Has reports whether a row with this key was given. A merger of whole
-// groups keeps no key past its group's rows: it reports whether the key's
-// group was given (a current row with the key is then replaced).
-func (m *Merger[T]) Has(key string) bool {
-	if m.shared != nil {
-		return m.shared.has(groupOf(key, m.groupCols))
-	}
-	return m.Writer.Has(key)
 }
 
 // ReplaceGroup marks a group replaced even if no row of it is given (a DAG
@@ -133,9 +127,15 @@ func (m *Merger[T]) finish() error {
 		return nil
 	}
 	m.Replaced, m.Kept = 0, 0
+	given, err := m.givenKeys()
+	if err != nil {
+		return err
+	}
 	var batch []T
-	err := Scan(m.tx.dir, m.def, func(r *T) error {
-		replaced := m.Has(m.def.KeyOf(r))
+	row := 0
+	err = Scan(m.tx.dir, m.def, func(r *T) error {
+		replaced := given(m.def.KeyOf(r), row)
+		row++
 		if !replaced && m.Group != nil && m.shared == nil {
 			_, replaced = m.groups[m.Group(r)]
 		}
@@ -162,4 +162,102 @@ func (m *Merger[T]) finish() error {
 		return err
 	}
 	return m.Writer.finish()
+}
+
+// givenKeys says of the current table's row numbered row, with key,
+// whether a given row replaces it. A merger of whole groups asks whether
+// the key's group was given. Otherwise, while every key given is held, the
+// held keys are asked; once they were spilled, the current rows' keys are
+// read first and sorted with the given ones, and the rows whose key was
+// given are marked in a bit a row.
+func (m *Merger[T]) givenKeys() (func(key string, row int) bool, error) {
+	if m.shared != nil {
+		if err := m.shared.check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", m.def.Name, err)
+		}
+		if !m.shared.given.spilled() {
+			given := m.shared.given.recent // every group begun; none is begun past the commit
+			return func(key string, _ int) bool { _, ok := given[groupOf(key, m.groupCols)]; return ok }, nil
+		}
+		replaced, err := m.replacedRows(&m.shared.given.sortedRuns, func(r *T) string { return groupOf(m.def.KeyOf(r), m.groupCols) })
+		if err != nil {
+			return nil, err
+		}
+		return inBits(replaced), nil
+	}
+	if !m.runs.spilled() {
+		// The held keys are every key given. They are taken from the
+		// writer, which holds the current rows' keys as they are carried
+		// over (and forgets them when it spills); it still checks all of
+		// them at the finish.
+		given := m.runs.recent
+		m.runs.recent = map[string]struct{}{}
+		return func(key string, _ int) bool { _, ok := given[key]; return ok }, nil
+	}
+	replaced, err := m.replacedRows(&m.runs.sortedRuns, func(r *T) string { return m.def.KeyOf(r) })
+	if err != nil {
+		return nil, err
+	}
+	return inBits(replaced), nil
+}
+
+// inBits asks of a row whether its bit is set.
+func inBits(bits []uint64) func(string, int) bool {
+	return func(_ string, row int) bool { return row < len(bits)*64 && bits[row/64]&(1<<(row%64)) != 0 }
+}
+
+// replacedRows reads the current rows' keys (keyOf: their key, or their
+// group) and sorts them with the keys given (a given key numbered 0, the
+// current row numbered n as n+1): a current row is replaced when its key
+// sorts beside a given one.
+func (m *Merger[T]) replacedRows(given *sortedRuns, keyOf func(*T) string) ([]uint64, error) {
+	both := newSortedRuns(m.tx.staging, "."+m.def.Name+".current")
+	defer both.remove()
+	err := given.each(func(key string, _ uint64) error {
+		_, err := both.add(key, 0)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", m.def.Name, err)
+	}
+	rows := 0
+	err = Scan(m.tx.dir, m.def, func(r *T) error {
+		_, err := both.add(keyOf(r), uint64(rows)+1)
+		rows++
+		return err
+	})
+	if errors.Is(err, ErrNoTable) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	replaced := make([]uint64, (rows+63)/64)
+	var key string
+	wasGiven, began := false, false
+	var current []uint64 // the current rows with key
+	mark := func() {
+		if wasGiven {
+			for _, n := range current {
+				replaced[n/64] |= 1 << (n % 64)
+			}
+		}
+	}
+	err = both.each(func(k string, n uint64) error {
+		if !began || k != key {
+			mark()
+			key, wasGiven, began, current = k, false, true, current[:0]
+		}
+		if n == 0 {
+			wasGiven = true
+		} else {
+			current = append(current, n-1)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", m.def.Name, err)
+	}
+	mark()
+	return replaced, nil
 }

@@ -37,7 +37,7 @@ func CreateSorted[T any](dir string, def schema.Def[T], meta Meta, cols int) (*S
 		if err != nil {
 			return nil, err
 		}
-		w.keys = nil // the sorted writer checks the keys, a group at a time
+		w.runs = nil // the sorted writer checks the keys, a group at a time
 		return &SortedWriter[T]{w: w, cols: cols, groupKeys: map[string]struct{}{}}, nil
 	})
 }

@@ -29,6 +29,7 @@ type Tx struct {
 	// so a failed first import leaves no directory that looks like a run.
 	madeRun bool
 	locks   []*os.File
+	spills  []*sortedRuns // files of the stage's own in the staging directory (LineKeys)
 	done    bool
 	// Generation is the generation Commit made (0 before).
 	Generation int
@@ -176,6 +177,9 @@ func (tx *Tx) commit() error {
 		if err := m.finish(); err != nil {
 			return err
 		}
+	}
+	for _, s := range tx.spills {
+		s.remove() // the generation holds the tables alone
 	}
 	var written []ManifestFile
 	for _, m := range tx.members {

@@ -22,8 +22,10 @@ type Writer[T any] struct {
 	hash  *hashingWriter
 	w     *parquet.GenericWriter[T]
 	entry ManifestFile // the file's manifest entry, once finished
-	keys  keySet       // of the rows written, by digest
-	rows  int
+	// The keys of the rows written, for refusing a repeat, spilled to
+	// sorted runs (keyRuns); a sorted writer keeps none.
+	runs *keyRuns
+	rows int
 	// The row group being written: its rows, and the writer's Size when
 	// it began (Size less that is what the group holds in memory).
 	groupRows  int
@@ -100,14 +102,22 @@ func newWriter[T any](tx *Tx, def schema.Def[T]) (*Writer[T], error) {
 		file: f,
 		hash: hw,
 		w:    parquet.NewGenericWriter[T](hw, opts...),
-		keys: keySet{},
+		runs: newKeyRuns(tx.staging, def.Name),
 	}, nil
 }
 
 // Write appends rows.
 func (w *Writer[T]) Write(rows ...T) error {
 	for i := range rows {
-		if k := w.def.KeyOf(&rows[i]); w.keys.add(k) {
+		k := w.def.KeyOf(&rows[i])
+		if w.runs == nil {
+			continue
+		}
+		dup, err := w.runs.add(k)
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", w.def.Name, err)
+		}
+		if dup {
 			return w.duplicate(k)
 		}
 	}
@@ -155,11 +165,6 @@ func rowsPerGroup(t *schema.Table) int { return max(t.RowsPerGroup, 1) }
 // that the group's size is checked at least that often.
 const writeChunk = 64
 
-// Has reports whether a row with this key was written.
-func (w *Writer[T]) Has(key string) bool {
-	return w.keys.has(key)
-}
-
 // Rows is the number of rows written so far.
 func (w *Writer[T]) Rows() int { return w.rows }
 
@@ -184,6 +189,18 @@ func (w *Writer[T]) tableName() string { return w.def.Name }
 func (w *Writer[T]) finish() error {
 	if w.finished || w.file == nil {
 		return nil
+	}
+	if w.runs != nil {
+		// A repeat of a key spilled before is found now, before the
+		// table is finished: the commit fails and nothing changes.
+		dup, found, err := w.runs.check()
+		w.runs.remove()
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", w.def.Name, err)
+		}
+		if found {
+			return w.duplicate(dup)
+		}
 	}
 	w.finished = true
 	err := w.w.Close()
@@ -218,6 +235,9 @@ func (w *Writer[T]) finish() error {
 func (w *Writer[T]) manifestEntry() ManifestFile { return w.entry }
 
 func (w *Writer[T]) abort() {
+	if w.runs != nil {
+		w.runs.remove()
+	}
 	if w.finished {
 		return
 	}

@@ -37,23 +37,31 @@ type Index struct {
 	source map[string]string // trace_id -> where the row came from
 }
 
+// keyColumns are the traces table's columns a trace's id and identity
+// are read from.
+type keyColumns struct {
+	TraceID       string `parquet:"trace_id"`
+	Model         string `parquet:"model"`
+	InputLang     string `parquet:"input_lang"`
+	ReasoningLang string `parquet:"reasoning_lang"`
+	Level         string `parquet:"level"`
+	ProblemID     string `parquet:"problem_id"`
+	Seed          int64  `parquet:"seed"`
+	Method        string `parquet:"method"`
+	Source        string `parquet:"source"`
+}
+
+// key is the row's identity.
+func (r *keyColumns) key() string {
+	return KeyOf(&schema.Trace{Model: r.Model, InputLang: r.InputLang, ReasoningLang: r.ReasoningLang,
+		Level: r.Level, ProblemID: r.ProblemID, Seed: r.Seed, Method: r.Method})
+}
+
 // Load indexes the traces table of the run in dir (empty when there is none).
 func Load(dir string) (*Index, error) {
 	x := &Index{idOf: map[string]string{}, keyOf: map[string]string{}, source: map[string]string{}}
-	type keyColumns struct {
-		TraceID       string `parquet:"trace_id"`
-		Model         string `parquet:"model"`
-		InputLang     string `parquet:"input_lang"`
-		ReasoningLang string `parquet:"reasoning_lang"`
-		Level         string `parquet:"level"`
-		ProblemID     string `parquet:"problem_id"`
-		Seed          int64  `parquet:"seed"`
-		Method        string `parquet:"method"`
-		Source        string `parquet:"source"`
-	}
 	err := store.ScanProjection(dir, schema.Traces.Table, func(r *keyColumns) error {
-		key := KeyOf(&schema.Trace{Model: r.Model, InputLang: r.InputLang, ReasoningLang: r.ReasoningLang,
-			Level: r.Level, ProblemID: r.ProblemID, Seed: r.Seed, Method: r.Method})
+		key := r.key()
 		x.idOf[key], x.keyOf[r.TraceID], x.source[r.TraceID] = r.TraceID, key, r.Source
 		return nil
 	})
@@ -83,17 +91,35 @@ var ErrCollision = errors.New("traces to be written collide with traces in the t
 // CheckPlan checks every trace a stage is about to derive (by identity;
 // its id is the derived one) against the traces table of the run in dir,
 // before anything is sent. The error counts the collisions and names the
-// first.
+// first. keys is read more than once.
+//
+// It holds the smaller side in memory: the table's index when the plan is
+// at least as long (generate's, in a new run), else the plan's ids, reading
+// the table's key columns past them (references' 1,875 traces against a
+// run of 382,500 held an index of every trace, about 250 bytes each).
 func CheckPlan(dir string, keys iter.Seq[transforms.TraceKey]) error {
-	x, err := Load(dir)
+	planned := 0
+	for range keys {
+		planned++
+	}
+	rows, err := store.NumRows(dir, schema.Traces.Table)
 	if err != nil {
+		return err
+	}
+	var check func(id string) error
+	if int64(planned) >= rows {
+		x, err := Load(dir)
+		if err != nil {
+			return err
+		}
+		check = func(id string) error { return x.Check(id, id) }
+	} else if check, err = planChecks(dir, keys); err != nil {
 		return err
 	}
 	n := 0
 	var first error
 	for k := range keys {
-		id := transforms.TraceID(k)
-		if err := x.Check(id, id); err != nil {
+		if err := check(transforms.TraceID(k)); err != nil {
 			if n == 0 {
 				first = fmt.Errorf("%s %s %s->%s seed %d %s: %w", k.Model, k.ProblemID, k.InputLang, k.ReasoningLang, k.Seed, k.Method, err)
 			}
@@ -104,4 +130,40 @@ func CheckPlan(dir string, keys iter.Seq[transforms.TraceKey]) error {
 		return fmt.Errorf("%w: %d, first %w (remove or re-import those traces under the ids datg derives)", ErrCollision, n, first)
 	}
 	return nil
+}
+
+// planChecks reads the traces table once and keeps, of its rows, those
+// whose id or identity is a planned trace's id: what Index.Check(id, id)
+// asks of a planned id, for the plan's ids alone.
+func planChecks(dir string, keys iter.Seq[transforms.TraceKey]) (func(id string) error, error) {
+	type row struct{ other, source string } // the row's identity (by id) or id (by identity), and its source
+	byID, byKey := map[string]*row{}, map[string]*row{}
+	for k := range keys {
+		id := transforms.TraceID(k)
+		byID[id], byKey[id] = nil, nil
+	}
+	err := store.ScanProjection(dir, schema.Traces.Table, func(r *keyColumns) error {
+		key := r.key()
+		// The last row wins, as in Load's maps.
+		if _, ok := byID[r.TraceID]; ok {
+			byID[r.TraceID] = &row{key, r.Source}
+		}
+		if _, ok := byKey[key]; ok {
+			byKey[key] = &row{r.TraceID, r.Source}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrNoTable) {
+		return nil, err
+	}
+	return func(id string) error {
+		if r := byID[id]; r != nil && r.other != id {
+			return fmt.Errorf("%w: %s (from %s)", ErrIDTaken, id, r.source)
+		}
+		if r := byKey[id]; r != nil && r.other != id {
+			// Load's source is by id: the source of the row holding it.
+			return fmt.Errorf("%w: %s (from %s), not %s", ErrHeldUnderAnotherID, r.other, r.source, id)
+		}
+		return nil
+	}, nil
 }

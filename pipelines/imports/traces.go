@@ -126,7 +126,28 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	seen := map[store.KeyDigest]int{} // trace identity -> its line (a digest: one per trace, kept to the end)
+	// A trace's identity and id may each be given once. They are checked
+	// at the end, or at the first other error, in sorted runs rather than
+	// sets held to the end (about 70 bytes a trace with the writer's keys):
+	// firstRepeat reports the repeat a check line by line stops at.
+	identities, ids := m.LineKeys("identities"), m.LineKeys("ids")
+	firstRepeat := func() error {
+		_, line, first, found, err := identities.FirstRepeat()
+		if err != nil {
+			return err
+		}
+		id, idLine, _, idFound, err := ids.FirstRepeat()
+		if err != nil {
+			return err
+		}
+		if found && (!idFound || line <= idLine) { // a line's identity is checked before its id
+			return inputerr.At(cfg.In, line, fmt.Errorf("%w: same model, languages, problem, seed and method as line %d", ErrDuplicate, first))
+		}
+		if idFound {
+			return inputerr.Field(cfg.In, idLine, "trace_id", fmt.Errorf("%w: %s is used twice", ErrDuplicate, id))
+		}
+		return nil
+	}
 	var sum Summary
 	err = eachRecord(ctx, cfg.In, f, func(line int, rec *traceRecord) error {
 		row, err := rec.trace()
@@ -142,13 +163,11 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 			return inputerr.Field(cfg.In, line, "problem_id", fmt.Errorf("%w: %s is not in the problems table (ingest it first)", ErrBadRecord, row.ProblemID))
 		}
 		key := traceids.KeyOf(&row)
-		id := store.DigestOf(key)
-		if first, dup := seen[id]; dup {
-			return inputerr.At(cfg.In, line, fmt.Errorf("%w: same model, languages, problem, seed and method as line %d", ErrDuplicate, first))
+		if err := identities.Add(key, line); err != nil {
+			return err
 		}
-		seen[id] = line
-		if m.Has(row.TraceID) {
-			return inputerr.Field(cfg.In, line, "trace_id", fmt.Errorf("%w: %s is used twice", ErrDuplicate, row.TraceID))
+		if err := ids.Add(row.TraceID, line); err != nil {
+			return err
 		}
 		// One row per trace: a trace replaces the row of the same identity,
 		// under the same id.
@@ -162,6 +181,17 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 		return m.Write(row)
 	})
 	if err != nil {
+		// A repeat on this line or an earlier one is the error a check
+		// line by line would have stopped at (the writer's own refusal
+		// of a repeated id among them).
+		if ctx.Err() == nil {
+			if rerr := firstRepeat(); rerr != nil {
+				return sum, rerr
+			}
+		}
+		return sum, err
+	}
+	if err := firstRepeat(); err != nil {
 		return sum, err
 	}
 	if sum.Records == 0 {

@@ -158,6 +158,15 @@ func reasoningOf(t *schema.Trace) (r reasoning, letters int) {
 	return r, letters
 }
 
+// checkedColumns are the traces' columns a check reads (checker.check):
+// only these are decoded from the traces table, not the two dozen others.
+type checkedColumns struct {
+	TraceID       string `parquet:"trace_id"`
+	ReasoningLang string `parquet:"reasoning_lang"`
+	Text          string `parquet:"text"`
+	Prefix        string `parquet:"prefix"`
+}
+
 // settings identifies the configuration in the tables' metadata.
 func (c *checker) settings() []string {
 	out := []string{"chosen " + c.detectors[c.chosen].name()}
@@ -247,8 +256,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		batch = batch[:0]
 		return comps.Write(outC...)
 	}
-	err = store.Scan(cfg.Data, schema.Traces, func(t *schema.Trace) error {
-		batch = append(batch, *t)
+	err = store.ScanProjection(cfg.Data, schema.Traces.Table, func(t *checkedColumns) error {
+		batch = append(batch, schema.Trace{TraceID: t.TraceID, ReasoningLang: t.ReasoningLang, Text: t.Text, Prefix: t.Prefix})
 		if len(batch) == batchSize {
 			return flush()
 		}

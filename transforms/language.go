@@ -144,34 +144,80 @@ func TextLength(s string) int {
 // Chinese trace; utf8.DecodeRuneInString's call per character, and a
 // second pass for the validity Segments needs, a tenth).
 func LettersAndLength(s string) (letters, length int, valid bool) {
+	_, letters, length, valid = stripAndCount(s, false)
+	return letters, length, valid
+}
+
+// StripMathAndCount is (StripMath(s), LettersAndLength(StripMath(s))) in
+// one pass over s: the search for the math delimiters '$' and '\' is part
+// of the count's eight-byte reads (a strings.Index call for each, two or
+// three a span, was most of the stripping's time on real traces), and the
+// spans are not counted (each is a space in the stripped text, neither a
+// letter nor of any length; a span's delimiters are ASCII, so the
+// characters either side are read as in the stripped text).
+func StripMathAndCount(s string) (stripped string, letters, length int, valid bool) {
+	return stripAndCount(s, true)
+}
+
+// stripAndCount is StripMathAndCount, or, when strip is false,
+// LettersAndLength with s as it is.
+func stripAndCount(s string, strip bool) (stripped string, letters, length int, valid bool) {
 	classes := bmpClasses()
 	valid = true
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	var b strings.Builder
+	last := 0 // s[last:] is not written to b yet
+	var spans mathSpans
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			// Eight bytes at a time, up to the first that is not ASCII:
-			// each byte, lowered (| 0x20), is a letter when it is 'a'
-			// (0x61) to 'z' (0x7a), which adding 0x1f and 0x05 tells by
-			// the high bit of each sum (an ASCII byte plus either never
-			// carries into the next byte; a carry out of a byte that is
-			// not ASCII goes into the later bytes, not counted).
+			// Eight bytes at a time, up to the first that is not ASCII or
+			// is a math delimiter: each byte, lowered (| 0x20), is a
+			// letter when it is 'a' (0x61) to 'z' (0x7a), which adding 0x1f
+			// and 0x05 tells by the high bit of each sum (an ASCII byte
+			// plus either never carries into the next byte; a carry out of
+			// a byte that is not ASCII goes into the later bytes, not
+			// counted).
 			if i+8 <= len(s) {
-				const highs = 0x8080808080808080
-				b := s[i : i+8]
-				w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-					uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+				e := s[i : i+8]
+				w := uint64(e[0]) | uint64(e[1])<<8 | uint64(e[2])<<16 | uint64(e[3])<<24 |
+					uint64(e[4])<<32 | uint64(e[5])<<40 | uint64(e[6])<<48 | uint64(e[7])<<56
 				lower := w | 0x2020202020202020
 				isLetter := (lower + 0x1f1f1f1f1f1f1f1f) &^ (lower + 0x0505050505050505) & highs
+				stop := w & highs
+				if strip {
+					// The bytes equal to '$' or '\' (a byte less one
+					// borrows only from a byte that is 0: the lowest one
+					// marked is right, those above it are not read).
+					x, y := w^('$'*ones), w^('\\'*ones)
+					stop |= ((x-ones)&^x | (y-ones)&^y) & highs
+				}
 				ascii := 8 // bytes
-				if w&highs != 0 {
-					ascii = bits.TrailingZeros64(w&highs) / 8 // at least 1: s[i] is ASCII
+				if stop != 0 {
+					ascii = bits.TrailingZeros64(stop) / 8 // 0 only at a delimiter
 					isLetter &= 1<<(8*ascii) - 1
 				}
 				n := bits.OnesCount64(isLetter)
 				letters += n
 				length += n
 				i += ascii
-				continue
+				if ascii > 0 {
+					continue
+				}
+			}
+			if strip && (c == '$' || c == '\\') {
+				if end := spans.end(s, i); end >= 0 {
+					if b.Len() == 0 {
+						b.Grow(len(s))
+					}
+					b.WriteString(s[last:i])
+					b.WriteByte(' ')
+					last, i = end, end
+					continue
+				}
 			}
 			i++
 			if 'a' <= c|0x20 && c|0x20 <= 'z' {
@@ -204,7 +250,11 @@ func LettersAndLength(s string) (letters, length int, valid bool) {
 		letters += int(class >> letterShift)
 		length += int(class & weightMask)
 	}
-	return letters, length, valid
+	if last == 0 {
+		return s, letters, length, valid
+	}
+	b.WriteString(s[last:])
+	return b.String(), letters, length, valid
 }
 
 // runeClass is what LettersAndLength counts of a character: whether it is

@@ -19,7 +19,7 @@ import "strings"
 func StripMath(s string) string {
 	var b strings.Builder
 	last := 0 // s[last:] is not written yet
-	var dd, br, pr, d closer
+	var spans mathSpans
 	// The next '$' and '\' are found each with strings.Index (a vector
 	// search: IndexAny of the two reads a byte at a time, a fifth of the
 	// stripping's time) and remembered until passed.
@@ -32,27 +32,7 @@ func StripMath(s string) string {
 		if p = i; i < 0 || j >= 0 && j < i {
 			p = j
 		}
-		end := -1
-		switch {
-		case strings.HasPrefix(s[p:], "$$"):
-			if q := dd.next(s, "$$", p+2); q >= 0 {
-				end = q + 2
-			} else {
-				end = p + 2 // "$" then "$": an empty $...$
-			}
-		case s[p] == '$':
-			if q := d.next(s, "$", p+1); q >= 0 {
-				end = q + 1
-			}
-		case strings.HasPrefix(s[p:], `\[`):
-			if q := br.next(s, `\]`, p+2); q >= 0 {
-				end = q + 2
-			}
-		case strings.HasPrefix(s[p:], `\(`):
-			if q := pr.next(s, `\)`, p+2); q >= 0 {
-				end = q + 2
-			}
-		}
+		end := spans.end(s, p)
 		if end < 0 {
 			p++
 			continue
@@ -69,6 +49,37 @@ func StripMath(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// mathSpans finds where the math span opening at a '$' or '\' ends,
+// remembering the next closing delimiter of each kind.
+type mathSpans struct{ dd, br, pr, d closer }
+
+// end is where the span opening at s[p] ends (after its closing
+// delimiter), or -1 when none opens there: the regular expression's
+// alternatives in order, each closed by the next closing delimiter at or
+// after the opener's end. Calls must come with p increasing.
+func (m *mathSpans) end(s string, p int) int {
+	switch {
+	case strings.HasPrefix(s[p:], "$$"):
+		if q := m.dd.next(s, "$$", p+2); q >= 0 {
+			return q + 2
+		}
+		return p + 2 // "$" then "$": an empty $...$
+	case s[p] == '$':
+		if q := m.d.next(s, "$", p+1); q >= 0 {
+			return q + 1
+		}
+	case strings.HasPrefix(s[p:], `\[`):
+		if q := m.br.next(s, `\]`, p+2); q >= 0 {
+			return q + 2
+		}
+	case strings.HasPrefix(s[p:], `\(`):
+		if q := m.pr.next(s, `\)`, p+2); q >= 0 {
+			return q + 2
+		}
+	}
+	return -1
 }
 
 // closer remembers where the last search for a closing delimiter ended:

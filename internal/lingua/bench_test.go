@@ -44,3 +44,17 @@ func BenchmarkDetect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoadModels measures reading the embedded models (once per
+// process), in CPU time (cpu-ns/op: the garbage collector's share included).
+//
+//	go test ./internal/lingua -run '^$' -bench LoadModels -cpu 1 -count 3
+func BenchmarkLoadModels(b *testing.B) {
+	start := testenv.CPUTime()
+	for b.Loop() {
+		if _, err := loadModels(modelFiles); err != nil {
+			b.Fatal(err)
+		}
+	}
+	testenv.ReportCPU(b, start, 0)
+}

@@ -17,7 +17,8 @@ type Detector struct {
 type scratch struct {
 	text    text
 	keys    []uint64
-	touched uint64 // see ngramTable.touch
+	spare   []uint64 // for sortKeys
+	touched uint64   // see ngramTable.touch
 }
 
 // New returns a detector, its models loaded (once per process).
@@ -74,7 +75,7 @@ func (d *Detector) detectPicking(str string, pick int) (lang, ties int, ambiguou
 	}
 	var sums [numLanguages]float64
 	var count int
-	sums, count, s.keys = trigramSums(d.table, t, set, s.keys, &s.touched)
+	sums, count, s.keys, s.spare = trigramSums(d.table, t, set, s.keys, s.spare, &s.touched)
 	lang, ambiguous = decide(&sums, set, count)
 	return lang, ties, ambiguous
 }

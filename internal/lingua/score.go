@@ -12,9 +12,10 @@ func popcount16(x uint16) int { return bits.OnesCount16(x) }
 // logarithm of the trigram's probability, or else of its first two
 // letters', or else of its first letter's (nothing when none is known).
 // Trigrams are summed in increasing key order (lingua-go: map order).
-// keys is scratch space; count is the number of distinct trigrams;
-// touched receives what touching the table read.
-func trigramSums(t *ngramTable, txt *text, set uint16, keys []uint64, touched *uint64) (sums [numLanguages]float64, count int, _ []uint64) {
+// keys and spare are scratch space, returned for the next call; count is
+// the number of distinct trigrams; touched receives what touching the
+// table read.
+func trigramSums(t *ngramTable, txt *text, set uint16, keys, spare []uint64, touched *uint64) (sums [numLanguages]float64, count int, _, _ []uint64) {
 	keys = keys[:0]
 	runes := txt.runes
 	for _, w := range txt.words {
@@ -22,7 +23,7 @@ func trigramSums(t *ngramTable, txt *text, set uint16, keys []uint64, touched *u
 			keys = append(keys, pack(runes[i], runes[i+1], runes[i+2]))
 		}
 	}
-	slices.Sort(keys)
+	keys, spare = sortKeys(keys, spare)
 	keys = slices.Compact(keys)
 	*touched = t.touch(keys)
 	for _, key := range keys {
@@ -50,5 +51,5 @@ func trigramSums(t *ngramTable, txt *text, set uint16, keys []uint64, touched *u
 			sums[l] += t.logOf(uni, l)
 		}
 	}
-	return sums, len(keys), keys
+	return sums, len(keys), keys, spare
 }

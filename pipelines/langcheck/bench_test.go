@@ -28,11 +28,10 @@ func BenchmarkCheck(b *testing.B) {
 				b.Fatal(err)
 			}
 			d := c.detectors[c.chosen]
-			text := reasoningOf(&t)
-			_, length, valid := transforms.LettersAndLength(text)
+			r, _ := reasoningOf(&t)
 			b.SetBytes(int64(len(t.Text)))
 			for b.Loop() {
-				if v, err := d.check(t.ReasoningLang, reasoning{text, length, valid}); err != nil || !v.compliant {
+				if v, err := d.check(t.ReasoningLang, r); err != nil || !v.compliant {
 					b.Fatalf("%+v %v", v, err)
 				}
 			}

@@ -109,14 +109,13 @@ func newChecker(chosen string) (*checker, error) {
 // check returns the trace's compliance row (the chosen detector's) and
 // every detector's decision.
 func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection, error) {
-	text := reasoningOf(t)
-	letters, length, valid := transforms.LettersAndLength(text)
+	r, letters := reasoningOf(t)
 	hash := transforms.TextHash(t.Text)
-	length32 := int32(min(length, 1<<31-1))
+	length32 := int32(min(r.length, 1<<31-1))
 	var comp schema.Compliance
 	dets := make([]schema.Detection, len(c.detectors))
 	for i, d := range c.detectors {
-		v, err := d.check(t.ReasoningLang, reasoning{text, length, valid})
+		v, err := d.check(t.ReasoningLang, r)
 		if err != nil {
 			return comp, nil, fmt.Errorf("trace %s: %s: %w", t.TraceID, d.name(), err)
 		}
@@ -152,9 +151,20 @@ func (c *checker) check(t *schema.Trace) (schema.Compliance, []schema.Detection,
 
 // reasoningOf is the text whose language is checked: the reasoning the
 // model wrote (without the direct-first prefix and the answer after
-// </think>), math spans removed.
-func reasoningOf(t *schema.Trace) string {
-	return transforms.StripMath(transforms.ReasoningText(t.Text, t.Prefix))
+// </think>), math spans removed; with its letters (transforms.Letters),
+// counted in the pass that strips the math.
+func reasoningOf(t *schema.Trace) (r reasoning, letters int) {
+	r.text, letters, r.length, r.valid = transforms.StripMathAndCount(transforms.ReasoningText(t.Text, t.Prefix))
+	return r, letters
+}
+
+// checkedColumns are the traces' columns a check reads (checker.check):
+// only these are decoded from the traces table, not the two dozen others.
+type checkedColumns struct {
+	TraceID       string `parquet:"trace_id"`
+	ReasoningLang string `parquet:"reasoning_lang"`
+	Text          string `parquet:"text"`
+	Prefix        string `parquet:"prefix"`
 }
 
 // settings identifies the configuration in the tables' metadata.
@@ -246,8 +256,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		batch = batch[:0]
 		return comps.Write(outC...)
 	}
-	err = store.Scan(cfg.Data, schema.Traces, func(t *schema.Trace) error {
-		batch = append(batch, *t)
+	err = store.ScanProjection(cfg.Data, schema.Traces.Table, func(t *checkedColumns) error {
+		batch = append(batch, schema.Trace{TraceID: t.TraceID, ReasoningLang: t.ReasoningLang, Text: t.Text, Prefix: t.Prefix})
 		if len(batch) == batchSize {
 			return flush()
 		}

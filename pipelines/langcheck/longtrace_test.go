@@ -89,16 +89,15 @@ func BenchmarkCheckLong(b *testing.B) {
 			})
 			// Each part alone: the reasoning cut out, stripped and
 			// counted; then each detector on it.
-			text := reasoningOf(&traces[0])
+			r, _ := reasoningOf(&traces[0])
 			parts := map[string]func(){
 				"strip": func() {
-					transforms.LettersAndLength(reasoningOf(&traces[0]))
+					reasoningOf(&traces[0])
 					transforms.TextHash(traces[0].Text)
 				},
 			}
 			for _, d := range c.detectors {
-				_, length, valid := transforms.LettersAndLength(text)
-				parts[d.name()] = func() { d.check(lang, reasoning{text, length, valid}) }
+				parts[d.name()] = func() { d.check(lang, r) }
 			}
 			for _, name := range []string{"strip", string(study.Langdetect), string(study.Lingua)} {
 				b.Run(fmt.Sprintf("%s-%dKB-%s", lang, size/1000, name), func(b *testing.B) {

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // The language profiles of Debian's python3-langdetect 1.0.9
@@ -54,157 +55,107 @@ type entry struct {
 	prob float64
 }
 
+// profile is the JSON of a langdetect profile.
+type profile struct {
+	Name   string           `json:"name"`
+	Freq   map[string]int64 `json:"freq"`
+	NWords []int64          `json:"n_words"`
+}
+
 // loadModel reads the embedded profiles once; every detector shares them.
 var loadModel = sync.OnceValues(buildModel)
 
 // buildModel reads the embedded profiles and normalization tables.
-func buildModel() (*model, error) { return buildModelFrom(profileFiles) }
-
-// buildModelFrom reads the profiles of fsys (profiles/<lang>.json.gz) and
-// the embedded normalization tables.
-func buildModelFrom(fsys fs.FS) (*model, error) {
+func buildModel() (*model, error) {
 	norm, err := newNormalization()
 	if err != nil {
 		return nil, err
 	}
-	files, err := fs.ReadDir(fsys, "profiles")
+	files, err := profileFiles.ReadDir("profiles")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadProfile, err)
 	}
 	m := &model{norm: norm}
-	// Grams get ids in the order first read; every entry is kept in one
-	// list in the order read (by language), then placed by gram.
-	ids := make(map[uint64]int32, 1<<17)
-	var (
-		grams    []uint64 // packed (packGram), by id
-		lastLang []int32  // by id: the language of its last entry
-		read     []readEntry
-	)
+	ids := map[string]int32{}
+	var perGram []gramEntries // by gram id, as read
 	// ReadDir lists the files sorted by name, so the languages are in
 	// alphabetical order (Python takes os.listdir's, which depends on the
 	// file system; the order only changes the last bits of a sum).
-	profiles := make([]*parsedProfile, len(files))
-	nRead := 0
-	for i, f := range files {
+	for _, f := range files {
 		name := "profiles/" + f.Name()
-		p, err := readProfile(fsys, name)
+		p, err := readProfile(name)
 		if err != nil {
 			return nil, err
 		}
-		if want := strings.TrimSuffix(path.Base(name), ".json.gz"); p.name != want {
-			return nil, fmt.Errorf("%w: %s holds the profile of %q", ErrBadProfile, name, p.name)
+		if want := strings.TrimSuffix(path.Base(name), ".json.gz"); p.Name != want {
+			return nil, fmt.Errorf("%w: %s holds the profile of %q", ErrBadProfile, name, p.Name)
 		}
-		profiles[i] = p
-		nRead += len(p.grams)
-	}
-	read = make([]readEntry, 0, nRead)
-	for i, p := range profiles {
-		name := "profiles/" + files[i].Name()
 		lang := int32(len(m.langs))
-		m.langs = append(m.langs, p.name)
-		for _, g := range p.grams {
-			n := g.runes
-			if len(p.nWords) < n || p.nWords[n-1] <= 0 || g.freq < 0 {
-				return nil, fmt.Errorf("%w: %s: %d-gram %q with frequency %d over n_words %v", ErrBadProfile, name, n, string(unpackGram(g.gram)), g.freq, p.nWords)
+		m.langs = append(m.langs, p.Name)
+		for word, freq := range p.Freq {
+			n := utf8.RuneCountInString(word)
+			if n < 1 || n > 3 {
+				continue
 			}
-			id, ok := ids[g.gram]
-			switch {
-			case !ok:
-				id = int32(len(grams))
-				ids[g.gram] = id
-				grams = append(grams, g.gram)
-				lastLang = append(lastLang, -1)
-			case lastLang[id] == lang:
-				return nil, fmt.Errorf("%w: %s: %d-gram %q given twice", ErrBadProfile, name, n, string(unpackGram(g.gram)))
+			if len(p.NWords) < n || p.NWords[n-1] <= 0 || freq < 0 {
+				return nil, fmt.Errorf("%w: %s: %d-gram %q with frequency %d over n_words %v", ErrBadProfile, name, n, word, freq, p.NWords)
 			}
-			lastLang[id] = lang
-			read = append(read, readEntry{id, entry{lang, float64(g.freq) / float64(p.nWords[n-1])}})
+			id, ok := ids[word]
+			if !ok {
+				id = int32(len(perGram))
+				ids[word] = id
+				perGram = append(perGram, gramEntries{gram: []rune(word)})
+			}
+			perGram[id].entries = append(perGram[id].entries, entry{lang, float64(freq) / float64(p.NWords[n-1])})
 		}
 	}
 	if len(m.langs) < 2 {
 		return nil, fmt.Errorf("%w: %d profiles embedded, langdetect needs 2 or more", ErrBadProfile, len(m.langs))
 	}
-	newID := m.placeEntries(len(grams), read)
-	runes := make([][]rune, len(grams))
-	for id, g := range grams {
-		runes[newID[id]] = unpackGram(g)
+	// The dense grams first, each part in the order read.
+	slices.SortStableFunc(perGram, func(a, b gramEntries) int {
+		return b2i(b.dense()) - b2i(a.dense())
+	})
+	nLangs := len(m.langs)
+	m.start = make([]int32, 0, len(perGram)+1)
+	grams := make([][]rune, len(perGram))
+	for id, g := range perGram {
+		grams[id] = g.gram
+		m.start = append(m.start, int32(len(m.entries)))
+		m.entries = append(m.entries, g.entries...)
+		if g.dense() {
+			m.nDense++
+			row := make([]float64, nLangs)
+			for _, e := range g.entries {
+				row[e.lang] = e.prob
+			}
+			m.dense = append(m.dense, row...)
+		}
 	}
-	if m.grams, err = newGramTable(norm, runes); err != nil {
+	m.start = append(m.start, int32(len(m.entries)))
+	if m.grams, err = newGramTable(norm, grams); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// readEntry is a profile's entry for gram id (as first read).
-type readEntry struct {
-	id int32
-	entry
+// gramEntries is a gram and its entries, in language order.
+type gramEntries struct {
+	gram    []rune
+	entries []entry
 }
 
-// placeEntries lays out the entries read by gram: the dense grams (held by
-// denseMinLangs languages or more) first, then the others, each part in
-// the order first read; each gram's entries in language order, as read.
-// It sets start, entries, nDense and dense, and returns each gram's new id.
-func (m *model) placeEntries(nGrams int, read []readEntry) (newID []int32) {
-	count := make([]int32, nGrams)
-	for _, r := range read {
-		count[r.id]++
+func (g gramEntries) dense() bool { return len(g.entries) >= denseMinLangs }
+
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	// newID[id] is gram id's place: dense ones first.
-	newID = make([]int32, nGrams)
-	next := int32(0)
-	for _, dense := range []bool{true, false} {
-		for id, n := range count {
-			if n >= denseMinLangs == dense {
-				newID[id] = next
-				next++
-			}
-		}
-		if dense {
-			m.nDense = next
-		}
-	}
-	m.start = make([]int32, nGrams+1)
-	for id, n := range count {
-		m.start[newID[id]+1] = n
-	}
-	for i := range nGrams {
-		m.start[i+1] += m.start[i]
-	}
-	m.entries = make([]entry, len(read))
-	fill := slices.Clone(m.start[:nGrams])
-	for _, r := range read {
-		g := newID[r.id]
-		m.entries[fill[g]] = r.entry
-		fill[g]++
-	}
-	nLangs := len(m.langs)
-	m.dense = make([]float64, int(m.nDense)*nLangs)
-	for g := range m.nDense {
-		row := m.dense[int(g)*nLangs:][:nLangs]
-		for _, e := range m.entries[m.start[g]:m.start[g+1]] {
-			row[e.lang] = e.prob
-		}
-	}
-	return newID
+	return 0
 }
 
-// readProfile reads a profile (gzipped JSON).
-func readProfile(fsys fs.FS, name string) (*parsedProfile, error) {
-	data, err := gunzipProfile(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	p, err := parseProfile(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrBadProfile, name, err)
-	}
-	return p, nil
-}
-
-// gunzipProfile is a profile's JSON.
-func gunzipProfile(fsys fs.FS, name string) ([]byte, error) {
-	raw, err := fs.ReadFile(fsys, name)
+func readProfile(name string) (*profile, error) {
+	raw, err := profileFiles.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrBadProfile, name, err)
 	}
@@ -216,7 +167,11 @@ func gunzipProfile(fsys fs.FS, name string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrBadProfile, name, err)
 	}
-	return data, nil
+	var p profile
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrBadProfile, name, err)
+	}
+	return &p, nil
 }
 
 // Languages lists the languages the detector tells apart (langdetect's

@@ -1,7 +1,6 @@
 package langdetect
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"sort"
@@ -53,7 +52,7 @@ func buildRefModel() (*refModel, error) {
 	var perGram [][]entry
 	for _, f := range files {
 		name := "profiles/" + f.Name()
-		p, err := readProfileJSON(name)
+		p, err := readProfile(name)
 		if err != nil {
 			return nil, err
 		}
@@ -83,28 +82,6 @@ func buildRefModel() (*refModel, error) {
 	}
 	m.start = append(m.start, int32(len(m.entries)))
 	return m, nil
-}
-
-// profileJSON is a profile as encoding/json reads it (before
-// parseProfile).
-type profileJSON struct {
-	Name   string           `json:"name"`
-	Freq   map[string]int64 `json:"freq"`
-	NWords []int64          `json:"n_words"`
-}
-
-// readProfileJSON reads an embedded profile with encoding/json, as before
-// parseProfile.
-func readProfileJSON(name string) (*profileJSON, error) {
-	data, err := gunzipProfile(profileFiles, name)
-	if err != nil {
-		return nil, err
-	}
-	var p profileJSON
-	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	return &p, nil
 }
 
 // refDetectLangs is DetectLangs as it was, with its probabilities.

@@ -28,8 +28,11 @@ const (
 	evilMD  = "@x<script>alert(1)</script>|a&amp;b `c` *d* _e_ [l](javascript:x) $m$ \\|\n# h\u202e-8B"
 )
 
+// hostileModels renames the fixture's models to the hostile names.
+var hostileModels = map[string]string{"Qwen/Qwen3-4B": evilTeX, "Qwen/Qwen3-8B": evilMD}
+
 func hostileRun(t *testing.T) string {
-	return fixtureRun(t, map[string]string{"Qwen/Qwen3-4B": evilTeX, "Qwen/Qwen3-8B": evilMD})
+	return fixtureRun(t, hostileModels)
 }
 
 // Every output of datg tables over a run with hostile model names: each

@@ -24,7 +24,8 @@ var killedTables = []string{"compliance", "direction_accuracy", "datg_main"}
 
 // TestMain runs the subprocess of TestKilledTablesLeaveOneSet when asked:
 // datg tables over TABLES_CHILD_DATA into TABLES_CHILD_OUT, killing itself
-// (SIGKILL) at the commit step TABLES_CHILD_KILL_AT when it is set.
+// (SIGKILL) at the commit step TABLES_CHILD_KILL_AT when it is set. After
+// the tests, it removes the directories they shared (sharedTempDir).
 func TestMain(m *testing.M) {
 	if data := os.Getenv("TABLES_CHILD_DATA"); data != "" {
 		if at := os.Getenv("TABLES_CHILD_KILL_AT"); at != "" {
@@ -43,7 +44,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeSharedTempDirs()
+	os.Exit(code)
 }
 
 // fileSet is the outputs of one datg tables run: name -> SHA-256.

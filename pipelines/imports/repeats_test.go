@@ -9,6 +9,7 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/store/storetest"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
 )
@@ -111,15 +112,11 @@ func TestImportHeapFlat(t *testing.T) {
 		in := write(t, b.String())
 		b = strings.Builder{}
 		dir := runDir(t)
-		var held int64
-		before := testenv.LiveHeap()
-		defer store.SetFaultHook(func(step string) error {
-			if step == "finish traces" {
-				held = testenv.LiveHeap() - before
-			}
-			return nil
-		})()
-		if _, err := Run(context.Background(), Config{Kind: "traces", In: in, Data: dir}); err != nil {
+		held, err := storetest.HeapHeldAt("finish traces", func() error {
+			_, err := Run(context.Background(), Config{Kind: "traces", In: in, Data: dir})
+			return err
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		return held

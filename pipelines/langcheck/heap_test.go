@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/store/storetest"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
 )
@@ -36,15 +37,11 @@ func TestLangcheckHeapFlat(t *testing.T) {
 			t.Fatal(err)
 		}
 		traces = nil
-		var held int64
-		before := testenv.LiveHeap()
-		defer store.SetFaultHook(func(step string) error {
-			if step == "finish compliance" {
-				held = testenv.LiveHeap() - before
-			}
-			return nil
-		})()
-		if _, err := Run(context.Background(), Config{Data: dir}); err != nil {
+		held, err := storetest.HeapHeldAt("finish compliance", func() error {
+			_, err := Run(context.Background(), Config{Data: dir})
+			return err
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		return held

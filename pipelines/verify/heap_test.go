@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/store/storetest"
 	"github.com/datg/datg/internal/testenv"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/study"
@@ -41,15 +42,11 @@ func TestVerifyHeapFlat(t *testing.T) {
 			t.Fatal(err)
 		}
 		traces = nil
-		var held int64
-		before := testenv.LiveHeap()
-		defer store.SetFaultHook(func(step string) error {
-			if step == "finish answers" {
-				held = testenv.LiveHeap() - before
-			}
-			return nil
-		})()
-		if _, err := Run(context.Background(), Config{Data: dir, Grader: string(study.Multilingual)}); err != nil {
+		held, err := storetest.HeapHeldAt("finish answers", func() error {
+			_, err := Run(context.Background(), Config{Data: dir, Grader: string(study.Multilingual)})
+			return err
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		return held

@@ -3,6 +3,7 @@ package duck
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"testing"
 )
 
@@ -26,6 +27,23 @@ func TestChooseTraceRange(t *testing.T) {
 		}
 		if from.Valid != (c.from != "") || from.String != c.from || to.Valid != (c.to != "") || to.String != c.to {
 			t.Errorf("ChooseTraceRange(%q, %q): DuckDB holds %v, %v", c.from, c.to, from, to)
+		}
+	}
+}
+
+// The ranges between cuts hold every id once: open at both outer ends,
+// each range beginning where the last ended.
+func TestTraceRangesBetween(t *testing.T) {
+	for _, c := range []struct {
+		cuts []string
+		want []TraceRange
+	}{
+		{nil, []TraceRange{{}}},
+		{[]string{"t5"}, []TraceRange{{To: "t5"}, {From: "t5"}}},
+		{[]string{"a", "b'c", "z"}, []TraceRange{{To: "a"}, {From: "a", To: "b'c"}, {From: "b'c", To: "z"}, {From: "z"}}},
+	} {
+		if got := TraceRangesBetween(c.cuts); !slices.Equal(got, c.want) {
+			t.Errorf("TraceRangesBetween(%q) = %v, want %v", c.cuts, got, c.want)
 		}
 	}
 }

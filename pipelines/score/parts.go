@@ -17,9 +17,9 @@ import (
 // not taken. A variable so that a test can score a small run in many parts.
 var partAlignments = 50_000
 
-// part is a range of consecutive trace ids, from (inclusive) to to
-// (exclusive); "" leaves that end open.
-type part struct{ from, to string }
+// part is a range of consecutive trace ids, chosen by the session
+// variables the scoring views read (sql/macros/score_partition.sql).
+type part = duck.TraceRange
 
 // partsOf cuts the run's traces, in trace id order, into parts of at most
 // max alignments each (more when one trace has more): consecutive, so the
@@ -49,20 +49,5 @@ func partsOf(ctx context.Context, conn *sql.Conn, max int) ([]part, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	parts := make([]part, 0, len(cuts)+1)
-	from := ""
-	for _, c := range cuts {
-		parts = append(parts, part{from, c})
-		from = c
-	}
-	return append(parts, part{from, ""}), nil
-}
-
-// choose makes p the part the scoring views read (sql/macros/
-// score_partition.sql) on conn.
-func (p part) choose(ctx context.Context, conn *sql.Conn) error {
-	if err := duck.ChooseTraceRange(ctx, conn, p.from, p.to); err != nil {
-		return fmt.Errorf("choosing the traces to score: %w", err)
-	}
-	return nil
+	return duck.TraceRangesBetween(cuts), nil
 }

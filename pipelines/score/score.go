@@ -76,8 +76,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	batch := make([]schema.Score, 0, 1024)
 	for _, p := range parts {
-		if err := p.choose(ctx, conn); err != nil {
-			return sum, err
+		if err := p.Choose(ctx, conn); err != nil {
+			return sum, fmt.Errorf("choosing the traces to score: %w", err)
 		}
 		if err := scorePart(ctx, conn, q.Text, func(s schema.Score) error {
 			if s.Best {

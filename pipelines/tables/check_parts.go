@@ -22,11 +22,10 @@ var checkPartAlignments = 100_000
 // points are drawn from.
 const checkPartSample = 200
 
-// checkPart is a range of consecutive trace ids, from (inclusive) to to
-// (exclusive); "" leaves that end open. The part is chosen by the session
-// variables sql/macros/score_partition.sql reads (in_score_partition),
-// as datg score chooses its parts.
-type checkPart struct{ from, to string }
+// checkPart is a range of consecutive trace ids, chosen by the session
+// variables sql/macros/score_partition.sql reads (in_score_partition), as
+// datg score chooses its parts.
+type checkPart = duck.TraceRange
 
 // checkParts cuts the trace ids of the run's alignments into about
 // n/checkPartAlignments ranges that together cover every id: the cut
@@ -68,20 +67,5 @@ func checkParts(ctx context.Context, conn *sql.Conn, perPart int) ([]checkPart, 
 			cuts = append(cuts, c)
 		}
 	}
-	parts := make([]checkPart, 0, len(cuts)+1)
-	from := ""
-	for _, c := range cuts {
-		parts = append(parts, checkPart{from, c})
-		from = c
-	}
-	return append(parts, checkPart{from, ""}), nil
-}
-
-// choose makes p the part the partitioned views and checks read on conn;
-// the zero checkPart is every trace.
-func (p checkPart) choose(ctx context.Context, conn *sql.Conn) error {
-	if err := duck.ChooseTraceRange(ctx, conn, p.from, p.to); err != nil {
-		return fmt.Errorf("choosing the traces to check: %w", err)
-	}
-	return nil
+	return duck.TraceRangesBetween(cuts), nil
 }

@@ -74,8 +74,8 @@ func TestScoresCheckInPartsCountsAsTheWholeRun(t *testing.T) {
 			}
 			for _, parts := range [][]checkPart{
 				{{}},
-				{{"", "t0010"}, {"t0010", "t0010"}, {"t0010", "t0033"}, {"t0033", "t0033x"}, {"t0033x", "u"}, {"u", ""}},
-				{{"", "a"}, {"a", "t0001"}, {"t0001", ""}},
+				{{From: "", To: "t0010"}, {From: "t0010", To: "t0010"}, {From: "t0010", To: "t0033"}, {From: "t0033", To: "t0033x"}, {From: "t0033x", To: "u"}, {From: "u", To: ""}},
+				{{From: "", To: "a"}, {From: "a", To: "t0001"}, {From: "t0001", To: ""}},
 			} {
 				got, err := countParts(ctx, conn, check, parts)
 				if err != nil {
@@ -85,7 +85,7 @@ func TestScoresCheckInPartsCountsAsTheWholeRun(t *testing.T) {
 					t.Errorf("parts %v: counts %v, the whole run %v", parts, got, want)
 				}
 			}
-			if err := (checkPart{}).choose(ctx, conn); err != nil {
+			if err := (checkPart{}).Choose(ctx, conn); err != nil {
 				t.Fatal(err)
 			}
 			conn.Close()

@@ -251,7 +251,7 @@ func (c *inputCheck) count(ctx context.Context, check staleCheck) ([]int64, erro
 	}
 	defer conn.Close()
 	// Every trace again for whoever uses the connection next.
-	defer checkPart{}.choose(context.WithoutCancel(ctx), conn)
+	defer checkPart{}.Choose(context.WithoutCancel(ctx), conn)
 	parts, err := checkParts(ctx, conn, checkPartAlignments)
 	if err != nil {
 		return nil, err
@@ -270,8 +270,8 @@ func countParts(ctx context.Context, conn *sql.Conn, check staleCheck, parts []c
 	}
 	q := countQuery(check)
 	for _, p := range parts {
-		if err := p.choose(ctx, conn); err != nil {
-			return nil, err
+		if err := p.Choose(ctx, conn); err != nil {
+			return nil, fmt.Errorf("choosing the traces to check: %w", err)
 		}
 		if err := conn.QueryRowContext(ctx, q).Scan(dest...); err != nil {
 			return nil, err

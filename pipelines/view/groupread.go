@@ -190,11 +190,21 @@ func (g *groupFiles) close() error {
 // cannot be read is an error naming it, as is a row check refuses (a NULL
 // where DuckDB's scan into a Go value refuses one).
 func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, check func(*P) error) ([]P, error) {
+	return groupRowsOfKeys(g, t, keyColumn, []string{key}, check)
+}
+
+// groupRowsOfKeys is groupRowsOf for the rows whose key is any of keys (a
+// problem's DAGs' nodes): a row group is a candidate when its statistics
+// can hold one of them, and is read once for all.
+func groupRowsOfKeys[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, check func(*P) error) ([]P, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
 	files, err := g.table(t, keyColumn, projectionColumns[P]())
 	if err != nil {
 		return nil, err
 	}
-	want := []byte(key)
+	want := newKeySet(keys)
 	var out []P
 	for _, f := range files {
 		if f.key < 0 {
@@ -203,7 +213,7 @@ func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, c
 			return nil, fmt.Errorf("%s: no column %s: %w", f.path, keyColumn, store.ErrSchemaMismatch)
 		}
 		for i, b := range f.ranges {
-			if !b.holds(want) {
+			if !want.mayBeIn(b) {
 				continue
 			}
 			got, err := readGroup[P](f, i, want)
@@ -221,10 +231,44 @@ func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, c
 	return out, nil
 }
 
-// readGroup reads the rows of row group i whose key is key. A damaged
-// page parquet-go's decoders panic on is an error, as the ones they
-// report are.
-func readGroup[P any](f *groupFile, i int, key []byte) (got []P, err error) {
+// groupKeys are the keys a group read looks for: one (a trace, a problem)
+// compared directly, more (a problem's DAGs) by a set.
+type groupKeys struct {
+	keys [][]byte
+	set  map[string]bool // more than one key
+}
+
+func newKeySet(keys []string) groupKeys {
+	k := groupKeys{}
+	for _, key := range keys {
+		k.keys = append(k.keys, []byte(key))
+	}
+	if len(keys) > 1 {
+		k.set = make(map[string]bool, len(keys))
+		for _, key := range keys {
+			k.set[key] = true
+		}
+	}
+	return k
+}
+
+// mayBeIn reports whether a row group of bounds b may hold one of the keys.
+func (k groupKeys) mayBeIn(b keyBounds) bool {
+	return slices.ContainsFunc(k.keys, b.holds)
+}
+
+// has reports whether key is one of the keys.
+func (k groupKeys) has(key []byte) bool {
+	if k.set == nil {
+		return bytes.Equal(key, k.keys[0])
+	}
+	return k.set[string(key)] // no copy: the compiler looks the bytes up
+}
+
+// readGroup reads the rows of row group i whose key is one of keys. A
+// damaged page parquet-go's decoders panic on is an error, as the ones
+// they report are.
+func readGroup[P any](f *groupFile, i int, keys groupKeys) (got []P, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			got, err = nil, fmt.Errorf("%v", p)
@@ -234,7 +278,7 @@ func readGroup[P any](f *groupFile, i int, key []byte) (got []P, err error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := rowsWithKey(rg.ColumnChunks()[f.key], key)
+	rows, err := rowsWithKey(rg.ColumnChunks()[f.key], keys)
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
@@ -242,8 +286,8 @@ func readGroup[P any](f *groupFile, i int, key []byte) (got []P, err error) {
 }
 
 // rowsWithKey are the indexes, within chunk's row group, of the rows whose key is
-// key (a NULL key is no key's), in order.
-func rowsWithKey(chunk parquet.ColumnChunk, key []byte) ([]int64, error) {
+// one of keys (a NULL key is no key's), in order.
+func rowsWithKey(chunk parquet.ColumnChunk, keys groupKeys) ([]int64, error) {
 	pages := chunk.Pages()
 	defer pages.Close()
 	var rows []int64
@@ -261,7 +305,7 @@ func rowsWithKey(chunk parquet.ColumnChunk, key []byte) ([]int64, error) {
 		for {
 			n, err := r.ReadValues(values)
 			for _, v := range values[:n] {
-				if !v.IsNull() && bytes.Equal(v.ByteArray(), key) {
+				if !v.IsNull() && keys.has(v.ByteArray()) {
 					rows = append(rows, row)
 				}
 				row++

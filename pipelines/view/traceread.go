@@ -119,18 +119,18 @@ func readTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*trac
 		func() error { return t.readDAGs(ctx, r, probs) },
 		func() error { return t.readEvents(ctx, r, traces) },
 	}
-	if len(traces.keys) == 1 && r.groups != nil {
-		// One trace (the server's page): its rows of the tables that grow
-		// with the run by their row groups (tracegroups.go); DuckDB's
-		// query visited every row group's statistics (BENCHMARKS.md).
-		id := traces.keys[0]
+	if len(traces.keys) == 1 && len(probs.keys) == 1 && r.groups != nil {
+		// One trace (the server's page): its rows by their row groups
+		// (tracegroups.go, dagread.go); DuckDB's queries visited every row
+		// group's statistics (BENCHMARKS.md).
+		id, problem := traces.keys[0], probs.keys[0]
 		parts = []func() error{
 			func() error { return t.groupText(r.groups, id) },
-			func() error { return t.readQuestions(ctx, r, probs) },
+			func() error { return t.groupQuestions(r.groups, problem) },
 			func() error { return t.groupVerdicts(r.groups, id) },
 			func() error { return t.groupDetections(r.groups, id) },
 			func() error { return t.groupScores(r.groups, id) },
-			func() error { return t.readDAGs(ctx, r, probs) },
+			func() error { return t.groupDAGs(r.groups, problem) },
 			func() error { return t.groupEvents(r.groups, id) },
 		}
 	}
@@ -283,7 +283,7 @@ func (t *traceRows) readScores(ctx context.Context, r *runDB, ks keySet) error {
 // (their math marked once, however many pages show them) and edges.
 func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
 	err := each(ctx, r, ks.with+`SELECT want.k, dag_id, ref_index, valid, reason FROM dags `+ks.on("problem_id")+`
-		ORDER BY want.k, ref_index`, ks.args, func(rows *sql.Rows) error {
+		ORDER BY want.k, ref_index, dag_id`, ks.args, func(rows *sql.Rows) error {
 		var k int
 		var d dagView
 		if err := rows.Scan(&k, &d.DagID, &d.RefIndex, &d.Valid, &d.Reason); err != nil {
@@ -296,18 +296,9 @@ func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
 	if err != nil {
 		return fmt.Errorf("reading the DAGs of %s: %w", ks.what(), err)
 	}
-	type at struct {
-		problem string
-		i       int
-	}
-	index := map[string]at{}
-	for problem, ds := range t.dags {
-		for i, d := range ds {
-			index[d.DagID] = at{problem, i}
-		}
-	}
+	index := t.dagIndex()
 	nodesQ, edgesQ, args := ks.with+`SELECT n.dag_id, n.node_id, n.position, n.anchor, n.description, n.final
-		FROM nodes n JOIN dags d USING (dag_id) `+ks.on("d.problem_id")+` ORDER BY n.dag_id, n.position`,
+		FROM nodes n JOIN dags d USING (dag_id) `+ks.on("d.problem_id")+` ORDER BY n.dag_id, n.position, n.node_id`,
 		ks.with+`SELECT e.dag_id, e.parent_id, e.child_id FROM edges e JOIN dags d USING (dag_id)
 		`+ks.on("d.problem_id")+` ORDER BY e.dag_id, e.parent_id, e.child_id`, ks.args
 	if len(ks.keys) == 1 {
@@ -327,7 +318,7 @@ func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
 		// groups by a range, not by a list (a list alone cost twice).
 		in, inArgs := inList(ids)
 		where := fmt.Sprintf(` WHERE dag_id >= $%d AND dag_id <= $%d AND dag_id IN %s`, len(ids)+1, len(ids)+2, in)
-		nodesQ = `SELECT dag_id, node_id, position, anchor, description, final FROM nodes` + where + ` ORDER BY dag_id, position`
+		nodesQ = `SELECT dag_id, node_id, position, anchor, description, final FROM nodes` + where + ` ORDER BY dag_id, position, node_id`
 		edgesQ = `SELECT dag_id, parent_id, child_id FROM edges` + where + ` ORDER BY dag_id, parent_id, child_id`
 		args = append(inArgs, slices.Min(ids), slices.Max(ids))
 	}
@@ -338,13 +329,7 @@ func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
 		if err := rows.Scan(&dagID, &nodeID, &pos, &anchor, &desc, &final); err != nil {
 			return err
 		}
-		x, ok := index[dagID]
-		if !ok {
-			return nil
-		}
-		d := &t.dags[x.problem][x.i]
-		d.drawing.Nodes = append(d.drawing.Nodes, dagNode{ID: nodeID, Label: anchor, Detail: desc, Final: final})
-		d.Nodes = append(d.Nodes, nodeView{ID: nodeID, Anchor: labelHTML(anchor), Description: labelsHTML(desc), Final: final})
+		t.addNode(index, dagID, nodeID, anchor, desc, final)
 		return nil
 	})
 	if err != nil {
@@ -355,21 +340,57 @@ func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
 		if err := rows.Scan(&dagID, &parent, &child); err != nil {
 			return err
 		}
-		x, ok := index[dagID]
-		if !ok {
-			return nil
-		}
-		d := &t.dags[x.problem][x.i]
-		from, to := d.position(parent), d.position(child)
-		if from >= 0 && to >= 0 {
-			d.drawing.Edges = append(d.drawing.Edges, dagEdge{From: from, To: to})
-		}
+		t.addEdge(index, dagID, parent, child)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("reading the DAGs' edges of %s: %w", ks.what(), err)
 	}
 	return nil
+}
+
+// dagAt is where a DAG is in traceRows.dags: its problem's list, its place.
+type dagAt struct {
+	problem string
+	i       int
+}
+
+// dagIndex finds the DAGs read by their ids (a DAG listed twice: its
+// last place).
+func (t *traceRows) dagIndex() map[string]dagAt {
+	index := map[string]dagAt{}
+	for problem, ds := range t.dags {
+		for i, d := range ds {
+			index[d.DagID] = dagAt{problem, i}
+		}
+	}
+	return index
+}
+
+// addNode adds a node to its DAG (none of the DAGs read: dropped), in the
+// order the nodes come (the DAG's, by position), with its math marked.
+func (t *traceRows) addNode(index map[string]dagAt, dagID, nodeID, anchor, desc string, final bool) {
+	x, ok := index[dagID]
+	if !ok {
+		return
+	}
+	d := &t.dags[x.problem][x.i]
+	d.drawing.Nodes = append(d.drawing.Nodes, dagNode{ID: nodeID, Label: anchor, Detail: desc, Final: final})
+	d.Nodes = append(d.Nodes, nodeView{ID: nodeID, Anchor: labelHTML(anchor), Description: labelsHTML(desc), Final: final})
+}
+
+// addEdge adds an edge between two of its DAG's nodes (added first); an
+// edge of a node the DAG lacks is not drawn.
+func (t *traceRows) addEdge(index map[string]dagAt, dagID, parent, child string) {
+	x, ok := index[dagID]
+	if !ok {
+		return
+	}
+	d := &t.dags[x.problem][x.i]
+	from, to := d.position(parent), d.position(child)
+	if from >= 0 && to >= 0 {
+		d.drawing.Edges = append(d.drawing.Edges, dagEdge{From: from, To: to})
+	}
 }
 
 // inList is an SQL list of parameters, ($1, $2, ...), for values.

@@ -49,6 +49,8 @@ func BenchmarkTraceReads(b *testing.B) {
 		{"groups/detections", func(t *traceRows) error { return t.groupDetections(r.groups, id) }},
 		{"groups/scores", func(t *traceRows) error { return t.groupScores(r.groups, id) }},
 		{"groups/events", func(t *traceRows) error { return t.groupEvents(r.groups, id) }},
+		{"groups/questions", func(t *traceRows) error { return t.groupQuestions(r.groups, probs.keys[0]) }},
+		{"groups/dags", func(t *traceRows) error { return t.groupDAGs(r.groups, probs.keys[0]) }},
 	} {
 		b.Run(read.name, func(b *testing.B) {
 			cpu := testenv.CPUTime()

@@ -197,6 +197,7 @@ func (r *runDB) startSearchIndex(runDir, cache string, logf func(format string, 
 	r.stopIndex = cancel
 	go func() {
 		defer close(r.indexDone)
+		beforeSearchIndex(ctx)
 		start := time.Now()
 		x, err := loadSearchIndex(ctx, r.db.SnapshotDir(), key, cache, r.rows)
 		if err != nil {
@@ -211,6 +212,10 @@ func (r *runDB) startSearchIndex(runDir, cache string, logf func(format string, 
 		logf("datg view: the search index of generation %d is ready (%v)", r.gen, time.Since(start).Round(time.Millisecond))
 	}()
 }
+
+// beforeSearchIndex runs before a generation's search index is opened or
+// built. Tests make it wait.
+var beforeSearchIndex = func(ctx context.Context) {}
 
 // close stops the index's build, closes it and the database.
 func (r *runDB) close() error {

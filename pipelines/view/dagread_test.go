@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -285,5 +286,40 @@ func TestDAGReadsOfADamagedFile(t *testing.T) {
 	}
 	if failed < len(problems)/2 {
 		t.Fatalf("%d of %d problems' reads failed", failed, len(problems))
+	}
+}
+
+// TestKeyFilterNeverMissesAKey: a row group's key filter holds every key
+// it was built from (repeats included), and few others (a false
+// candidate is read for nothing); a group of no keys holds none.
+func TestKeyFilterNeverMissesAKey(t *testing.T) {
+	k := &keyFilters{seed: maphash.MakeSeed()}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, n := range []int{1, 2, 7, 100, 5000} {
+		var hashes []uint64
+		var keys []string
+		for i := range n {
+			key := fmt.Sprintf("low-%d/r%d", rng.IntN(1000), i)
+			keys = append(keys, key)
+			hashes = append(hashes, k.hash([]byte(key)), k.hash([]byte(key)))
+		}
+		f := newKeyFilter(hashes)
+		for _, key := range keys {
+			if !f.mayHold(k.hash([]byte(key))) {
+				t.Fatalf("%d keys: the filter misses %q", n, key)
+			}
+		}
+		false_ := 0
+		for i := range 20000 {
+			if f.mayHold(k.hash([]byte(fmt.Sprintf("other-%d", i)))) {
+				false_++
+			}
+		}
+		if rate := float64(false_) / 20000; rate > 0.03 {
+			t.Errorf("%d keys: %.1f%% false candidates", n, 100*rate)
+		}
+	}
+	if newKeyFilter(nil).mayHold(k.hash([]byte(""))) {
+		t.Error("a group of no keys may hold one")
 	}
 }

@@ -39,6 +39,11 @@ type groupTable struct {
 	once  sync.Once
 	files []*groupFile // none when the run has not written the table
 	err   error
+	// filters are its row groups' key filters (keyfilter.go), built at
+	// the first read that asks for them.
+	filterOnce sync.Once
+	filters    *keyFilters
+	filterErr  error
 }
 
 // groupFile is one Parquet file of a table: for each row group, the range
@@ -82,6 +87,22 @@ func newGroupFiles(dir string) *groupFiles {
 // their footers (no page index: the text's offset index is read for the
 // one row group a page reads).
 func (g *groupFiles) table(t *schema.Table, keyColumn string, columns []string) ([]*groupFile, error) {
+	gt := g.opened(t, keyColumn, columns)
+	return gt.files, gt.err
+}
+
+// filtered is table with its row groups' key filters (keyfilter.go).
+func (g *groupFiles) filtered(t *schema.Table, keyColumn string, columns []string) ([]*groupFile, *keyFilters, error) {
+	gt := g.opened(t, keyColumn, columns)
+	if gt.err != nil {
+		return nil, nil, gt.err
+	}
+	gt.filterOnce.Do(func() { gt.filters, gt.filterErr = buildKeyFilters(gt.files) })
+	return gt.files, gt.filters, gt.filterErr
+}
+
+// opened is t's files opened once for reads of columns by keyColumn.
+func (g *groupFiles) opened(t *schema.Table, keyColumn string, columns []string) *groupTable {
 	name := t.Name + "\x00" + keyColumn + "\x00" + strings.Join(columns, "\x00")
 	g.mu.Lock()
 	gt := g.tables[name]
@@ -91,7 +112,7 @@ func (g *groupFiles) table(t *schema.Table, keyColumn string, columns []string) 
 	}
 	g.mu.Unlock()
 	gt.once.Do(func() { gt.files, gt.err = openGroupFiles(g.dir, t, keyColumn, columns) })
-	return gt.files, gt.err
+	return gt
 }
 
 func openGroupFiles(dir string, t *schema.Table, keyColumn string, columns []string) ([]*groupFile, error) {
@@ -190,30 +211,43 @@ func (g *groupFiles) close() error {
 // cannot be read is an error naming it, as is a row check refuses (a NULL
 // where DuckDB's scan into a Go value refuses one).
 func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, check func(*P) error) ([]P, error) {
-	return groupRowsOfKeys(g, t, keyColumn, []string{key}, check)
+	return groupRowsIn(g, t, keyColumn, []string{key}, false, check)
 }
 
-// groupRowsOfKeys is groupRowsOf for the rows whose key is any of keys (a
-// problem's DAGs' nodes): a row group is a candidate when its statistics
-// can hold one of them, and is read once for all.
-func groupRowsOfKeys[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, check func(*P) error) ([]P, error) {
+// groupRowsFiltered is groupRowsOf for the rows whose key is any of keys
+// (a problem's DAGs' nodes), reading only the row groups whose statistics
+// and key filter (keyfilter.go) may hold one of them, each once for all:
+// for the tables of few keys whose statistics say little (problems, dags,
+// nodes, edges).
+func groupRowsFiltered[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, check func(*P) error) ([]P, error) {
+	return groupRowsIn(g, t, keyColumn, keys, true, check)
+}
+
+func groupRowsIn[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, filtered bool, check func(*P) error) ([]P, error) {
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	files, err := g.table(t, keyColumn, projectionColumns[P]())
+	var files []*groupFile
+	var filters *keyFilters
+	var err error
+	if filtered {
+		files, filters, err = g.filtered(t, keyColumn, projectionColumns[P]())
+	} else {
+		files, err = g.table(t, keyColumn, projectionColumns[P]())
+	}
 	if err != nil {
 		return nil, err
 	}
 	want := newKeySet(keys)
 	var out []P
-	for _, f := range files {
+	for fi, f := range files {
 		if f.key < 0 {
 			// checkColumns (store.Inspect) refuses a file without its key:
 			// it never reaches here.
 			return nil, fmt.Errorf("%s: no column %s: %w", f.path, keyColumn, store.ErrSchemaMismatch)
 		}
 		for i, b := range f.ranges {
-			if !want.mayBeIn(b) {
+			if !want.mayBeIn(b) || filters != nil && !filters.mayHoldAny(fi, i, want) {
 				continue
 			}
 			got, err := readGroup[P](f, i, want)

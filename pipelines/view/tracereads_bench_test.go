@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 
@@ -51,6 +52,13 @@ func BenchmarkTraceReads(b *testing.B) {
 		{"groups/events", func(t *traceRows) error { return t.groupEvents(r.groups, id) }},
 		{"groups/questions", func(t *traceRows) error { return t.groupQuestions(r.groups, probs.keys[0]) }},
 		{"groups/dags", func(t *traceRows) error { return t.groupDAGs(r.groups, probs.keys[0]) }},
+		// A generation's first DAG read: its files opened, the key
+		// filters of problems, dags, nodes and edges built.
+		{"groups/dags-first", func(t *traceRows) error {
+			g := newGroupFiles(r.db.SnapshotDir())
+			defer g.close()
+			return errors.Join(t.groupQuestions(g, probs.keys[0]), t.groupDAGs(g, probs.keys[0]))
+		}},
 	} {
 		b.Run(read.name, func(b *testing.B) {
 			cpu := testenv.CPUTime()

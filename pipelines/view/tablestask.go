@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/pipelines/tables"
 )
 
@@ -83,28 +82,14 @@ func (s *Server) startTables(r *runDB) *tablesTask {
 	return task
 }
 
-// tablesMemory caps the DuckDB the tables are computed on: datg tables'
-// cap, under which every table's query runs at ten times the paper's
-// design (pipelines/tables' stageMemory).
-var tablesMemory int64 = 256 << 20
-
-// openTablesDB opens the DuckDB a generation's tables are computed on:
-// one of their own over the same pinned generation (its directory read in
-// place; the viewer's pin keeps it while the task runs), capped at
-// tablesMemory and closed when they are done. On the viewer's DuckDB, the
-// memory of their queries stayed with the viewer (its allocator, its
-// caches: a first start kept about 45 MB more than a second at 382,500
-// traces), and ran beside the search index's build (the first start's
-// peak, 444 MB). Tests wrap it.
-var openTablesDB = func(ctx context.Context, snapDir string) (*duck.DB, error) {
-	return duck.OpenWith(ctx, snapDir, duck.StageLimits(tablesMemory))
-}
-
-// run computes the tables, once the search index's build has ended (one
-// build at a time: the first start's peak is the larger build's, not
-// their sum), on a DuckDB of their own closed after them; then keeps them
-// in the cache when every query answered (an error may not recur: the
-// next viewer tries again).
+// run computes the tables once the search index's build has ended, then
+// keeps them in the cache when every query answered (an error may not
+// recur: the next viewer tries again). One build at a time: at once, the
+// first start's peak was their sum (the search index's and the tables'
+// 352 MB at 382,500 traces, where the row file's build peaks at 220-230
+// MB; BENCHMARKS.md). (A DuckDB of their own, closed after them, was
+// tried and not kept: it raised the peak, by 26 MB at 38,250 traces, and
+// returned nothing measurable.)
 func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf func(string, ...any)) {
 	defer close(task.done)
 	if r.indexDone != nil {
@@ -116,16 +101,7 @@ func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf f
 		}
 	}
 	start := time.Now()
-	db, err := openTablesDB(ctx, r.db.SnapshotDir())
-	if err != nil {
-		task.fail(err)
-		if ctx.Err() == nil {
-			logf("datg view: the paper tables of generation %d: %v", r.gen, err)
-		}
-		return
-	}
-	defer db.Close()
-	results, err := computeTables(ctx, &runDB{db: db, gen: r.gen}, func(done int) {
+	results, err := computeTables(ctx, r, func(done int) {
 		task.mu.Lock()
 		task.count = done
 		task.mu.Unlock()

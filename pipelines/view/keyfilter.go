@@ -21,8 +21,9 @@ import (
 // whose filter may hold a key it asks for. A filter never misses a key (a
 // group holding one is always read); a false candidate, about 1 in 100, is
 // read and found to hold none of its rows. About 1.3 bytes a distinct key
-// of a group: 25 KB for the 18,750 DAGs of the 382,500-trace run, where a
-// map of each key's groups was about 2 MB.
+// of a group: by that count about 60 KB for the four tables of the
+// 382,500-trace benchmark run (3,750 problems, 18,750 DAGs), where a map
+// of each key's groups would hold every key's string.
 
 // keyFilter is a Bloom filter of one row group's keys.
 type keyFilter struct {

@@ -88,8 +88,8 @@ func (s *Server) startTables(r *runDB) *tablesTask {
 // first start's peak was their sum (the search index's and the tables'
 // 352 MB at 382,500 traces, where the row file's build peaks at 220-230
 // MB; BENCHMARKS.md). (A DuckDB of their own, closed after them, was
-// tried and not kept: it raised the peak, by 26 MB at 38,250 traces, and
-// returned nothing measurable.)
+// tried and not kept: it lowered neither the peak nor the memory kept
+// after them, for a second DuckDB's setup.)
 func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf func(string, ...any)) {
 	defer close(task.done)
 	if r.indexDone != nil {

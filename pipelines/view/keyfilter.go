@@ -3,10 +3,10 @@ package view
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"slices"
 
+	"github.com/bits-and-blooms/bloom/v3"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -25,78 +25,53 @@ import (
 // 382,500-trace benchmark run (3,750 problems, 18,750 DAGs), where a map
 // of each key's groups would hold every key's string.
 
-// keyFilter is a Bloom filter of one row group's keys.
+// keyFilter is a Bloom filter of one row group's keys
+// (bits-and-blooms/bloom: sized for the group's distinct keys at a false
+// candidate in 100).
 type keyFilter struct {
-	bits []uint64 // nil: the group holds no key (all NULL, or no rows)
+	bloom *bloom.BloomFilter // nil: the group holds no key (all NULL, or no rows)
 }
 
-const (
-	filterBitsPerKey = 10 // with 4 probes: a false candidate about 1 in 100
-	filterProbes     = 4
-)
+const falseCandidateRate = 0.01
 
-// newKeyFilter is the filter of hashes (of the group's keys, repeats
-// allowed: they are set once).
-func newKeyFilter(hashes []uint64) keyFilter {
-	slices.Sort(hashes)
-	hashes = slices.Compact(hashes)
-	if len(hashes) == 0 {
+// newKeyFilter is the filter of a group's keys (repeats allowed: the
+// filter is sized by the distinct ones).
+func newKeyFilter(keys []string) keyFilter {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	if len(keys) == 0 {
 		return keyFilter{}
 	}
-	f := keyFilter{bits: make([]uint64, (len(hashes)*filterBitsPerKey+63)/64)}
-	for _, h := range hashes {
-		for _, b := range f.probes(h) {
-			f.bits[b/64] |= 1 << (b % 64)
-		}
+	f := keyFilter{bloom: bloom.NewWithEstimates(uint(len(keys)), falseCandidateRate)}
+	for _, key := range keys {
+		f.bloom.AddString(key)
 	}
 	return f
 }
 
-// probes are the bits of hash h (double hashing).
-func (f keyFilter) probes(h uint64) [filterProbes]uint64 {
-	n := uint64(len(f.bits)) * 64
-	h1, h2 := h, h>>32|1
-	var p [filterProbes]uint64
-	for i := range p {
-		p[i] = (h1 + uint64(i)*h2) % n
-	}
-	return p
-}
-
-// mayHold reports whether the group may hold the key of hash h.
-func (f keyFilter) mayHold(h uint64) bool {
-	if f.bits == nil {
-		return false
-	}
-	for _, b := range f.probes(h) {
-		if f.bits[b/64]&(1<<(b%64)) == 0 {
-			return false
-		}
-	}
-	return true
+// mayHold reports whether the group may hold key.
+func (f keyFilter) mayHold(key []byte) bool {
+	return f.bloom != nil && f.bloom.Test(key)
 }
 
 // keyFilters builds, once, a filter of each row group's keys for every
 // file of a table (files as groupFiles.table opened them).
 type keyFilters struct {
-	seed  maphash.Seed
 	files [][]keyFilter // by file, by row group
 }
 
-func (k *keyFilters) hash(key []byte) uint64 { return maphash.Bytes(k.seed, key) }
-
 // buildKeyFilters reads the key column of every row group of files.
 func buildKeyFilters(files []*groupFile) (*keyFilters, error) {
-	k := &keyFilters{seed: maphash.MakeSeed()}
+	k := &keyFilters{}
 	for _, f := range files {
 		var groups []keyFilter
 		for i := range f.ranges {
-			var hashes []uint64
-			err := eachKey(f, i, func(key []byte) { hashes = append(hashes, k.hash(key)) })
+			var keys []string
+			err := eachKey(f, i, func(key []byte) { keys = append(keys, string(key)) })
 			if err != nil {
 				return nil, fmt.Errorf("reading %s (row group %d): %w: %w", f.path, i, ErrUnreadableFile, err)
 			}
-			groups = append(groups, newKeyFilter(hashes))
+			groups = append(groups, newKeyFilter(keys))
 		}
 		k.files = append(k.files, groups)
 	}
@@ -153,7 +128,7 @@ func eachKey(f *groupFile, i int, fn func(key []byte)) (err error) {
 // mayHoldAny reports whether row group i of file f may hold one of keys.
 func (k *keyFilters) mayHoldAny(f, i int, keys groupKeys) bool {
 	for _, key := range keys.keys {
-		if k.files[f][i].mayHold(k.hash(key)) {
+		if k.files[f][i].mayHold(key) {
 			return true
 		}
 	}

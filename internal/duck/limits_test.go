@@ -210,3 +210,27 @@ func TestStageLimitsFlushTheAllocator(t *testing.T) {
 		t.Errorf("AllocatorFlush -1: %v", err)
 	}
 }
+
+// A stage's database keeps no blocks of the files it read (its memory
+// then followed what it had read: 38 MB of them after datg tables at ten
+// times the paper's design); Open's keeps DuckDB's default.
+func TestStageLimitsKeepNoFileBlocks(t *testing.T) {
+	cached := func(db *DB) bool {
+		var on bool
+		if err := db.QueryRow("SELECT current_setting('enable_external_file_cache')").Scan(&on); err != nil {
+			t.Fatal(err)
+		}
+		return on
+	}
+	stage, err := OpenWith(context.Background(), t.TempDir(), StageLimits(256<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stage.Close()
+	if cached(stage) {
+		t.Error("a stage's database keeps the blocks of the files it read (enable_external_file_cache on)")
+	}
+	if !cached(open(t, t.TempDir())) {
+		t.Error("Open's database turns DuckDB's external file cache off")
+	}
+}

@@ -47,13 +47,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 	}
 	var sum Summary
-	if err := db.QueryRowContext(ctx, `SELECT
-		count(*) FILTER (WHERE NOT current_text),
-		count(*) FILTER (WHERE current_text AND NOT current_dag),
-		count(*) FILTER (WHERE current_text AND current_dag AND status <> 'ok')
-		FROM stg_alignment_lineage`).Scan(&sum.StaleText, &sum.StaleDAG, &sum.Unusable); err != nil {
-		return sum, err
-	}
 	q, _ := datgsql.Derive("scores")
 	// scores.sql sorts by trace first and the parts follow each other in
 	// trace order, so the writer checks the keys a trace at a time instead
@@ -78,6 +71,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	for _, p := range parts {
 		if err := p.Choose(ctx, conn); err != nil {
 			return sum, fmt.Errorf("choosing the traces to score: %w", err)
+		}
+		// The stale and unusable alignments are counted a part at a
+		// time too: counted over the whole run at once, the lineage's
+		// join held every trace, and DuckDB kept the memory after it
+		// (about 120 MB more at ten times the paper's design).
+		if err := countUnscored(ctx, conn, &sum); err != nil {
+			return sum, err
 		}
 		if err := scorePart(ctx, conn, q.Text, func(s schema.Score) error {
 			if s.Best {
@@ -109,10 +109,47 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 // and before the table is committed: what the stage holds then.
 var beforeCommit func()
 
+// countUnscored adds to sum the alignments of the part of the run conn
+// has chosen that are not scored: stale, or current but unusable.
+func countUnscored(ctx context.Context, conn *sql.Conn, sum *Summary) error {
+	var staleText, staleDAG, unusable int
+	if err := queryRow(ctx, conn, `SELECT
+		count(*) FILTER (WHERE NOT current_text),
+		count(*) FILTER (WHERE current_text AND NOT current_dag),
+		count(*) FILTER (WHERE current_text AND current_dag AND status <> 'ok')
+		FROM stg_alignment_lineage`).Scan(&staleText, &staleDAG, &unusable); err != nil {
+		return fmt.Errorf("counting the stale alignments: %w", err)
+	}
+	sum.StaleText += staleText
+	sum.StaleDAG += staleDAG
+	sum.Unusable += unusable
+	return nil
+}
+
+// beforeQuery, when set (by a test), is called with each query Run is
+// about to run on its connection, the part's variables chosen.
+var beforeQuery func(ctx context.Context, conn *sql.Conn, query string)
+
+// queryRows runs a query of Run on conn.
+func queryRows(ctx context.Context, conn *sql.Conn, query string) (*sql.Rows, error) {
+	if beforeQuery != nil {
+		beforeQuery(ctx, conn, query)
+	}
+	return conn.QueryContext(ctx, query)
+}
+
+// queryRow runs a query of Run that gives one row on conn.
+func queryRow(ctx context.Context, conn *sql.Conn, query string) *sql.Row {
+	if beforeQuery != nil {
+		beforeQuery(ctx, conn, query)
+	}
+	return conn.QueryRowContext(ctx, query)
+}
+
 // scorePart runs scores.sql over the part of the run conn has chosen,
 // giving each row to add in the query's order.
 func scorePart(ctx context.Context, conn *sql.Conn, query string, add func(schema.Score) error) error {
-	rows, err := conn.QueryContext(ctx, query)
+	rows, err := queryRows(ctx, conn, query)
 	if err != nil {
 		return fmt.Errorf("sql/derive/scores.sql: %w", err)
 	}

@@ -253,7 +253,8 @@ func newTable(index map[uint64]uint32, probs [][numLanguages]float64) (*ngramTab
 			return nil, fmt.Errorf("%w: n-gram %q holds a rune above U+%X", ErrModel, unpack(key), 1<<tableRuneBits-1)
 		}
 		var e ngramEntry
-		var logs []float64
+		var found [numLanguages]float64
+		logs := found[:0]
 		for l, p := range probs[at] {
 			// lingua-go takes an n-gram as found when its probability is
 			// above zero, and adds math.Log of it.

@@ -19,9 +19,10 @@ func popcount16(x uint16) int { return bits.OnesCount16(x) }
 func trigramSums(t *ngramTable, txt *text, set uint16, keys, spare []uint64, touched *uint64) (sums [numLanguages]float64, count int, _, _ []uint64) {
 	// The keys are the table's compact keys when every rune fits
 	// (packCompact orders and tells apart such trigrams as pack does, so
-	// the sums read them in the same order), else pack's (a rune above
-	// U+1FFFF: a rare Han of the supplementary planes; each look-up then
-	// compacts its key).
+	// the sums read them in the same order), else pack's, each look-up
+	// then compacting its key: a rune from U+20000 up, which in Unicode
+	// 15 no letter of a word of three letters or more is (the Han there
+	// are one-letter words), so this is for safety.
 	keys = keys[:0]
 	runes := txt.runes
 	var orRunes rune
@@ -82,6 +83,6 @@ func (t *ngramTable) add(sums *[numLanguages]float64, e ngramEntry, m uint16) {
 	}
 	for ; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros16(m)
-		sums[l] += t.logs[e.value+uint64(popcount16(e.languages&(1<<l-1)))]
+		sums[l] += t.logOf(e, l)
 	}
 }

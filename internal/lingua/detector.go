@@ -41,6 +41,25 @@ func (d *Detector) Detect(text string) (code string, ok bool) {
 	return codes[l], true
 }
 
+// DetectLetters is Detect, and the number of letters of text
+// (unicode.IsLetter, as transforms.Letters counts them) counted in the
+// same pass; a text of fewer than minLetters letters is not detected (ok
+// false). langcheck counts each segment's letters and detects only those
+// of 3 letters or more: this reads the segment once for both.
+func (d *Detector) DetectLetters(text string, minLetters int) (code string, ok bool, letters int) {
+	s := d.scratch.Get().(*scratch)
+	defer d.scratch.Put(s)
+	s.text.split(text)
+	if s.text.letters < minLetters {
+		return "", false, s.text.letters
+	}
+	l, _, _ := d.detectSplit(s, 0)
+	if l < 0 {
+		return "", false, s.text.letters
+	}
+	return codes[l], true, s.text.letters
+}
+
 // detect returns text's language (-1: unknown) and whether lingua-go's own
 // answer depends on its random map order (see decide and languagesByFilter).
 func (d *Detector) detect(text string) (lang int, ambiguous bool) {
@@ -54,8 +73,13 @@ func (d *Detector) detect(text string) (lang int, ambiguous bool) {
 func (d *Detector) detectPicking(str string, pick int) (lang, ties int, ambiguous bool) {
 	s := d.scratch.Get().(*scratch)
 	defer d.scratch.Put(s)
+	s.text.split(str)
+	return d.detectSplit(s, pick)
+}
+
+// detectSplit is detectPicking on the text split in s.
+func (d *Detector) detectSplit(s *scratch, pick int) (lang, ties int, ambiguous bool) {
 	t := &s.text
-	t.split(str)
 	if len(t.words) == 0 {
 		return -1, 1, false
 	}

@@ -96,7 +96,10 @@ type runeInfo struct {
 	kind  uint8
 }
 
-const isLetterKind = 1 << 5
+const (
+	isLetterShift       = 5
+	isLetterKind  uint8 = 1 << isLetterShift
+)
 
 // bmp holds runeInfo for the Basic Multilingual Plane, built once from the
 // unicode package's tables (Unicode scripts do not overlap).

@@ -14,6 +14,9 @@ type text struct {
 	runes   []rune
 	scripts []alphabet
 	words   []word
+	// letters counts the letters of the text as read, before lowering
+	// (unicode.IsLetter, invalid UTF-8 as U+FFFD: transforms.Letters).
+	letters int
 }
 
 // split lowers s and splits it into words as lingua-go does
@@ -23,6 +26,7 @@ type text struct {
 // UTF-8 lowers to U+FFFD, not a letter. It reuses t's slices.
 func (t *text) split(s string) {
 	t.runes, t.scripts, t.words = t.runes[:0], t.scripts[:0], t.words[:0]
+	letters := 0
 	inWord := false // a run of letters is open
 	for i := 0; i < len(s); {
 		var r rune
@@ -32,8 +36,10 @@ func (t *text) split(s string) {
 			switch {
 			case 'a' <= c && c <= 'z':
 				r, kind = rune(c), uint8(latinScript)|isLetterKind
+				letters++
 			case 'A' <= c && c <= 'Z':
 				r, kind = rune(c+'a'-'A'), uint8(latinScript)|isLetterKind
+				letters++
 			default:
 				inWord = false
 				continue
@@ -44,6 +50,7 @@ func (t *text) split(s string) {
 			i += size
 			if r < 1<<16 {
 				info := bmp[r]
+				letters += int(info.kind&isLetterKind) >> isLetterShift // r is a letter
 				r = info.lower
 				if r < 1<<16 {
 					kind = bmp[r].kind
@@ -51,6 +58,9 @@ func (t *text) split(s string) {
 					kind = kindOf(r)
 				}
 			} else {
+				if unicode.IsLetter(r) {
+					letters++
+				}
 				r = unicode.ToLower(r)
 				kind = kindOf(r)
 			}
@@ -73,6 +83,7 @@ func (t *text) split(s string) {
 		}
 		t.runes, t.scripts = append(t.runes, r), append(t.scripts, a)
 	}
+	t.letters = letters
 }
 
 func kindOf(r rune) uint8 {

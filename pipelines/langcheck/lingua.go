@@ -49,10 +49,11 @@ func (d *linguaDetector) check(requested string, r reasoning) (verdict, error) {
 	langs := make([]string, len(segs))
 	letters := make([]int, len(segs))
 	for i, s := range segs {
-		if letters[i] = transforms.Letters(s); letters[i] < 3 {
-			continue
-		}
-		if code, ok := d.lingua.Detect(s); ok {
+		// Segments of fewer than 3 letters (transforms.Letters) are not
+		// detected; lingua counts them as it reads the segment.
+		var code string
+		var ok bool
+		if code, ok, letters[i] = d.lingua.DetectLetters(s, 3); ok {
 			langs[i] = code
 		}
 	}

@@ -125,8 +125,7 @@ func (d *Detector) probabilities(text string) ([]float64, error) {
 		s = &scratch{}
 	}
 	defer d.scratch.Put(s)
-	s.prepared = d.m.prepareInto(s.prepared, text, d.maxTextLength)
-	s.grams = d.m.grams.extract(s.prepared, s.grams[:0], &s.memo)
+	s.grams = d.m.gramsOf(s, text, d.maxTextLength)
 	grams := s.grams
 	if len(grams) == 0 {
 		return nil, ErrNoFeatures

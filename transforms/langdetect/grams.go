@@ -14,15 +14,17 @@ import (
 
 // charInfo is what extraction needs of a text character, from its
 // normalized form: its id among the characters of the profiles' n-grams
-// (0 for a character no n-gram holds) in the low 32 bits, its gram id
+// (0 for a character no n-gram holds) in the low 31 bits, its gram id
 // plus 1 as a unigram (0 for none) in bits 32-61, and whether it is
-// uppercase (bit 62) or a space (bit 63).
+// uppercase (bit 62) or a space (bit 63). Bit 31 (charLatin) marks, while
+// gramsOf reads a text, the characters cleaning_text may drop ('A' to 'z').
 type charInfo uint64
 
 const (
 	charSpace   charInfo = 1 << 63
 	charUpper   charInfo = 1 << 62
-	charIDs     charInfo = 1<<32 - 1
+	charLatin   charInfo = 1 << 31
+	charIDs     charInfo = 1<<31 - 1
 	charUniBits          = 30
 	charUniMask charInfo = (1<<charUniBits - 1) << 32
 )
@@ -116,7 +118,7 @@ func newGramTable(norm *normalization, grams [][]rune) (*gramTable, error) {
 	nChars := len(chars) + 1 // with id 0, no character
 	t.charBits = uint(bits.Len(uint(nChars - 1)))
 	t.keys.idBits = uint(bits.Len(uint(len(grams))))
-	if 3*t.charBits+t.keys.idBits > 64 || len(grams) >= 1<<charUniBits {
+	if 3*t.charBits+t.keys.idBits > 64 || len(grams) >= 1<<charUniBits || uint64(nChars) > uint64(charIDs) {
 		return nil, fmt.Errorf("%w: %d n-grams over %d characters do not fit the look-up table", ErrBadProfile, len(grams), nChars)
 	}
 	size := 1 << bits.Len(uint(2*nKeys)) // at most half full
@@ -192,20 +194,29 @@ func (t *gramTable) charInfoOf(r rune) charInfo {
 // later one.
 func (t *gramTable) extract(text []rune, out []int32, memo *wordMemo) []int32 {
 	bmp := t.bmp
-	out = slices.Grow(out[:0], 3*len(text))[:3*len(text)]
-	// infos[:k] are the characters read, a space after a space left out
-	// (adding nothing); infos[wordStart:k] is the word being read.
 	infos := slices.Grow(memo.infos[:0], len(text))[:len(text)]
+	for i, r := range text {
+		if uint32(r) < bmpSize {
+			infos[i] = bmp[r]
+		} else {
+			infos[i] = t.charInfoOf(r)
+		}
+	}
+	memo.infos = infos
+	return t.extractInfos(infos, out, memo)
+}
+
+// extractInfos is extract of the characters infos (memo.infos or not),
+// which it overwrites.
+func (t *gramTable) extractInfos(infos []charInfo, out []int32, memo *wordMemo) []int32 {
+	out = slices.Grow(out[:0], 3*len(infos))[:3*len(infos)]
+	// infos[:k] are the characters read, a space after a space left out
+	// (adding nothing); infos[wordStart:k] is the word being read. k is
+	// never past the character read, so they are written in place.
 	n, k, wordStart := 0, 0, 0
 	var hash uint64
-	last := bmp[' ']
-	for _, r := range text {
-		var info charInfo
-		if uint32(r) < bmpSize {
-			info = bmp[r]
-		} else {
-			info = t.charInfoOf(r)
-		}
+	last := t.bmp[' ']
+	for _, info := range infos {
 		if info&last&charSpace != 0 { // one branch, seldom taken: two would mispredict
 			continue // a space after a space adds nothing
 		}
@@ -222,7 +233,6 @@ func (t *gramTable) extract(text []rune, out []int32, memo *wordMemo) []int32 {
 	}
 	// The last word, with no space after it.
 	n = t.wordGrams(infos[wordStart:k], out, n)
-	memo.infos = infos
 	return out[:n]
 }
 

@@ -233,6 +233,82 @@ func appendFirstRunes(kept, runes []rune, maxTextLength int) []rune {
 	return kept
 }
 
+// gramsOf is the grams of text as prepared (prepareInto, then extract),
+// in s's buffers. When the passes that replace would change nothing
+// (mayReplace), the text is read once: its characters kept go straight to
+// their charInfo, not through a slice of runes (firstInfos).
+func (m *model) gramsOf(s *scratch, text string, maxTextLength int) []int32 {
+	if m.mayReplace(text, maxTextLength+prepareMargin) {
+		s.prepared = m.prepareInto(s.prepared, text, maxTextLength)
+		return m.grams.extract(s.prepared, s.grams[:0], &s.memo)
+	}
+	s.memo.infos = m.grams.firstInfos(s.memo.infos, text, maxTextLength)
+	return m.grams.extractInfos(s.memo.infos, s.grams[:0], &s.memo)
+}
+
+// firstInfos is appendFirstChars with each character kept as its
+// charInfo (into kept's array when it fits): the Latin ones marked
+// charLatin as they are read, and removed at the end when cleaning_text
+// drops them; a character's charInfo does not depend on its neighbours,
+// so extraction then reads what it would from appendFirstChars' runes.
+func (t *gramTable) firstInfos(kept []charInfo, text string, maxTextLength int) []charInfo {
+	bmp := t.bmp
+	size := min(len(text), maxTextLength)
+	kept = slices.Grow(kept[:0], size)[:size]
+	k := 0
+	pre := -1 // the previous character, when it is ASCII
+	latin, nonLatin := 0, 0
+	for i, n := 0, 0; i < len(text) && n < maxTextLength; n++ {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			i++
+			isLatin := (uint32(c-'A') - ('z' - 'A' + 1)) >> 31 // see appendFirstChars
+			latin += int(isLatin)
+			if c != ' ' || pre != ' ' {
+				kept[k] = bmp[c] | charInfo(isLatin)*charLatin
+				k++
+			}
+			pre = int(c)
+			continue
+		}
+		var ch rune
+		switch {
+		case c >= 0xc2 && c < 0xe0 && i+1 < len(text) && text[i+1]&0xc0 == 0x80:
+			ch = rune(c&0x1f)<<6 | rune(text[i+1]&0x3f)
+			i += 2
+		case c >= 0xe0 && c < 0xf0 && i+2 < len(text) && text[i+1]&0xc0 == 0x80 && text[i+2]&0xc0 == 0x80 &&
+			(c != 0xe0 || text[i+1] >= 0xa0) && (c != 0xed || text[i+1] < 0xa0): // not overlong, not a surrogate
+			ch = rune(c&0x0f)<<12 | rune(text[i+1]&0x3f)<<6 | rune(text[i+2]&0x3f)
+			i += 3
+		default: // four bytes, or not UTF-8
+			var w int
+			ch, w = utf8.DecodeRuneInString(text[i:])
+			i += w
+		}
+		if countsAsNonLatin(ch) {
+			nonLatin++
+		}
+		if uint32(ch) < bmpSize {
+			kept[k] = bmp[ch]
+		} else {
+			kept[k] = t.charInfoOf(ch)
+		}
+		k++
+		pre = -1 // not a space
+	}
+	kept = kept[:k]
+	if latin*2 >= nonLatin {
+		return kept
+	}
+	out := kept[:0]
+	for _, info := range kept {
+		if info&charLatin == 0 {
+			out = append(out, info)
+		}
+	}
+	return out
+}
+
 // appendFirstChars is cleanLatin(appendFirstRunes(kept, []rune(text),
 // maxTextLength)) in one pass over the string (an invalid byte reads as
 // U+FFFD, as in []rune(text)): the characters are decoded in place, two-

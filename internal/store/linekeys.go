@@ -56,3 +56,11 @@ func (l *LineKeys) FirstRepeat() (key string, line, first int, found bool, err e
 	done()
 	return key, line, first, found, nil
 }
+
+// Each calls fn with every key added and its line, in ascending order of
+// key (the order of one key's lines is not defined): a join of two inputs
+// too large to hold, each added under keys that sort together (import's
+// traces against the table's, traceids.Collisions).
+func (l *LineKeys) Each(fn func(key string, line int) error) error {
+	return l.runs.each(func(k string, n uint64) error { return fn(k, int(n)) })
+}

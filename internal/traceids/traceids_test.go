@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
-	"runtime"
-	"runtime/debug"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/internal/store/storetest"
 	"github.com/datg/datg/schema"
 	"github.com/datg/datg/transforms"
 )
@@ -108,39 +105,6 @@ func TestPlanChecksAsTheIndexDoes(t *testing.T) {
 	}
 }
 
-// peakHeap runs f with the collector at 5% and returns the largest heap
-// sampled meanwhile, less the heap before.
-func peakHeap(f func()) int64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(5))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	before := int64(ms.HeapAlloc)
-	var peak atomic.Int64
-	peak.Store(before)
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			if h := int64(ms.HeapAlloc); h > peak.Load() {
-				peak.Store(h)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(done)
-	<-stopped
-	return peak.Load() - before
-}
-
 // TestCheckPlanHeapFlat checks a plan of 1,875 traces (references') against
 // tables of n traces: the heap it holds may grow with n only by a few
 // bytes a trace. The table's whole index was about 250 bytes a trace.
@@ -163,7 +127,7 @@ func TestCheckPlanHeapFlat(t *testing.T) {
 		}
 		writeTable(t, dir, table, nil)
 		table = nil
-		peak[n] = peakHeap(func() {
+		peak[n] = storetest.PeakHeap(func() {
 			if err := CheckPlan(dir, seqOf(plan)); err != nil {
 				t.Fatal(err)
 			}

@@ -122,16 +122,24 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	existing, err := traceids.Load(cfg.Data)
+	// Each trace is checked against the traces the run already holds (one
+	// row per trace): in sorted runs too, read with the table at the end,
+	// when there is a table.
+	held, err := store.NumRows(cfg.Data, schema.Traces.Table)
 	if err != nil {
 		return Summary{}, err
+	}
+	var collisions *traceids.Collisions
+	if held > 0 {
+		collisions = traceids.NewCollisions(m.LineKeys("held-ids"), m.LineKeys("held-identities"))
 	}
 	// A trace's identity and id may each be given once. They are checked
 	// at the end, or at the first other error, in sorted runs rather than
 	// sets held to the end (about 70 bytes a trace with the writer's keys):
-	// firstRepeat reports the repeat a check line by line stops at.
+	// firstRefused reports the repeat, or the trace the table holds, a check
+	// line by line stops at.
 	identities, ids := m.LineKeys("identities"), m.LineKeys("ids")
-	firstRepeat := func() error {
+	firstRefused := func() error {
 		_, line, first, found, err := identities.FirstRepeat()
 		if err != nil {
 			return err
@@ -140,11 +148,39 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 		if err != nil {
 			return err
 		}
-		if found && (!idFound || line <= idLine) { // a line's identity is checked before its id
-			return inputerr.At(cfg.In, line, fmt.Errorf("%w: same model, languages, problem, seed and method as line %d", ErrDuplicate, first))
+		heldLine := 0 // the first line whose trace collides with one the table holds
+		var heldErr error
+		if collisions != nil {
+			if heldLine, heldErr = collisions.First(cfg.Data); heldLine == 0 && heldErr != nil {
+				return heldErr
+			}
 		}
-		if idFound {
+		// A line's identity is checked before its id, and both before the
+		// traces the table holds.
+		earliest := func(l int, others ...int) bool {
+			for _, o := range others {
+				if o != 0 && o < l {
+					return false
+				}
+			}
+			return l != 0
+		}
+		if !found {
+			line = 0
+		}
+		if !idFound {
+			idLine = 0
+		}
+		switch {
+		case earliest(line, idLine, heldLine):
+			return inputerr.At(cfg.In, line, fmt.Errorf("%w: same model, languages, problem, seed and method as line %d", ErrDuplicate, first))
+		case earliest(idLine, heldLine):
 			return inputerr.Field(cfg.In, idLine, "trace_id", fmt.Errorf("%w: %s is used twice", ErrDuplicate, id))
+		case heldLine != 0:
+			if errors.Is(heldErr, traceids.ErrHeldUnderAnotherID) {
+				heldErr = fmt.Errorf("%w; give that id or none", heldErr)
+			}
+			return inputerr.Field(cfg.In, heldLine, "trace_id", fmt.Errorf("%w: %w", ErrDuplicate, heldErr))
 		}
 		return nil
 	}
@@ -170,28 +206,28 @@ func importTraces(ctx context.Context, cfg Config) (Summary, error) {
 			return err
 		}
 		// One row per trace: a trace replaces the row of the same identity,
-		// under the same id.
-		if err := existing.Check(row.TraceID, key); err != nil {
-			if errors.Is(err, traceids.ErrHeldUnderAnotherID) {
-				err = fmt.Errorf("%w; give that id or none", err)
+		// under the same id (checked by firstRefused).
+		if collisions != nil {
+			if err := collisions.Add(row.TraceID, key, line); err != nil {
+				return err
 			}
-			return inputerr.Field(cfg.In, line, "trace_id", fmt.Errorf("%w: %w", ErrDuplicate, err))
 		}
 		sum.Records++
 		return m.Write(row)
 	})
 	if err != nil {
-		// A repeat on this line or an earlier one is the error a check
-		// line by line would have stopped at (the writer's own refusal
-		// of a repeated id among them).
+		// A repeat, or a trace the table holds, on this line or an
+		// earlier one is the error a check line by line would have
+		// stopped at (the writer's own refusal of a repeated id among
+		// them).
 		if ctx.Err() == nil {
-			if rerr := firstRepeat(); rerr != nil {
+			if rerr := firstRefused(); rerr != nil {
 				return sum, rerr
 			}
 		}
 		return sum, err
 	}
-	if err := firstRepeat(); err != nil {
+	if err := firstRefused(); err != nil {
 		return sum, err
 	}
 	if sum.Records == 0 {

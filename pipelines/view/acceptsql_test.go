@@ -191,10 +191,11 @@ func TestViewerAgainstSQL(t *testing.T) {
 				from traces t left join verdicts v on v.trace_id = t.trace_id and v.grader = '` + g + `' where ` + where + `)
 				select graded, k, round(100.0 * k / graded, 1), round(100 * wilson_low(k, graded), 1), round(100 * wilson_high(k, graded), 1) from x`)[0]
 			want := fmt.Sprintf("Accuracy (%s) %s%% [%s, %s] over %s graded", g, r[2], r[3], r[4], fmtCount(atoiCount(r[0])))
-			if !strings.Contains(strings.ReplaceAll(s, "\u00a0", " "), want) {
+			m := regexp.MustCompile(`Accuracy \(` + g + `\) ([0-9.]+)% \[([0-9.]+), ([0-9.]+)\] over ([0-9,]+) graded`).FindStringSubmatch(s)
+			if m == nil || !sameTenth(m[1], r[2]) || !sameTenth(m[2], r[3]) || !sameTenth(m[3], r[4]) || atoiCount(m[4]) != atoiCount(r[0]) {
 				t.Errorf("summary of %q: %q lacks datg sql's %q", f.query, s, want)
 			} else {
-				t.Logf("summary of %q: %s", f.query, want)
+				t.Logf("summary of %q: %s (datg sql: %s)", f.query, m[0], want)
 			}
 		}
 		where := f.where
@@ -360,7 +361,13 @@ func TestViewerAgainstSQL(t *testing.T) {
 
 	// Paper tables: every table's first rows and the 4B, en->sw, high
 	// accuracy cell open as many traces as their n.
-	b.do("tables", chromedp.Navigate(base+"/tables"), chromedp.WaitVisible(`table.paper`))
+	b.do("tables", chromedp.Navigate(base+"/tables"), chromedp.WaitVisible(`h1`))
+	b.wait("tables ready", `!document.querySelector("p.busy")`)
+	if eval[int](b, `document.querySelectorAll("table.paper tbody tr").length`) == 0 {
+		// datg tables over the same run warns of base traces outside the
+		// probe (--probe-seed); the viewer has no such flag.
+		t.Errorf("no paper table has a row: %q", eval[string](b, `document.querySelector("main").innerText.slice(0, 400)`))
+	}
 	cells := eval[[][]string](b, `(function () { var out = [];
 		document.querySelectorAll("table.paper").forEach(function (t) {
 			var heads = Array.prototype.map.call(t.querySelectorAll("thead th, tr:first-child th"), function (th) { return th.textContent.trim(); });
@@ -493,4 +500,11 @@ func sameNumber(a, b string) bool {
 	x, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	y, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
 	return err1 == nil && err2 == nil && (x-y < 0.0015 && y-x < 0.0015)
+}
+
+// sameTenth says two percentages are equal to the tenth shown.
+func sameTenth(a, b string) bool {
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	return err1 == nil && err2 == nil && x-y < 0.051 && y-x < 0.051
 }

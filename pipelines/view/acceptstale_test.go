@@ -13,8 +13,9 @@ import (
 // `datg view` is serving (DATG_VIEW_COMMIT, a shell command: another
 // aligner's alignments and their scores, say) while a page of it is open
 // in Chromium, then reloads: the page must read the new generation and
-// say so. With DATG_VIEW_SIDE_BY_SIDE (a trace id both aligners scored
-// after the commit) its page must show both aligners side by side.
+// say so. With DATG_VIEW_SIDE_BY_SIDE (the index's filter of the traces
+// both aligners scored after the commit: aligned_by=A&aligned_by=B) its
+// first trace's page must show both aligners side by side.
 //
 //	DATG_VIEW_URL=http://127.0.0.1:8080 DATG_VIEW_COMMIT='bin/datg align ... && bin/datg score ...' \
 //	  go test -run TestViewerPicksUpANewCommit -v ./pipelines/view
@@ -49,8 +50,11 @@ func TestViewerPicksUpANewCommit(t *testing.T) {
 	if g := eval[string](b, `document.querySelector("header .gen").textContent`); g != after {
 		t.Errorf("the next page reads %s, not %s", g, after)
 	}
-	if id := os.Getenv("DATG_VIEW_SIDE_BY_SIDE"); id != "" {
-		b.do("trace", chromedp.Navigate(base+"/trace?id="+id), chromedp.WaitVisible(`h1.trace-id`))
+	if both := os.Getenv("DATG_VIEW_SIDE_BY_SIDE"); both != "" {
+		b.do("traces both aligned", chromedp.Navigate(base+"/?"+both), chromedp.WaitVisible(`h1`))
+		t.Logf("%s: %s", both, eval[string](b, `document.querySelector("h1").textContent`))
+		b.do("trace", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+		id := eval[string](b, `document.querySelector("h1.trace-id").textContent`)
 		side := eval[[]string](b, `Array.prototype.map.call(document.querySelectorAll(".side-by-side figure.aligner figcaption"), function (f) { return f.textContent; })`)
 		t.Logf("%s side by side: %q", id, side)
 		if len(side) < 2 {

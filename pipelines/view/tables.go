@@ -247,8 +247,8 @@ func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
 		if col == "lang" && l.Name == "grader_agreement" {
 			param = "reasoning" // the answer's language
 		}
-		if col == "lang" && v == "all" {
-			continue // a row over every language
+		if (col == "lang" || col == "level") && v == "all" {
+			continue // a row over every language, or every level
 		}
 		if param == "annotated" {
 			f.Annotated = []string{v}
@@ -267,7 +267,8 @@ func cellFilter(l tables.Listing, row map[string]string) (Filter, bool) {
 	if _, ok := row["direction"]; !ok {
 		lang, hasLang := row["lang"]
 		switch {
-		case l.Name == "compliance" || l.Name == "compliance_agreement":
+		case l.Name == "compliance" || l.Name == "compliance_agreement" || l.Name == "datg_correctness_main":
+			// datg_correctness_main pools the probe's en-x traces only.
 			f.Values["direction"] = []string{"en-x"}
 		case strings.HasPrefix(l.Name, "datg_") && hasLang && lang == "en":
 			f.Values["direction"] = []string{"en-en"}

@@ -138,7 +138,9 @@ func renderText(text string, marks []mark, m mathRenderer) textView {
 
 // writeMarkOpen opens the highlight of a piece covered by the active marks
 // (none: no element): the strongest kind, the nodes it is evidence for,
-// the harmful actions it shows (the first piece of each gets its anchor).
+// the harmful actions it shows (the first piece of each gets its anchor:
+// the element's id, or an empty element's before it when several start
+// on one piece).
 func writeMarkOpen(b *strings.Builder, active []mark, harmSeen map[int]bool) bool {
 	if len(active) == 0 {
 		return false
@@ -147,6 +149,7 @@ func writeMarkOpen(b *strings.Builder, active []mark, harmSeen map[int]bool) boo
 	var keys, titles []string
 	var harms []string
 	anchor := -1
+	var extra []int // harms first seen here beyond the one the element's id names
 	for _, mk := range active {
 		if strength[mk.Kind] > strength[kind] {
 			kind = mk.Kind
@@ -158,13 +161,23 @@ func writeMarkOpen(b *strings.Builder, active []mark, harmSeen map[int]bool) boo
 		}
 		if mk.Kind == "harmful" {
 			harms = append(harms, strconv.Itoa(mk.Harm))
-			if !harmSeen[mk.Harm] && anchor < 0 {
+			switch {
+			case harmSeen[mk.Harm]:
+			case anchor < 0:
 				harmSeen[mk.Harm], anchor = true, mk.Harm
+			default:
+				harmSeen[mk.Harm] = true
+				extra = append(extra, mk.Harm)
 			}
 		}
 		if mk.Title != "" && !slices.Contains(titles, mk.Title) {
 			titles = append(titles, mk.Title)
 		}
+	}
+	// An element has one id: every other action starting here gets an
+	// empty anchor of its own just before it, so its link has a target.
+	for _, h := range extra {
+		fmt.Fprintf(b, `<span id="harm-%d"></span>`, h)
 	}
 	b.WriteString(`<span class="ev ` + kind + `"`)
 	if len(keys) > 0 {

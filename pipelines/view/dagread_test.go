@@ -2,12 +2,9 @@ package view
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -252,21 +249,7 @@ func TestDAGReadsOfADamagedFile(t *testing.T) {
 		}
 		want[p] = w
 	}
-	for _, name := range []string{"nodes.parquet", "edges.parquet"} {
-		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(uint64(len(data)), 1))
-		footer := int(binary.LittleEndian.Uint32(data[len(data)-8:])) + 8
-		for k := 4; k < len(data)-footer; k += 1 + rng.IntN(64) {
-			data[k] ^= byte(1 + rng.IntN(255))
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	damagePages(t, dir, "nodes.parquet", "edges.parquet")
 	damaged := openGroupRun(t, dir)
 	failed := 0
 	for _, p := range problems {

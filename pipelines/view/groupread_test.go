@@ -424,21 +424,7 @@ func TestGroupReadsOfADamagedFile(t *testing.T) {
 		}
 		want[id] = w
 	}
-	for _, name := range []string{"alignment_events.parquet", "traces.parquet"} {
-		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(uint64(len(data)), 1))
-		footer := int(binary.LittleEndian.Uint32(data[len(data)-8:])) + 8
-		for k := 4; k < len(data)-footer; k += 1 + rng.IntN(64) { // the pages, not the footer
-			data[k] ^= byte(1 + rng.IntN(255))
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	damagePages(t, dir, "alignment_events.parquet", "traces.parquet")
 	damaged := openGroupRun(t, dir) // the footers are whole: the files open
 	failed := 0
 	for _, id := range ids {
@@ -457,5 +443,27 @@ func TestGroupReadsOfADamagedFile(t *testing.T) {
 	}
 	if failed < len(ids)/2 {
 		t.Fatalf("%d of %d traces' reads failed", failed, len(ids))
+	}
+}
+
+// damagePages overwrites bytes of the pages of dir's files names (from
+// the first page to the footer, which stays whole, so the files open), at
+// random steps seeded by each file's size.
+func damagePages(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(len(data)), 1))
+		footer := int(binary.LittleEndian.Uint32(data[len(data)-8:])) + 8
+		for k := 4; k < len(data)-footer; k += 1 + rng.IntN(64) {
+			data[k] ^= byte(1 + rng.IntN(255))
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -67,7 +67,13 @@ func buildKeyFilters(files []*groupFile) (*keyFilters, error) {
 		var groups []keyFilter
 		for i := range f.ranges {
 			var keys []string
-			err := eachKey(f, i, func(key []byte) { keys = append(keys, string(key)) })
+			err := eachKey(f, i, func(key []byte) {
+				// A DAG's nodes and edges are consecutive rows of one key:
+				// its repeats in a row are not copied.
+				if n := len(keys); n == 0 || keys[n-1] != string(key) {
+					keys = append(keys, string(key))
+				}
+			})
 			if err != nil {
 				return nil, fmt.Errorf("reading %s (row group %d): %w: %w", f.path, i, ErrUnreadableFile, err)
 			}

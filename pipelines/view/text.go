@@ -94,6 +94,8 @@ func renderText(text string, marks []mark, m mathRenderer) textView {
 		ms = append(ms, mk)
 	}
 	cuts := []int{0, len(text)}
+	blocks := blockStarts(text, reps, spans)
+	cuts = append(cuts, blocks...)
 	for _, r := range reps {
 		cuts = append(cuts, r.Start, r.UnitEnd, r.End)
 	}
@@ -107,10 +109,15 @@ func renderText(text string, marks []mark, m mathRenderer) textView {
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/4)
 	var active []mark
-	next, rep, span := 0, 0, 0
+	next, rep, span, block := 0, 0, 0, 0
 	harmSeen := map[int]bool{}
+	b.WriteString(`<div class="block">`)
 	for k := 0; k+1 < len(cuts); k++ {
 		x, y := cuts[k], cuts[k+1]
+		if block < len(blocks) && x == blocks[block] {
+			b.WriteString(`</div><div class="block">`)
+			block++
+		}
 		active = slices.DeleteFunc(active, func(mk mark) bool { return mk.End <= x })
 		for next < len(ms) && ms[next].Start <= x {
 			if ms[next].End > x {
@@ -132,8 +139,51 @@ func renderText(text string, marks []mark, m mathRenderer) textView {
 			rep++
 		}
 	}
+	b.WriteString(`</div>`)
 	tv.HTML = template.HTML(b.String())
 	return tv
+}
+
+// blockBytes is about how much text one block of the trace holds. A
+// block is a formatting context of its own that the browser lays out
+// only when it is near the screen (view.css: content-visibility), and
+// KaTeX's output is costly to lay out: a 96 KB trace with 1,467 rendered
+// math spans took seconds to lay out as one block, and any change to it
+// (a math span rendered, a fold opened) laid all of it out again.
+const blockBytes = 2048
+
+// blockStarts are where the trace's text is cut into blocks: just after a
+// line break once the block holds blockBytes, so every block starts a line
+// and the text reads as one (a block's closing line break ends its last
+// line, as it did inside the one block). Never inside math nor inside a
+// folded repeat (a <details> stays whole in its block).
+func blockStarts(text string, reps []repeat, spans []mathSpan) []int {
+	var out []int
+	rep := 0
+	for want := blockBytes; want < len(text); {
+		nl := strings.IndexByte(text[want-1:], '\n')
+		if nl < 0 {
+			break
+		}
+		p := want + nl // just after that line break
+		for rep < len(reps) && reps[rep].End <= p {
+			rep++
+		}
+		if rep < len(reps) && reps[rep].UnitEnd < p && p < reps[rep].End {
+			want = reps[rep].End // the next line break after the fold
+			continue
+		}
+		if s, ok := inside(spans, p); ok {
+			want = s.End
+			continue
+		}
+		if p >= len(text) {
+			break
+		}
+		out = append(out, p)
+		want = p + blockBytes
+	}
+	return out
 }
 
 // writeMarkOpen opens the highlight of a piece covered by the active marks

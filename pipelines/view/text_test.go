@@ -31,3 +31,35 @@ func BenchmarkRenderLoop(b *testing.B) {
 		renderText(loopTrace, nil, maths)
 	}
 }
+
+// A trace's blocks start lines, never inside math or a folded repeat, and
+// hold about blockBytes each; a short text is one block.
+func TestBlockStarts(t *testing.T) {
+	for _, text := range []string{longTrace(), loopTrace, "Start.\n" + strings.Repeat("Wait, let me check that line again.\n", 900) + "Done.\n", strings.Repeat("no line break here ", 500),
+		"$$\n" + strings.Repeat("x + y\n", 1000) + "$$\nafter\n", "short\n"} {
+		spans := validSpans(maths.Spans(text), len(text))
+		tv := renderText(text, nil, maths)
+		starts := blockStarts(text, nil, spans)
+		if strings.Count(string(tv.HTML), `<div class="block">`) == 0 {
+			t.Errorf("%.20q: no block in the HTML", text)
+		}
+		last := 0
+		for _, p := range starts {
+			if p <= last || p >= len(text) || text[p-1] != '\n' || p-last < blockBytes {
+				t.Errorf("%.20q: a block at %d (the last at %d): %q", text, p, last, text[max(0, p-10):min(len(text), p+10)])
+			}
+			if s, ok := inside(spans, p); ok {
+				t.Errorf("%.20q: a block at %d inside math %v", text, p, s)
+			}
+			last = p
+		}
+		for _, fold := range strings.Split(string(tv.HTML), "<details")[1:] {
+			if inner, _, _ := strings.Cut(fold, "</details>"); strings.Contains(inner, `class="block"`) {
+				t.Errorf("%.20q: a block starts inside a folded repeat", text)
+			}
+		}
+		if len(text) > 4*blockBytes && strings.Count(text, "\n") > 100 && len(starts) == 0 {
+			t.Errorf("%.20q: %d bytes in one block", text, len(text))
+		}
+	}
+}

@@ -4,10 +4,11 @@ import (
 	"context"
 
 	"github.com/datg/datg/pipelines/view"
+	"github.com/datg/datg/study"
 )
 
 var cmdView = &Command{
-	UsageLine: "view [--addr HOST:PORT] [--allow-remote] [--cache-dir DIR]",
+	UsageLine: "view [--addr HOST:PORT] [--allow-remote] [--cache-dir DIR] [--probe-seed N]",
 	Short:     "a local, read-only web viewer over the run: traces with facets and search, trace pages with the DAGs, the paper tables",
 	Long: `View serves the run in a web browser, read-only, until Ctrl-C:
 
@@ -26,6 +27,12 @@ var cmdView = &Command{
            languages, directions and models.
   /tables  every paper table from sql/tables (the queries datg tables runs),
            each row linked to the index of its traces.
+
+The probe tables read the direction probe: base traces at the probe's
+seed, --probe-seed (default 42, as datg tables; scripts/scale.sh's runs
+are at seed 1), which is also the index's scope "probe". Over a run with
+no base trace at that seed they have no rows, and /tables names the seeds
+the run's base traces are at.
 
 The viewer reads one generation of the run and moves to a newer commit on
 the next page load, saying so on the page. It listens on --addr, a loopback
@@ -46,6 +53,7 @@ grow with the number of traces.`,
 var (
 	viewCfg  = view.DefaultConfig()
 	viewData = dataFlag(&cmdView.Flag)
+	viewSeed = cmdView.Flag.Int64("probe-seed", study.ProbeSeed, "the seed of the direction probe, whose base traces the probe tables read (as datg tables --probe-seed)")
 )
 
 func init() {
@@ -63,7 +71,7 @@ func runView(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg := viewCfg
-	cfg.Data, cfg.Log = *viewData, stderr
+	cfg.Data, cfg.Log, cfg.ProbeSeed = *viewData, stderr, viewSeed
 	if viewCacheDir != "" {
 		cfg.CacheDir = viewCacheDir
 	}

@@ -364,8 +364,8 @@ func TestViewerAgainstSQL(t *testing.T) {
 	b.do("tables", chromedp.Navigate(base+"/tables"), chromedp.WaitVisible(`h1`))
 	b.wait("tables ready", `!document.querySelector("p.busy")`)
 	if eval[int](b, `document.querySelectorAll("table.paper tbody tr").length`) == 0 {
-		// datg tables over the same run warns of base traces outside the
-		// probe (--probe-seed); the viewer has no such flag.
+		// A run whose probe is at another seed than the viewer's: the
+		// page names the run's seeds (start datg view with --probe-seed).
 		t.Errorf("no paper table has a row: %q", eval[string](b, `document.querySelector("main").innerText.slice(0, 400)`))
 	}
 	cells := eval[[][]string](b, `(function () { var out = [];

@@ -8,6 +8,7 @@ import (
 
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/study"
 )
 
 // Config is one datg view server.
@@ -24,6 +25,11 @@ type Config struct {
 	// every text; the row file is built in the temporary directory at each
 	// start). Never inside the run.
 	CacheDir string
+	// ProbeSeed is the seed of the direction probe (datg tables
+	// --probe-seed): the probe tables read its base traces, and the
+	// index's scope "probe" is them; nil is the study's, study.ProbeSeed
+	// (42). Any seed a trace can have is one, 0 too: hence a pointer.
+	ProbeSeed *int64
 	// Log receives one line when the server starts and one per newer
 	// generation it moves to.
 	Log io.Writer
@@ -32,9 +38,18 @@ type Config struct {
 // DefaultAddr is where datg view listens by default: loopback only.
 const DefaultAddr = "127.0.0.1:8080"
 
-// DefaultConfig serves data/run on DefaultAddr.
+// DefaultConfig serves data/run on DefaultAddr, its direction probe at
+// the study's seed.
 func DefaultConfig() Config {
 	return Config{Data: store.DefaultDir, Addr: DefaultAddr, CacheDir: DefaultCacheDir()}
+}
+
+// probeSeed is the direction probe's seed: ProbeSeed, else the study's.
+func (c Config) probeSeed() int64 {
+	if c.ProbeSeed != nil {
+		return *c.ProbeSeed
+	}
+	return study.ProbeSeed
 }
 
 // Validate checks the run directory is named and the address is loopback

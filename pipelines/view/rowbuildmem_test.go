@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/datg/datg/internal/duck"
+	"github.com/datg/datg/study"
 )
 
 // TestViewerMemoryIsCapped: the viewer's DuckDB runs under viewMemory
@@ -37,7 +38,7 @@ func TestViewerMemoryIsCapped(t *testing.T) {
 	}
 	defer func(m int64) { viewMemory = m }(viewMemory)
 	viewMemory = 2 << 20 // far under what the build's tables take
-	if _, err := openRunDBWith(ctx, dir, t.TempDir(), viewLimits()); err == nil {
+	if _, err := openRunDBWith(ctx, dir, t.TempDir(), study.ProbeSeed, viewLimits()); err == nil {
 		t.Fatal("a build under 2 MB succeeded: the test proves nothing")
 	}
 	over, err := openRunDB(ctx, dir, t.TempDir())

@@ -21,7 +21,11 @@ import (
 
 // rowKey is the identity of what a generation's row file is made of:
 // every file of its manifest, the SQL and the code's tables and macros
-// it reads, and the format; "" for a generation without a manifest.
+// it reads, and the format; "" for a generation without a manifest. The
+// macros are their definitions as DuckDB holds them: datg_probe_seed's
+// is the probe's seed (datg view --probe-seed), which decides which
+// traces are the scope "probe" (probe_trace names the macro, not the
+// seed).
 func rowKey(ctx context.Context, db *duck.DB) (string, error) {
 	m, err := store.ReadManifest(db.SnapshotDir())
 	if m == nil || err != nil {
@@ -38,7 +42,7 @@ func rowKey(ctx context.Context, db *duck.DB) (string, error) {
 		(SELECT string_agg(CAST(x AS VARCHAR), ';' ORDER BY CAST(x AS VARCHAR)) FROM datg_directions x),
 		(SELECT string_agg(CAST(x AS VARCHAR), ';' ORDER BY CAST(x AS VARCHAR)) FROM datg_languages x),
 		(SELECT string_agg(function_name || coalesce(macro_definition, ''), ';' ORDER BY function_name, macro_definition)
-			FROM duckdb_functions() WHERE function_name IN ('target_lang', 'probe_trace')))`).Scan(&code)
+			FROM duckdb_functions() WHERE function_name IN ('target_lang', 'probe_trace', 'datg_probe_seed')))`).Scan(&code)
 	if err != nil {
 		return "", fmt.Errorf("the viewer's index key: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/duck"
+	"github.com/datg/datg/study"
 )
 
 // runDB is DuckDB over one generation of the run, with the viewer's index
@@ -23,6 +24,9 @@ type runDB struct {
 	gen      int
 	aligners []string // by name
 	rows     *rowFile // the index (rowfile.go, memindex.go)
+	// probeSeed is the direction probe's seed (datg view --probe-seed),
+	// set in db (datg_probe_seed) when it opened.
+	probeSeed int64
 	// groups are the generation's Parquet files a trace page reads its
 	// trace's rows from by row group (groupread.go), not through DuckDB.
 	groups *groupFiles
@@ -134,11 +138,16 @@ var viewMemory int64 = 256 << 20
 // cache (see loadRowFile; "": built in a temporary file), with DuckDB's
 // memory capped at viewMemory; a build that still needs more (a part's
 // materialized result and DuckDB's own structures do not spill) is made
-// again uncapped.
+// again uncapped. Its direction probe is at the study's seed.
 func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
-	r, err := openRunDBWith(ctx, dir, cache, viewLimits())
+	return openRunDBAt(ctx, dir, cache, study.ProbeSeed)
+}
+
+// openRunDBAt is openRunDB with the direction probe at probeSeed.
+func openRunDBAt(ctx context.Context, dir, cache string, probeSeed int64) (*runDB, error) {
+	r, err := openRunDBWith(ctx, dir, cache, probeSeed, viewLimits())
 	if duck.IsOutOfMemory(err) {
-		return openRunDBWith(ctx, dir, cache, duck.DefaultLimits())
+		return openRunDBWith(ctx, dir, cache, probeSeed, duck.DefaultLimits())
 	}
 	return r, err
 }
@@ -147,7 +156,11 @@ func openRunDB(ctx context.Context, dir, cache string) (*runDB, error) {
 // viewMemory.
 func viewLimits() duck.Limits { return duck.StageLimits(viewMemory) }
 
-func openRunDBWith(ctx context.Context, dir, cache string, limits duck.Limits) (*runDB, error) {
+// openRunDBWith opens the generation with the direction probe at
+// probeSeed, set before anything reads the traces: the index's scope
+// "probe" (probe_trace), and so the row file and its key, and the paper
+// tables and theirs, are that seed's.
+func openRunDBWith(ctx context.Context, dir, cache string, probeSeed int64, limits duck.Limits) (*runDB, error) {
 	db, err := duck.OpenWith(ctx, dir, limits)
 	if err != nil {
 		if tmpErr := tempWritable(); tmpErr != nil {
@@ -155,7 +168,11 @@ func openRunDBWith(ctx context.Context, dir, cache string, limits duck.Limits) (
 		}
 		return nil, err
 	}
-	r := &runDB{db: db, gen: db.Generation(), groups: newGroupFiles(db.SnapshotDir())}
+	if err := db.SetProbeSeed(ctx, probeSeed); err != nil {
+		db.Close()
+		return nil, err
+	}
+	r := &runDB{db: db, gen: db.Generation(), probeSeed: probeSeed, groups: newGroupFiles(db.SnapshotDir())}
 	if r.rows, err = loadRowFile(ctx, db, dir, cache); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("building the viewer's index of %s: %w", dir, err)

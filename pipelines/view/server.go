@@ -14,6 +14,7 @@ import (
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/internal/viewassets"
+	"github.com/datg/datg/study"
 )
 
 // Server serves one run. It reads one generation at a time and moves to a
@@ -22,6 +23,9 @@ type Server struct {
 	dir   string
 	cache string // datg's cache directory ("": no search index)
 	log   io.Writer
+	// probeSeed is the direction probe's seed, set in every generation
+	// the server opens.
+	probeSeed int64
 
 	mu  sync.Mutex // guards cur
 	cur *runDB
@@ -36,10 +40,15 @@ func NewServer(ctx context.Context, dir string, logTo io.Writer) (*Server, error
 }
 
 func newServer(ctx context.Context, dir, cache string, logTo io.Writer) (*Server, error) {
+	return newServerAt(ctx, dir, cache, study.ProbeSeed, logTo)
+}
+
+// newServerAt is newServer with the direction probe at probeSeed.
+func newServerAt(ctx context.Context, dir, cache string, probeSeed int64, logTo io.Writer) (*Server, error) {
 	if logTo == nil {
 		logTo = io.Discard
 	}
-	s := &Server{dir: dir, cache: cache, log: logTo}
+	s := &Server{dir: dir, cache: cache, log: logTo, probeSeed: probeSeed}
 	r, err := s.open(ctx)
 	if err != nil {
 		return nil, err
@@ -48,9 +57,10 @@ func newServer(ctx context.Context, dir, cache string, logTo io.Writer) (*Server
 	return s, nil
 }
 
-// open opens the run's current generation and starts its search index.
+// open opens the run's current generation, with the server's probe seed,
+// and starts its search index.
 func (s *Server) open(ctx context.Context) (*runDB, error) {
-	r, err := openRunDB(ctx, s.dir, s.cache)
+	r, err := openRunDBAt(ctx, s.dir, s.cache, s.probeSeed)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +302,7 @@ func Serve(ctx context.Context, cfg Config, ready func(addr string)) error {
 	}
 	held := &heldLog{w: logTo}
 	defer held.release()
-	s, err := newServer(ctx, cfg.Data, cfg.CacheDir, held)
+	s, err := newServerAt(ctx, cfg.Data, cfg.CacheDir, cfg.probeSeed(), held)
 	if err != nil {
 		return err
 	}
@@ -304,7 +314,7 @@ func Serve(ctx context.Context, cfg Config, ready func(addr string)) error {
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: log.New(s.log, "datg view: ", 0)}
 	if cfg.Log != nil {
-		fmt.Fprintf(cfg.Log, "datg view: serving %s (generation %d) on http://%s/ (read-only; Ctrl-C stops)\n", cfg.Data, s.cur.gen, ln.Addr())
+		fmt.Fprintf(cfg.Log, "datg view: serving %s (generation %d, the direction probe at seed %d) on http://%s/ (read-only; Ctrl-C stops)\n", cfg.Data, s.cur.gen, s.probeSeed, ln.Addr())
 	}
 	held.release()
 	if ready != nil {

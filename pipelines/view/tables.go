@@ -20,6 +20,9 @@ import (
 type tablesPage struct {
 	Tables []tableView
 	Busy   *tablesProgress // the tables are not ready yet (Tables is empty)
+	// ProbeNote says why the probe tables have no rows (probenote.go):
+	// the run's base traces are at other seeds than the probe's.
+	ProbeNote string
 	// renders are the ready page rendered (a generation's tables do not
 	// change): 3.2 MB of HTML on the demo, rendered once, not per load.
 	renders renderedPages
@@ -51,6 +54,9 @@ type tableView struct {
 	Stale []string
 	// Missing are the inputs the run lacks (datg tables skips the table).
 	Missing []string
+	// Empty says why the table has no rows, when that is known (its
+	// probe has no traces at the seed the viewer reads).
+	Empty   string
 	Columns []string
 	Rows    []tableRow
 }
@@ -67,6 +73,7 @@ type tableResult struct {
 	Err     string
 	Stale   []string
 	Missing []string
+	Empty   string // why it has no rows (probeNote)
 	Columns []string
 	Rows    [][]tableCell
 }
@@ -142,6 +149,9 @@ func computeTables(ctx context.Context, r *runDB, progress func(done int)) ([]ta
 			progress(i + 1)
 		}
 	}
+	if err := noteEmptyProbe(ctx, r, out); err != nil {
+		return nil, err // an ended ctx, or DuckDB failing to read the traces
+	}
 	return out, nil
 }
 
@@ -190,7 +200,10 @@ func tablesPageOf(results []tableResult) *tablesPage {
 	}
 	p := &tablesPage{}
 	for _, tr := range results {
-		tv := tableView{Name: tr.Name, Err: tr.Err, Stale: tr.Stale, Missing: tr.Missing, Columns: tr.Columns}
+		tv := tableView{Name: tr.Name, Err: tr.Err, Stale: tr.Stale, Missing: tr.Missing, Empty: tr.Empty, Columns: tr.Columns}
+		if p.ProbeNote == "" {
+			p.ProbeNote = tr.Empty
+		}
 		l, listed := listings[tr.Name]
 		for _, cells := range tr.Rows {
 			row := tableRow{Cells: make([]string, len(cells))}

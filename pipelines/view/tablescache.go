@@ -26,8 +26,8 @@ import (
 // tables computed again. Without a usable cache (none, one inside the run,
 // a generation without a manifest) they are computed at each start.
 
-// tablesFormat is the entry's format.
-const tablesFormat = 1
+// tablesFormat is the entry's format (2: a table says why it is empty).
+const tablesFormat = 2
 
 // tablesCache is where a generation's tables are kept ("" path: nowhere).
 type tablesCache struct {
@@ -48,9 +48,11 @@ func tablesCacheOf(ctx context.Context, db *duck.DB, runDir, cache string) table
 
 // tablesKey is the identity of what a generation's tables are computed
 // from: every file of its manifest, the tables' SQL and the macros and
-// views it reads, the reference tables, and the datg executable (its
-// size and modification time: a rebuilt datg may check the tables'
-// inputs differently); "" for a generation without a manifest.
+// views it reads, the reference tables and the direction probe's seed
+// (datg_probe: datg view --probe-seed, set when the generation opened),
+// and the datg executable (its size and modification time: a rebuilt
+// datg may check the tables' inputs differently); "" for a generation
+// without a manifest.
 func tablesKey(ctx context.Context, db *duck.DB) (string, error) {
 	m, err := store.ReadManifest(db.SnapshotDir())
 	if m == nil || err != nil {

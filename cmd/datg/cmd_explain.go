@@ -8,10 +8,11 @@ import (
 	"strings"
 
 	"github.com/datg/datg/pipelines/explain"
+	"github.com/datg/datg/study"
 )
 
 var cmdExplain = &Command{
-	UsageLine: "explain [--out FILE|DIR] [--aligner NAME] [--filter QUERY] [TRACE_ID...]",
+	UsageLine: "explain [--out FILE|DIR] [--aligner NAME] [--filter QUERY] [--probe-seed N] [TRACE_ID...]",
 	Short:     "datg view's trace pages as static HTML to share: one trace, a filter's or a list's",
 	Long: `Explain writes datg view's trace pages as static files, to share:
 the same templates and rendering as the viewer's trace page (the problem,
@@ -32,7 +33,8 @@ several TRACE_IDs, those traces' pages; with neither, every aligned
 trace's. The set goes to --out DIR (default DIR/explain/) with index.html
 and the assets; datg's own earlier pages there are replaced, a user's
 files never. --aligner picks whose alignment to show (default: the
-first by name).
+first by name). A filter's scope=probe is the direction probe's base
+traces at --probe-seed (default 42; give the run's seed, as to datg view).
 
 A page's NAME is PREFIX-HASH.html: PREFIX is up to 40 of the id's ASCII
 letters, digits, '-' and '_' (other characters become '_'; "trace" when
@@ -46,6 +48,7 @@ Flags go before the trace ids: datg explain --out FILE TRACE_ID.`,
 var (
 	explainCfg  = explain.DefaultConfig()
 	explainData = dataFlag(&cmdExplain.Flag)
+	explainSeed = cmdExplain.Flag.Int64("probe-seed", study.ProbeSeed, "the seed of the direction probe, whose base traces a filter's scope=probe selects (as datg view --probe-seed)")
 )
 
 func init() {
@@ -61,7 +64,7 @@ func runExplain(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg := explainCfg
-	cfg.Data, cfg.Stderr = *explainData, stderr
+	cfg.Data, cfg.Stderr, cfg.ProbeSeed = *explainData, stderr, explainSeed
 	switch {
 	case len(args) == 1 && cfg.Filter == "":
 		cfg.TraceID = args[0]

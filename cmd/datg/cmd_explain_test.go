@@ -1,6 +1,14 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
+)
 
 // The contract puts flags before positional arguments; a flag after the
 // trace id is a usage error (exit 2) that says so and shows the command
@@ -17,5 +25,33 @@ func TestExplainFlagsAfterTraceID(t *testing.T) {
 	}
 	for _, c := range cases {
 		wantUsageError(t, c.args, c.want)
+	}
+}
+
+// datg explain --probe-seed N: a filter's scope=probe is the probe's base
+// traces at N, as datg view's.
+func TestExplainProbeSeed(t *testing.T) {
+	data := t.TempDir()
+	if err := store.WriteAll(data, schema.Traces, store.Meta{Stage: "test"}, []schema.Trace{
+		{TraceID: "at-1", Model: "m", Direction: "en-en", InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Seed: 1, Text: "x"},
+		{TraceID: "at-42", Model: "m", Direction: "en-en", InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Seed: 42, Text: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{{[]string{"--probe-seed", "1"}, "at-1"}, {nil, "at-42"}} {
+		out := filepath.Join(t.TempDir(), "site")
+		r := datg(t, nil, append([]string{"explain", "--data", data, "--filter", "scope=probe", "--out", out}, c.args...)...)
+		if r.code != 0 || !strings.Contains(r.stdout, "explain: 1 pages") {
+			t.Fatalf("%v: exit %d, %q %q", c.args, r.code, r.stdout, r.stderr)
+		}
+		index, err := os.ReadFile(filepath.Join(out, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(index), ">"+c.want+"<") {
+			t.Errorf("%v: the index does not list %s:\n%s", c.args, c.want, index)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/pipelines/view"
 	"github.com/datg/datg/schema"
+	"github.com/datg/datg/study"
 )
 
 // Config is one explain run.
@@ -28,9 +29,13 @@ type Config struct {
 	// filter's aligner and its summary, but these traces).
 	IDs     []string
 	Aligner string // whose alignment to show (default: the first by name)
-	Out     string // a file for one trace, a directory for a set (default DIR/explain)
-	Stdout  io.Writer
-	Stderr  io.Writer // warned of old pages left in place
+	// ProbeSeed is the seed of the direction probe, whose base traces a
+	// filter's scope "probe" selects (datg view --probe-seed); nil is the
+	// study's, study.ProbeSeed (42).
+	ProbeSeed *int64
+	Out       string // a file for one trace, a directory for a set (default DIR/explain)
+	Stdout    io.Writer
+	Stderr    io.Writer // warned of old pages left in place
 }
 
 // DefaultConfig writes the index and every aligned trace's page of the run
@@ -45,6 +50,14 @@ func (c Config) Validate() error {
 		oneAndSet = inputerr.BadField("filter", "a trace id is one page: give a filter or a list of ids without it")
 	}
 	return inputerr.Invalid(store.CheckDir(c.Data), oneAndSet)
+}
+
+// probeSeed is the direction probe's seed: ProbeSeed, else the study's.
+func (c Config) probeSeed() int64 {
+	if c.ProbeSeed != nil {
+		return *c.ProbeSeed
+	}
+	return study.ProbeSeed
 }
 
 // Summary is what a run wrote.
@@ -85,7 +98,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return Summary{}, fmt.Errorf("%w in %s (run datg align and datg score)", ErrNoScores, cfg.Data)
 		}
 	}
-	ex, err := view.OpenExport(ctx, cfg.Data)
+	ex, err := view.OpenExport(ctx, cfg.Data, cfg.probeSeed())
 	if err != nil {
 		return Summary{}, err
 	}

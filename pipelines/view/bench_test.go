@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/datg/datg/internal/testenv"
+	"github.com/datg/datg/study"
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/prompts"
@@ -554,7 +555,7 @@ func memNow() (heap, rss int64) {
 func BenchmarkExport(b *testing.B) {
 	dir, _ := benchRun(b, 4, 1)
 	ctx := context.Background()
-	ex, err := OpenExport(ctx, dir)
+	ex, err := OpenExport(ctx, dir, study.ProbeSeed)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -23,9 +23,10 @@ type Export struct {
 	cached bool // the tables of exportCached are in memory
 }
 
-// OpenExport reads the run's current generation.
-func OpenExport(ctx context.Context, dir string) (*Export, error) {
-	r, err := openRunDB(ctx, dir, "")
+// OpenExport reads the run's current generation, its direction probe (a
+// filter's scope "probe") at probeSeed, as datg view --probe-seed.
+func OpenExport(ctx context.Context, dir string, probeSeed int64) (*Export, error) {
+	r, err := openRunDBAt(ctx, dir, "", probeSeed)
 	if err != nil {
 		return nil, err
 	}

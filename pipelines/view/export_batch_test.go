@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"testing"
+
+	"github.com/datg/datg/study"
 )
 
 // An export's pages made in batches (Pages: a query per table for many
@@ -16,7 +18,7 @@ func TestExportPagesInBatchesAreThePagesOneByOne(t *testing.T) {
 	t.Parallel() // changes no package variable (see TestMain)
 	dir := writeRun(t, exportBatch+40)
 	ctx := context.Background()
-	ex, err := OpenExport(ctx, dir)
+	ex, err := OpenExport(ctx, dir, study.ProbeSeed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,8 @@ var commonWords = []string{"Let", `\boxed{`, "the answer", "the", "final answer"
 // index takes minutes), else in a temporary directory. Per word, "index"
 // is the search index's search alone and "page" the index page of the
 // search over HTTP, each time a new search (the kept searches dropped,
-// the word in another case); cpu-ns/op is the process's CPU time.
+// the word in another case); cpu-ns/op is the process's CPU time,
+// checked-MB/op the bytes of texts a search checked.
 //
 //	DATG_BENCH_RUN=/tmp/run DATG_BENCH_CACHE=/tmp/cache go test -run '^$' -bench BenchmarkSearchCommonWords -benchtime 20x ./pipelines/view
 func BenchmarkSearchCommonWords(b *testing.B) {
@@ -83,7 +84,7 @@ func BenchmarkSearchCommonWords(b *testing.B) {
 		name := url.PathEscape(w)
 		b.Run(fmt.Sprintf("traces=%d/q=%s/index", x.n, name), func(b *testing.B) {
 			i := 0
-			cpu := testenv.CPUTime()
+			cpu, checked := testenv.CPUTime(), x.checked.Load()
 			for b.Loop() {
 				if _, err := x.search(anyCase(w, i)); err != nil {
 					b.Fatal(err)
@@ -91,6 +92,7 @@ func BenchmarkSearchCommonWords(b *testing.B) {
 				i++
 			}
 			testenv.ReportCPU(b, cpu, 0)
+			b.ReportMetric(float64(x.checked.Load()-checked)/float64(b.N)/1e6, "checked-MB/op")
 			b.ReportMetric(100*float64(len(found))/float64(x.n), "matches-%")
 			b.ReportMetric(100*float64(len(cands)-len(found))/float64(x.n), "false-candidates-%")
 		})

@@ -98,6 +98,7 @@ type searchIndex struct {
 	sig      *os.File
 	segEnd   []int64      // where each segment of sig ends (n/4096 of them)
 	checked  atomic.Int64 // bytes of texts checked by searches (benchmarks, tests)
+	bytes    byteCounts   // how common each byte is in texts (searchfind.go)
 }
 
 func (x *searchIndex) close() error {
@@ -365,12 +366,12 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 	if err != nil || l != uint64(rd.Len()) || string(body[len(body)-rd.Len():]) != key {
 		return nil, bad("another key")
 	}
-	open := func(name string, size, crc uint64) (*os.File, error) {
+	open := func(name string, size, crc uint64, sample func([]byte)) (*os.File, error) {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			return nil, err
 		}
-		sum, err := crcOf(ctx, f, int64(size))
+		sum, err := crcOf(ctx, f, int64(size), sample)
 		if err == nil && sum != uint32(crc) {
 			err = bad(name + "'s checksum differs")
 		}
@@ -381,7 +382,7 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 		return f, nil
 	}
 	x := &searchIndex{n: int(n), segEnd: segEnd}
-	pos, err := open("pos", n*posRecord, posCRC)
+	pos, err := open("pos", n*posRecord, posCRC, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -408,11 +409,11 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 		unmapFile(x.pos)
 		return nil, bad("sizes disagree")
 	}
-	if x.texts, err = open("texts", textsSize, textsCRC); err != nil {
+	if x.texts, err = open("texts", textsSize, textsCRC, x.bytes.sample); err != nil {
 		unmapFile(x.pos)
 		return nil, err
 	}
-	if x.sig, err = open("sig", sigSize, sigCRC); err != nil {
+	if x.sig, err = open("sig", sigSize, sigCRC, nil); err != nil {
 		x.texts.Close()
 		unmapFile(x.pos)
 		return nil, err
@@ -424,8 +425,9 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 	return x, nil
 }
 
-// crcOf is the CRC-32C of f, which must be size bytes long.
-func crcOf(ctx context.Context, f *os.File, size int64) (uint32, error) {
+// crcOf is the CRC-32C of f, which must be size bytes long; sample (when
+// not nil) sees each piece read, up to a MB each.
+func crcOf(ctx context.Context, f *os.File, size int64, sample func([]byte)) (uint32, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, err
@@ -441,6 +443,9 @@ func crcOf(ctx context.Context, f *os.File, size int64) (uint32, error) {
 		}
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
 		sum = crc32.Update(sum, castagnoli, buf[:n])
+		if sample != nil {
+			sample(buf[:n])
+		}
 		off += int64(n)
 		if err != nil && !(errors.Is(err, io.EOF) && off == size) {
 			return 0, err

@@ -1,7 +1,6 @@
 package view
 
 import (
-	"bytes"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -77,6 +76,7 @@ func (x *searchIndex) checkCandidates(cands []int32, holds []bool, fq []byte, ne
 	if x.textsMap == nil {
 		buf = make([]byte, verifyChunk+len(fq)-1)
 	}
+	find := newFinder(fq, &x.bytes)
 	var checked int64
 	defer func() { x.checked.Add(checked) }()
 	for {
@@ -91,12 +91,12 @@ func (x *searchIndex) checkCandidates(cands []int32, holds []bool, fq []byte, ne
 			holds[k], err = scanWindows(end-start, int64(len(fq)), func(lo, hi int64) (bool, error) {
 				checked += hi - lo
 				if x.textsMap != nil {
-					return bytes.Contains(x.textsMap[start+lo:start+hi], fq), nil
+					return find.in(x.textsMap[start+lo : start+hi]), nil
 				}
 				if _, err := x.texts.ReadAt(buf[:hi-lo], start+lo); err != nil {
 					return false, fmt.Errorf("%s: %w", x.texts.Name(), err)
 				}
-				return bytes.Contains(buf[:hi-lo], fq), nil
+				return find.in(buf[:hi-lo]), nil
 			})
 			if err != nil {
 				return err

@@ -36,44 +36,12 @@ func BenchmarkSearchDensity(b *testing.B) {
 	if s := os.Getenv("DATG_BENCH_DENSITY_N"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
-	prose := map[string][]string{}
-	for _, l := range study.LanguageCodes() {
-		prose[l] = testenv.DemoQuestions(b, l)
-	}
-	var pairs [][2]string
-	pairs = append(pairs, [2]string{study.English, study.English})
-	for _, l := range study.LanguageCodes() {
-		if l != study.English {
-			pairs = append(pairs, [2]string{study.English, l}, [2]string{l, study.English}, [2]string{l, l})
-		}
-	}
-	type level struct {
-		median float64
-		budget int
-	}
-	levels := []level{{1600, 4096}, {3600, 8192}, {7600, 16384}}
 	dir := b.TempDir()
-	var traces []schema.Trace
-	var texts []string
+	texts := writeDensityRun(b, dir, n)
 	total := 0
-	for i := range n {
-		rng := rand.New(rand.NewPCG(uint64(i+1), 23))
-		lv := levels[(i/len(pairs))%3]
-		p := pairs[i%len(pairs)]
-		tokens := int(lv.median * math.Exp(0.8*rng.NormFloat64()))
-		cut := tokens >= lv.budget
-		tokens = max(min(tokens, lv.budget), 50)
-		text := tracegen.Write(tracegen.Trace{Prose: prose[p[1]], English: prose[study.English], Bytes: 5 * tokens, Cut: cut,
-			Answer: fmt.Sprint(rng.IntN(100000)), Seed: uint64(i + 1)})
-		traces = append(traces, schema.Trace{TraceID: fmt.Sprintf("t%06d", i), Model: "m", Direction: "en-x", InputLang: p[0],
-			ReasoningLang: p[1], Level: "low", ProblemID: "low-1", Method: "base", Text: text})
-		texts = append(texts, text)
-		total += len(text)
+	for _, t := range texts {
+		total += len(t)
 	}
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
-		b.Fatal(err)
-	}
-	traces = nil
 	cpu := testenv.CPUTime()
 	r := openIndexed(b, dir, b.TempDir())
 	b.Logf("%d traces, %.1f KB each on average (%.0f MB); the search index built in %v CPU", n, float64(total)/float64(n)/1e3, float64(total)/1e6, testenv.CPUTime()-cpu)
@@ -134,4 +102,46 @@ func BenchmarkSearchDensity(b *testing.B) {
 			})
 		}
 	}
+}
+
+// writeDensityRun writes a run of n internal/tracegen traces into dir
+// (BenchmarkSearchDensity says how they are drawn) and returns their
+// texts.
+func writeDensityRun(b *testing.B, dir string, n int) []string {
+	b.Helper()
+	prose := map[string][]string{}
+	for _, l := range study.LanguageCodes() {
+		prose[l] = testenv.DemoQuestions(b, l)
+	}
+	var pairs [][2]string
+	pairs = append(pairs, [2]string{study.English, study.English})
+	for _, l := range study.LanguageCodes() {
+		if l != study.English {
+			pairs = append(pairs, [2]string{study.English, l}, [2]string{l, study.English}, [2]string{l, l})
+		}
+	}
+	type level struct {
+		median float64
+		budget int
+	}
+	levels := []level{{1600, 4096}, {3600, 8192}, {7600, 16384}}
+	var traces []schema.Trace
+	var texts []string
+	for i := range n {
+		rng := rand.New(rand.NewPCG(uint64(i+1), 23))
+		lv := levels[(i/len(pairs))%3]
+		p := pairs[i%len(pairs)]
+		tokens := int(lv.median * math.Exp(0.8*rng.NormFloat64()))
+		cut := tokens >= lv.budget
+		tokens = max(min(tokens, lv.budget), 50)
+		text := tracegen.Write(tracegen.Trace{Prose: prose[p[1]], English: prose[study.English], Bytes: 5 * tokens, Cut: cut,
+			Answer: fmt.Sprint(rng.IntN(100000)), Seed: uint64(i + 1)})
+		traces = append(traces, schema.Trace{TraceID: fmt.Sprintf("t%06d", i), Model: "m", Direction: "en-x", InputLang: p[0],
+			ReasoningLang: p[1], Level: "low", ProblemID: "low-1", Method: "base", Text: text})
+		texts = append(texts, text)
+	}
+	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces); err != nil {
+		b.Fatal(err)
+	}
+	return texts
 }

@@ -12,16 +12,15 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
+	"sync/atomic"
 )
 
 // A search index is one generation's texts made searchable without a
 // scan of the run, kept outside the run (searchcache.go says where):
 //
 //   - texts: every trace's text case-folded (fold.go), concatenated; a
-//     search reads the candidates' texts from it (pread: the OS page
-//     cache holds it, not the Go heap);
+//     search checks the candidates' texts in it (mapped, else read: the
+//     OS page cache holds it, not the Go heap; searchtexts.go);
 //   - sig: a signature of each trace's bytes, byte pairs and byte
 //     trigrams (its grams), bit-sliced: for each segment of 4,096 traces,
 //     for each of sigBits hash values, the set of the segment's traces
@@ -92,15 +91,18 @@ func queryGrams(fq []byte) []uint32 {
 
 // searchIndex is an open, verified index.
 type searchIndex struct {
-	n      int
-	pos    []byte // the mapped pos file
-	texts  *os.File
-	sig    *os.File
-	segEnd []int64 // where each segment of sig ends (n/4096 of them)
+	n        int
+	pos      []byte // the mapped pos file
+	texts    *os.File
+	textsMap []byte // texts mapped; nil where files are not mapped (read instead)
+	sig      *os.File
+	segEnd   []int64      // where each segment of sig ends (n/4096 of them)
+	checked  atomic.Int64 // bytes of texts checked by searches (benchmarks, tests)
+	bytes    byteCounts   // how common each byte is in texts (searchfind.go)
 }
 
 func (x *searchIndex) close() error {
-	return errors.Join(x.texts.Close(), x.sig.Close(), unmapFile(x.pos))
+	return errors.Join(unmapTexts(x.textsMap), x.texts.Close(), x.sig.Close(), unmapFile(x.pos))
 }
 
 // end is where text i ends in texts; null says it is NULL.
@@ -364,12 +366,12 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 	if err != nil || l != uint64(rd.Len()) || string(body[len(body)-rd.Len():]) != key {
 		return nil, bad("another key")
 	}
-	open := func(name string, size, crc uint64) (*os.File, error) {
+	open := func(name string, size, crc uint64, sample func([]byte)) (*os.File, error) {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			return nil, err
 		}
-		sum, err := crcOf(ctx, f, int64(size))
+		sum, err := crcOf(ctx, f, int64(size), sample)
 		if err == nil && sum != uint32(crc) {
 			err = bad(name + "'s checksum differs")
 		}
@@ -380,7 +382,7 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 		return f, nil
 	}
 	x := &searchIndex{n: int(n), segEnd: segEnd}
-	pos, err := open("pos", n*posRecord, posCRC)
+	pos, err := open("pos", n*posRecord, posCRC, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -407,20 +409,25 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 		unmapFile(x.pos)
 		return nil, bad("sizes disagree")
 	}
-	if x.texts, err = open("texts", textsSize, textsCRC); err != nil {
+	if x.texts, err = open("texts", textsSize, textsCRC, x.bytes.sample); err != nil {
 		unmapFile(x.pos)
 		return nil, err
 	}
-	if x.sig, err = open("sig", sigSize, sigCRC); err != nil {
+	if x.sig, err = open("sig", sigSize, sigCRC, nil); err != nil {
 		x.texts.Close()
 		unmapFile(x.pos)
+		return nil, err
+	}
+	if x.textsMap, err = mapTexts(x.texts, int64(textsSize)); err != nil {
+		x.close()
 		return nil, err
 	}
 	return x, nil
 }
 
-// crcOf is the CRC-32C of f, which must be size bytes long.
-func crcOf(ctx context.Context, f *os.File, size int64) (uint32, error) {
+// crcOf is the CRC-32C of f, which must be size bytes long; sample (when
+// not nil) sees each piece read, up to a MB each.
+func crcOf(ctx context.Context, f *os.File, size int64, sample func([]byte)) (uint32, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, err
@@ -436,52 +443,15 @@ func crcOf(ctx context.Context, f *os.File, size int64) (uint32, error) {
 		}
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
 		sum = crc32.Update(sum, castagnoli, buf[:n])
+		if sample != nil {
+			sample(buf[:n])
+		}
 		off += int64(n)
 		if err != nil && !(errors.Is(err, io.EOF) && off == size) {
 			return 0, err
 		}
 	}
 	return sum, nil
-}
-
-// search is the indexes of the traces whose text holds q, case-insensitive
-// as RE2's (?i) (q indexable: UTF-8 without NUL).
-func (x *searchIndex) search(q string) ([]int32, error) {
-	fq := appendFolded(nil, q)
-	cands, err := x.candidates(fq)
-	if err != nil {
-		return nil, err
-	}
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(cands)/64))
-	found := make([][]int32, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			buf := make([]byte, verifyChunk+len(fq)-1)
-			for k := w; k < len(cands); k += workers {
-				i := cands[k]
-				end, _ := x.end(int(i))
-				ok, err := x.holds(buf, x.start(int(i)), end, fq)
-				if err != nil {
-					errs[w] = fmt.Errorf("reading the search index: %w", err)
-					return
-				}
-				if ok {
-					found[w] = append(found[w], i)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	var out []int32
-	for _, f := range found {
-		out = append(out, f...)
-	}
-	return out, nil
 }
 
 // searchRows is the rows (of a row file of n) whose text holds q.
@@ -495,35 +465,6 @@ func (x *searchIndex) searchRows(q string, n int) (bitmap, error) {
 		rows.set(x.row(int(i)))
 	}
 	return rows, nil
-}
-
-// A candidate's text is read in chunks, the first firstChunk bytes, each
-// next one twice as long up to verifyChunk: a text that holds the query
-// early (a common string) is read no further.
-const (
-	firstChunk  = 1 << 10
-	verifyChunk = 64 << 10
-)
-
-// holds reports whether texts[start:end] holds fq, read in chunks into buf
-// (verifyChunk+len(fq)-1 bytes), each overlapping the last by len(fq)-1
-// bytes so no match across two chunks is missed.
-func (x *searchIndex) holds(buf []byte, start, end int64, fq []byte) (bool, error) {
-	chunk := int64(firstChunk)
-	for off := start; end-off >= int64(len(fq)); chunk = min(2*chunk, verifyChunk) {
-		n := min(chunk+int64(len(fq)-1), end-off)
-		if _, err := x.texts.ReadAt(buf[:n], off); err != nil {
-			return false, err
-		}
-		if bytes.Contains(buf[:n], fq) {
-			return true, nil
-		}
-		if off+n == end {
-			break
-		}
-		off += n - int64(len(fq)-1)
-	}
-	return false, nil
 }
 
 // readSet reads hash h's set of the segment at [base, end) of sig into

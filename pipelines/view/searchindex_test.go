@@ -35,11 +35,17 @@ func searchRun(t testing.TB, n int) (string, []string) {
 		texts = append(texts, s, strings.ToUpper(s), strings.ToLower(s))
 	}
 	texts = append(texts, "before\x00after NUL", "")
-	// Long texts, a word straddling each place a chunk of the check ends,
-	// and one a query longer than the first chunks is cut from.
+	// Long texts, a word straddling each place a window of the check ends
+	// (counted from the text's start) or begins (counted from its end),
+	// the text long enough that the other end's windows reach the word
+	// later, and one a query longer than the first chunks is cut from.
 	for _, at := range chunkEnds() {
+		far := strings.Repeat(" ba", (2*at+4*firstChunk)/3)
 		for _, k := range straddles {
-			texts = append(texts, strings.Repeat("ab ", (at-k)/3)+strings.Repeat("b", (at-k)%3)+"Straddle"+strings.Repeat(" ba", 100))
+			texts = append(texts, strings.Repeat("ab ", (at-k)/3)+strings.Repeat("b", (at-k)%3)+"Straddle"+far)
+			// The windows from the end have covered the starts from
+			// len-8+1-at on; this word starts k before.
+			texts = append(texts, far+"Straddle"+strings.Repeat("b", at-1+k))
 		}
 	}
 	var long strings.Builder
@@ -120,8 +126,10 @@ func searchQueries(texts []string) []string {
 	return qs
 }
 
-// chunkEnds are where the check's chunks end (holds), up to 2 of the
-// longest; straddles are how far before one a word of 8 bytes starts.
+// chunkEnds are where the check's windows from a text's start end, and
+// where those from its end start (counted from the end), up to 2 of the
+// longest (scanWindows); straddles are how far before one a word of 8
+// bytes starts.
 func chunkEnds() []int {
 	var out []int
 	for at, c := firstChunk, firstChunk; at < 2*verifyChunk; at, c = at+min(2*c, verifyChunk), min(2*c, verifyChunk) {
@@ -151,6 +159,12 @@ func TestSearchIndexIsTheScan(t *testing.T) {
 	t.Parallel() // changes no package variable (see TestMain)
 	dir, texts := searchRun(t, sigSegment+300)
 	r := openIndexed(t, dir, t.TempDir())
+	x := r.textIndex.Load()
+	if x.textsMap == nil && textsMapped {
+		t.Fatal("the texts are not mapped")
+	}
+	// The same index with its texts read, as where files are not mapped.
+	read := &searchIndex{n: x.n, pos: x.pos, texts: x.texts, sig: x.sig, segEnd: x.segEnd}
 	ctx := context.Background()
 	matched := 0
 	for _, q := range searchQueries(texts) {
@@ -171,12 +185,15 @@ func TestSearchIndexIsTheScan(t *testing.T) {
 			if direct, err := r.textIndex.Load().searchRows(q, r.rows.N); err != nil || !slices.Equal(direct, want) {
 				t.Errorf("%q: the index finds %d traces, the scan %d (%v)", q, direct.count(), want.count(), err)
 			}
+			if read, err := read.searchRows(q, r.rows.N); err != nil || !slices.Equal(read, want) {
+				t.Errorf("%q: the index, its texts read (not mapped), finds %d traces, the scan %d (%v)", q, read.count(), want.count(), err)
+			}
 		}
 		if n := want.count(); n > 0 && n < len(texts) {
 			matched++
 		}
 	}
-	for q, n := range map[string]int{"STRADDLE": len(chunkEnds()) * len(straddles), strings.Map(unicode.SimpleFold, runeCut(long(texts), 100, 100+firstChunk+500)): 1} {
+	for q, n := range map[string]int{"STRADDLE": 2 * len(chunkEnds()) * len(straddles), strings.Map(unicode.SimpleFold, runeCut(long(texts), 100, 100+firstChunk+500)): 1} {
 		if ids, err := r.searchRows(ctx, q); err != nil || ids.count() != n {
 			t.Errorf("%.20q: %d traces, want %d (%v)", q, ids.count(), n, err)
 		}

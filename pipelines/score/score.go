@@ -67,6 +67,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	if len(parts) >= minPartsToSort {
+		if err := sortInputs(ctx, conn); err != nil {
+			return sum, err
+		}
+	}
 	batch := make([]schema.Score, 0, 1024)
 	add := func(s schema.Score) error {
 		if s.Best {
@@ -108,7 +113,8 @@ func countUnscored(ctx context.Context, conn *sql.Conn, sum *Summary) error {
 		count(*) FILTER (WHERE NOT current_text),
 		count(*) FILTER (WHERE current_text AND NOT current_dag),
 		count(*) FILTER (WHERE current_text AND current_dag AND status <> 'ok')
-		FROM stg_alignment_lineage`).Scan(&staleText, &staleDAG, &unusable); err != nil {
+		FROM stg_alignment_lineage
+		WHERE in_score_partition(trace_id)`).Scan(&staleText, &staleDAG, &unusable); err != nil {
 		return fmt.Errorf("counting the stale alignments: %w", err)
 	}
 	sum.StaleText += staleText

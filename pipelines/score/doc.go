@@ -3,5 +3,7 @@
 // contract's definitions). It reads dags, nodes, edges, alignments,
 // alignment_events, harmful_actions and traces, and rewrites
 // DIR/scores.parquet. A large run is scored in parts of consecutive traces
-// (parts.go), one query each, so its memory follows a part, not the run.
+// (parts.go), one query each, so its memory follows a part, not the run;
+// in 4 parts or more its inputs are first copied in trace order
+// (sorted.go), so that each part reads its own traces' blocks only.
 package score

@@ -12,11 +12,15 @@ import (
 // memory of the paper's design at most (67,500 alignments ran in 260-380
 // MB, DuckDB capped at 256 MiB or not), whatever the run's size. The parts
 // are cut from a sample (duck.SampledTraceRanges), so each holds this
-// many give or take a few percent. Smaller parts ran out of memory under
-// 128 MiB where parts of 50,000 complete (TestScoreSpillsUnderASmallCap:
-// parts of 25,000 and of 37,500), though parts of 25,000 peaked lower at
-// 10x (316-338 MB against 411-424): not taken. A variable so that a test
-// can score a small run in many parts.
+// many give or take a few percent. A part's query takes the whole cap
+// whatever its size (its hash tables fill it), and a part of 25,000 runs
+// out of memory under 128 MiB now and then where parts of 50,000 did not
+// (TestScoreSpillsUnderASmallCap): not a cost that accumulates over the
+// parts (the same part fails alone in a fresh process, one run in three),
+// but DuckDB choosing to keep more of a smaller part's operators in
+// memory at once. Such a part is scored in halves (scoreOrHalve). Parts
+// of 25,000 peaked lower at 10x (316-338 MB against 411-424): not taken.
+// A variable so that a test can score a small run in many parts.
 var partAlignments = 50_000
 
 // part is a range of consecutive trace ids, chosen by the session

@@ -67,32 +67,28 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	batch := make([]schema.Score, 0, 1024)
-	for _, p := range parts {
-		if err := p.Choose(ctx, conn); err != nil {
-			return sum, fmt.Errorf("choosing the traces to score: %w", err)
-		}
-		// The stale and unusable alignments are counted a part at a
-		// time too: counted over the whole run at once, the lineage's
-		// join held every trace, and DuckDB kept the memory after it
-		// (about 120 MB more at ten times the paper's design).
-		if err := countUnscored(ctx, conn, &sum); err != nil {
+	if len(parts) >= minPartsToSort {
+		if err := sortInputs(ctx, conn); err != nil {
 			return sum, err
 		}
-		if err := scorePart(ctx, conn, q.Text, func(s schema.Score) error {
-			if s.Best {
-				sum.Traces++
+	}
+	batch := make([]schema.Score, 0, 1024)
+	add := func(s schema.Score) error {
+		if s.Best {
+			sum.Traces++
+		}
+		sum.Scored++
+		batch = append(batch, s)
+		if len(batch) == cap(batch) {
+			if err := w.Write(batch...); err != nil {
+				return err
 			}
-			sum.Scored++
-			batch = append(batch, s)
-			if len(batch) == cap(batch) {
-				if err := w.Write(batch...); err != nil {
-					return err
-				}
-				batch = batch[:0]
-			}
-			return nil
-		}); err != nil {
+			batch = batch[:0]
+		}
+		return nil
+	}
+	for _, p := range parts {
+		if err := scoreOrHalve(ctx, conn, q.Text, p, maxHalvings, &sum, add); err != nil {
 			return sum, err
 		}
 	}
@@ -117,7 +113,8 @@ func countUnscored(ctx context.Context, conn *sql.Conn, sum *Summary) error {
 		count(*) FILTER (WHERE NOT current_text),
 		count(*) FILTER (WHERE current_text AND NOT current_dag),
 		count(*) FILTER (WHERE current_text AND current_dag AND status <> 'ok')
-		FROM stg_alignment_lineage`).Scan(&staleText, &staleDAG, &unusable); err != nil {
+		FROM stg_alignment_lineage
+		WHERE in_score_partition(trace_id)`).Scan(&staleText, &staleDAG, &unusable); err != nil {
 		return fmt.Errorf("counting the stale alignments: %w", err)
 	}
 	sum.StaleText += staleText

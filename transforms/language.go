@@ -342,13 +342,25 @@ func pieces(text string, size int) []span {
 		}
 		next := len(text)
 		for i < len(text) {
-			r, width := rune(text[i]), 1
-			if r >= utf8.RuneSelf {
-				r, width = utf8.DecodeRuneInString(text[i:])
+			// The text is valid UTF-8, so a character's first byte gives
+			// its width, and an end of more than one byte is told by its
+			// bytes: nothing is decoded.
+			c, end := text[i], false
+			switch {
+			case c < utf8.RuneSelf:
+				end = c == '\n' || c == '.' || c == '?' || c == '!'
+				i++
+			case c < 0xe0:
+				end = c == 0xd8 && text[i+1] == 0x9f // '؟'
+				i += 2
+			case c < 0xf0:
+				end = c == 0xe3 && text[i+1] == 0x80 && text[i+2] == 0x82 || // '。'
+					c == 0xe0 && text[i+1] == 0xa5 && text[i+2] == 0xa4 // '।'
+				i += 3
+			default:
+				i += 4
 			}
-			i += width
 			n := i - start
-			end := r == '\n' || r == '.' || r == '?' || r == '!' || r == '。' || r == '।' || r == '؟'
 			if end && n >= size || n >= 2*size {
 				next = i
 				break

@@ -6,8 +6,28 @@ import (
 	"unicode/utf8"
 )
 
-// word is one of the text's words: runes[start:end] of the lowered text.
-type word struct{ start, end int32 }
+// word is one of the text's words: runes[start:end] of the lowered text,
+// with what the rules and the filter ask of its alphabets, noted as the
+// split reads it (each of them read the word's alphabets again).
+type word struct {
+	start, end int32
+	// rules has a bit for each language its alphabets point to
+	// (ruleLanguage; languageByRules).
+	rules uint16
+	// mixed: not all its characters are in its first one's alphabet
+	// (languagesByFilter).
+	mixed bool
+}
+
+// ruleBits is 1 << ruleLanguage[a], or 0 where a points to no language.
+var ruleBits = func() (bits [numAlphabets]uint16) {
+	for a, l := range ruleLanguage {
+		if l >= 0 {
+			bits[a] = 1 << l
+		}
+	}
+	return bits
+}()
 
 // text is a text read for lingua-go's steps: its runes lowered, each
 // one's alphabet, and its words.
@@ -34,7 +54,8 @@ func (t *text) split(s string) {
 	words := t.words[:0]
 	n := 0 // runes[:n] are written
 	letters := 0
-	inWord := false // a run of letters is open
+	inWord := false    // a run of letters is open
+	var first alphabet // the open run's first character's
 	for i := 0; i < len(s); {
 		var r rune
 		var kind uint8
@@ -88,13 +109,16 @@ func (t *text) split(s string) {
 		a := alphabet(kind &^ isLetterKind)
 		switch {
 		case inWord && kind&isLetterKind != 0:
-			words[len(words)-1].end++
+			w := &words[len(words)-1]
+			w.end++
+			w.rules |= ruleBits[a]
+			w.mixed = w.mixed || a != first
 		case a == hanScript || a == hangulScript || a == hiraganaScript || a == katakanaScript:
-			words = append(words, word{int32(n), int32(n) + 1})
+			words = append(words, word{start: int32(n), end: int32(n) + 1, rules: ruleBits[a]})
 			inWord = false
 		case kind&isLetterKind != 0:
-			words = append(words, word{int32(n), int32(n) + 1})
-			inWord = true
+			words = append(words, word{start: int32(n), end: int32(n) + 1, rules: ruleBits[a]})
+			inWord, first = true, a
 		default:
 			inWord = false
 			continue

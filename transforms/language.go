@@ -171,6 +171,7 @@ func stripAndCount(s string, strip bool) (stripped string, letters, length int, 
 	var b strings.Builder
 	last := 0 // s[last:] is not written to b yet
 	var spans mathSpans
+	asciiLetters := 0 // counted in letters and length at the end
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -180,8 +181,11 @@ func stripAndCount(s string, strip bool) (stripped string, letters, length int, 
 			// and 0x05 tells by the high bit of each sum (an ASCII byte
 			// plus either never carries into the next byte; a carry out of
 			// a byte that is not ASCII goes into the later bytes, not
-			// counted).
-			if i+8 <= len(s) {
+			// counted). The words of a run are read in this inner loop,
+			// which keeps few values live (going round the outer loop for
+			// each word spilled its registers).
+			start := i
+			for i+8 <= len(s) {
 				e := s[i : i+8]
 				w := uint64(e[0]) | uint64(e[1])<<8 | uint64(e[2])<<16 | uint64(e[3])<<24 |
 					uint64(e[4])<<32 | uint64(e[5])<<40 | uint64(e[6])<<48 | uint64(e[7])<<56
@@ -195,19 +199,19 @@ func stripAndCount(s string, strip bool) (stripped string, letters, length int, 
 					x, y := w^('$'*ones), w^('\\'*ones)
 					stop |= ((x-ones)&^x | (y-ones)&^y) & highs
 				}
-				ascii := 8 // bytes
 				if stop != 0 {
-					ascii = bits.TrailingZeros64(stop) / 8 // 0 only at a delimiter
-					isLetter &= 1<<(8*ascii) - 1
+					ascii := bits.TrailingZeros64(stop) / 8 // the ASCII bytes before the stop
+					asciiLetters += bits.OnesCount64(isLetter & (1<<(8*ascii) - 1))
+					i += ascii
+					break
 				}
-				n := bits.OnesCount64(isLetter)
-				letters += n
-				length += n
-				i += ascii
-				if ascii > 0 {
-					continue
-				}
+				asciiLetters += bits.OnesCount64(isLetter)
+				i += 8
 			}
+			if i != start {
+				continue
+			}
+			// s[i] is a delimiter, or one of the last 7 bytes.
 			if strip && (c == '$' || c == '\\') {
 				if end := spans.end(s, i); end >= 0 {
 					if b.Len() == 0 {
@@ -226,30 +230,42 @@ func stripAndCount(s string, strip bool) (stripped string, letters, length int, 
 			}
 			continue
 		}
-		var class runeClass
-		switch {
-		case c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80:
-			class = classes[rune(c&0x1f)<<6|rune(s[i+1]&0x3f)]
-			i += 2
-		case c >= 0xe0 && c < 0xf0 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
-			(c != 0xe0 || s[i+1] >= 0xa0) && (c != 0xed || s[i+1] < 0xa0): // not overlong, not a surrogate
-			class = classes[rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f)]
-			i += 3
-		default: // four bytes, or not UTF-8 (read as U+FFFD)
-			r, width := utf8.DecodeRuneInString(s[i:])
-			if width == 1 {
-				valid = false
+		// The characters up to the next ASCII byte, in an inner loop for
+		// the same reason as the ASCII words'.
+		for {
+			var class runeClass
+			switch {
+			case c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80:
+				class = classes[rune(c&0x1f)<<6|rune(s[i+1]&0x3f)]
+				i += 2
+			case c >= 0xe0 && c < 0xf0 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
+				(c != 0xe0 || s[i+1] >= 0xa0) && (c != 0xed || s[i+1] < 0xa0): // not overlong, not a surrogate
+				class = classes[rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f)]
+				i += 3
+			default: // four bytes, or not UTF-8 (read as U+FFFD)
+				r, width := utf8.DecodeRuneInString(s[i:])
+				if width == 1 {
+					valid = false
+				}
+				i += width
+				if r < 1<<16 {
+					class = classes[r]
+				} else {
+					class = classOf(r)
+				}
 			}
-			i += width
-			if r < 1<<16 {
-				class = classes[r]
-			} else {
-				class = classOf(r)
+			letters += int(class >> letterShift)
+			length += int(class & weightMask)
+			if i >= len(s) {
+				break
+			}
+			if c = s[i]; c < utf8.RuneSelf {
+				break
 			}
 		}
-		letters += int(class >> letterShift)
-		length += int(class & weightMask)
 	}
+	letters += asciiLetters
+	length += asciiLetters
 	if last == 0 {
 		return s, letters, length, valid
 	}
@@ -342,13 +358,25 @@ func pieces(text string, size int) []span {
 		}
 		next := len(text)
 		for i < len(text) {
-			r, width := rune(text[i]), 1
-			if r >= utf8.RuneSelf {
-				r, width = utf8.DecodeRuneInString(text[i:])
+			// The text is valid UTF-8, so a character's first byte gives
+			// its width, and an end of more than one byte is told by its
+			// bytes: nothing is decoded.
+			c, end := text[i], false
+			switch {
+			case c < utf8.RuneSelf:
+				end = c == '\n' || c == '.' || c == '?' || c == '!'
+				i++
+			case c < 0xe0:
+				end = c == 0xd8 && text[i+1] == 0x9f // '؟'
+				i += 2
+			case c < 0xf0:
+				end = c == 0xe3 && text[i+1] == 0x80 && text[i+2] == 0x82 || // '。'
+					c == 0xe0 && text[i+1] == 0xa5 && text[i+2] == 0xa4 // '।'
+				i += 3
+			default:
+				i += 4
 			}
-			i += width
 			n := i - start
-			end := r == '\n' || r == '.' || r == '?' || r == '!' || r == '。' || r == '।' || r == '؟'
 			if end && n >= size || n >= 2*size {
 				next = i
 				break

@@ -80,3 +80,22 @@ func FuzzDetectLetters(f *testing.F) {
 		checkDetectLetters(t, d, text, minLetters%16)
 	})
 }
+
+// The split reads a character's kind for its lower case's: lowering keeps
+// a character of the Basic Multilingual Plane in its alphabet, a letter or
+// not.
+func TestLoweringKeepsTheKind(t *testing.T) {
+	bmpOnce.Do(buildBMP)
+	for r := range rune(1 << 16) {
+		lower := bmp[r].lower
+		var kind uint8
+		if lower < 1<<16 {
+			kind = bmp[lower].kind
+		} else {
+			kind = kindOf(lower)
+		}
+		if kind != bmp[r].kind {
+			t.Errorf("%U (kind %#x) lowers to %U (kind %#x)", r, bmp[r].kind, lower, kind)
+		}
+	}
+}

@@ -14,14 +14,7 @@ func languageByRules(t *text) int {
 	words := t.words
 	var total [numLanguages + 1]uint32
 	for _, w := range words {
-		var counts [numLanguages]uint32
-		var seen uint16
-		for _, a := range t.scripts[w.start:w.end] {
-			if l := ruleLanguage[a]; l >= 0 {
-				counts[l]++
-				seen |= 1 << l
-			}
-		}
+		seen := w.rules // noted by the split
 		switch {
 		case seen == 0:
 			total[unknown]++
@@ -30,6 +23,13 @@ func languageByRules(t *text) int {
 		case seen&(1<<chinese) != 0 && seen&(1<<japanese) != 0:
 			total[japanese]++
 		default:
+			// Several languages, seldom: the word's letters are counted.
+			var counts [numLanguages]uint32
+			for _, a := range t.scripts[w.start:w.end] {
+				if l := ruleLanguage[a]; l >= 0 {
+					counts[l]++
+				}
+			}
 			best, first, second := mostCounted(counts[:], seen)
 			if first > second {
 				total[best]++
@@ -102,18 +102,8 @@ var frenchLetters = []rune("ÎîÛûËëÈèÙùÊêÔôÀàÂâÇçÉé")
 func languagesByFilter(t *text, pick int) (set uint16, ties int) {
 	var counts [numAlphabets]uint32
 	for _, w := range t.words {
-		a := t.scripts[w.start]
-		if a == noAlphabet {
-			continue
-		}
-		whole := true
-		for _, b := range t.scripts[w.start+1 : w.end] {
-			if b != a {
-				whole = false
-				break
-			}
-		}
-		if whole {
+		// A word wholly in one alphabet (mixed: noted by the split).
+		if a := t.scripts[w.start]; a != noAlphabet && !w.mixed {
 			counts[a]++
 		}
 	}

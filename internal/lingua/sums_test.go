@@ -105,7 +105,7 @@ func TestTrigramSumsAsBefore(t *testing.T) {
 			for range 1 + rng.IntN(8) {
 				txt.runes = append(txt.runes, alphabet[rng.IntN(len(alphabet))])
 			}
-			txt.words = append(txt.words, word{start, int32(len(txt.runes))})
+			txt.words = append(txt.words, word{start: start, end: int32(len(txt.runes))})
 		}
 		compare(&txt)
 	}

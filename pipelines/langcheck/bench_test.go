@@ -62,7 +62,7 @@ func BenchmarkCheckMany(b *testing.B) {
 			seed := uint64(len(traces) + 1)
 			text := tracegen.Write(tracegen.Trace{Prose: testenv.DemoQuestions(b, l.Code), English: english, Bytes: 20_000 + 2_000*i, Cut: i%5 == 0, Answer: "42", Seed: seed})
 			text = strings.Replace(text, transforms.ThinkOpen, transforms.ThinkOpen+lp.Prefix+" ", 1)
-			traces = append(traces, schema.Trace{TraceID: fmt.Sprint(seed), ReasoningLang: l.Code, Text: text, Prefix: lp.Prefix})
+			traces = append(traces, schema.Trace{TraceID: fmt.Sprint(seed), ReasoningLang: l.Code, Text: text, Prefix: lp.Prefix, TextHash: transforms.TextHash(text)})
 			bytes += len(text)
 		}
 	}

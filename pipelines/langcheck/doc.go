@@ -3,7 +3,9 @@
 // in one commit, DIR/compliance.parquet (one row per trace: the decision
 // of the chosen detector) and DIR/detections.parquet (one row per trace
 // and detector: every detector's decision, which datg tables compares in
-// compliance_agreement).
+// compliance_agreement). Each row records the trace's text_hash as the
+// traces table holds it, which the views and tables compare it with to
+// tell a check made on an older text.
 //
 // Both detectors read the reasoning without the direct-first prefix datg
 // wrote and the answer after </think>, with math spans removed.

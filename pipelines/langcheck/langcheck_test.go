@@ -311,3 +311,24 @@ func TestNoTraces(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// compliance and detections record the trace's text_hash as the traces
+// table holds it (the column the views compare them with), not a hash of
+// the text made again; a trace row without one is hashed.
+func TestRecordsTheTracesTextHash(t *testing.T) {
+	recorded := trace("recorded", "sw", prose(t, "sw"))
+	recorded.TextHash = "00feedc0ffee0042" // not transforms.TextHash(text): only the column can give it
+	unhashed := trace("unhashed", "sw", prose(t, "sw")+" ")
+	unhashed.TextHash = ""
+	_, _, comps, dets := run(t, "", []schema.Trace{recorded, unhashed})
+	for _, tr := range []schema.Trace{recorded, unhashed} {
+		want := tr.TextHash
+		if want == "" {
+			want = transforms.TextHash(tr.Text)
+		}
+		pipelinetest.CheckFields(t, tr.TraceID+" compliance", pipelinetest.Field("text_hash", comps[tr.TraceID].TextHash, want))
+		for _, name := range study.Strings(study.Detectors...) {
+			pipelinetest.CheckFields(t, tr.TraceID+" "+name, pipelinetest.Field("text_hash", dets[name][tr.TraceID].TextHash, want))
+		}
+	}
+}

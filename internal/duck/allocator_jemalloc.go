@@ -1,10 +1,11 @@
-//go:build linux && (amd64 || arm64) && cgo && !duckdb_use_lib && !duckdb_use_static_lib
+//go:build linux && amd64 && cgo && !duckdb_use_lib && !duckdb_use_static_lib
 
 package duck
 
-// DuckDB's Linux builds (the bindings' static libraries) allocate through
-// their own jemalloc, whose functions carry a duckdb_je_ prefix; its
-// mallctl is reachable from here as it is from DuckDB.
+// DuckDB's linux-amd64 build (the bindings' static libraries) allocates
+// through its own jemalloc, whose functions carry a duckdb_je_ prefix; its
+// mallctl is reachable from here as it is from DuckDB. (linux-arm64's
+// libraries were not checked for it: they get allocator_other.go.)
 
 /*
 #include <stddef.h>

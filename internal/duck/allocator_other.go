@@ -1,4 +1,4 @@
-//go:build !(linux && (amd64 || arm64) && cgo && !duckdb_use_lib && !duckdb_use_static_lib)
+//go:build !(linux && amd64 && cgo && !duckdb_use_lib && !duckdb_use_static_lib)
 
 package duck
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/datg/datg/internal/duck"
 	"github.com/marcboeker/go-duckdb/v2"
 )
 
@@ -17,7 +18,13 @@ type result struct {
 	Rows    [][]any
 }
 
+// query runs one table's query and reads its rows. The pages DuckDB's
+// allocator keeps from the queries before it (the input checks, the
+// shared inputs, the table before) are returned first, and its own after
+// it (duck.ReleaseMemory): else each query ran on top of the last ones'.
 func query(ctx context.Context, db *sql.DB, text string) (*result, error) {
+	duck.ReleaseMemory()
+	defer duck.ReleaseMemory()
 	rows, err := db.QueryContext(ctx, text)
 	if err != nil {
 		return nil, err

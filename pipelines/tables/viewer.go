@@ -42,6 +42,9 @@ type Readiness struct {
 // before writing them, each input once, so a viewer refuses the same
 // tables.
 func CheckListings(ctx context.Context, db *duck.DB) (map[string]Readiness, error) {
+	// The checks' queries join whole inputs: the pages DuckDB's allocator
+	// keeps from them are returned before the tables' queries run.
+	defer duck.ReleaseMemory()
 	check := newInputCheck(db)
 	out := map[string]Readiness{}
 	for _, t := range registry {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/pipelines/tables"
 )
 
@@ -100,8 +101,14 @@ func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf f
 			return
 		}
 	}
+	// The pages DuckDB's allocator keeps after a query (up to about 10 s)
+	// are returned before the tables and after each one: else each query
+	// ran on top of the last one's, and the builds' (internal/duck's
+	// allocator.go).
+	duck.ReleaseMemory()
 	start := time.Now()
 	results, err := computeTables(ctx, r, func(done int) {
+		duck.ReleaseMemory()
 		task.mu.Lock()
 		task.count = done
 		task.mu.Unlock()

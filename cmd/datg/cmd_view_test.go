@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -36,25 +37,8 @@ func TestViewServesOnLoopbackOnly(t *testing.T) {
 		t.Errorf("--cache-dir in the run: exit %d, %q", r.code, r.stderr)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := datgCmd(ctx, nil, "view", "--data", data, "--addr", "127.0.0.1:0", "--cache-dir", t.TempDir())
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stderr)
-	if !lines.Scan() {
-		t.Fatalf("no line from datg view: %v", cmd.Wait())
-	}
-	addr := regexp.MustCompile(`http://(127\.0\.0\.1:[0-9]+)/`).FindStringSubmatch(lines.Text())
-	if addr == nil {
-		t.Fatalf("datg view said %q", lines.Text())
-	}
-	resp, err := http.Get("http://" + addr[1] + "/")
+	v := startView(t, "--data", data, "--addr", "127.0.0.1:0", "--cache-dir", t.TempDir())
+	resp, err := http.Get("http://" + v.addr + "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,11 +47,7 @@ func TestViewServesOnLoopbackOnly(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "t&lt;1&gt;") {
 		t.Errorf("GET /: %s\n%s", resp.Status, body)
 	}
-	cmd.Process.Signal(syscall.SIGINT)
-	go io.Copy(io.Discard, stderr)
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("datg view after Ctrl-C: %v", err)
-	}
+	v.stop(t)
 }
 
 // datg view --probe-seed N reads the direction probe at seed N (its first
@@ -89,25 +69,12 @@ func TestViewProbeSeed(t *testing.T) {
 		args       []string
 		seed, want string
 	}{{[]string{"--probe-seed", "1"}, "1", "at-1"}, {nil, "42", "at-42"}} {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		cmd := datgCmd(ctx, nil, append([]string{"view", "--data", data, "--addr", "127.0.0.1:0", "--cache-dir", cache}, c.args...)...)
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
+		v := startView(t, append([]string{"--data", data, "--addr", "127.0.0.1:0", "--cache-dir", cache}, c.args...)...)
+		if !strings.Contains(v.first, "the direction probe at seed "+c.seed+")") {
+			t.Errorf("%v: datg view said %q", c.args, v.first)
 		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := bufio.NewScanner(stderr)
-		if !lines.Scan() {
-			t.Fatalf("%v: no line from datg view: %v", c.args, cmd.Wait())
-		}
-		addr := regexp.MustCompile(`http://(127\.0\.0\.1:[0-9]+)/`).FindStringSubmatch(lines.Text())
-		if addr == nil || !strings.Contains(lines.Text(), "the direction probe at seed "+c.seed+")") {
-			t.Errorf("%v: datg view said %q", c.args, lines.Text())
-		}
-		if addr != nil {
-			resp, err := http.Get("http://" + addr[1] + "/?scope=probe")
+		{
+			resp, err := http.Get("http://" + v.addr + "/?scope=probe")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,11 +84,54 @@ func TestViewProbeSeed(t *testing.T) {
 				t.Errorf("%v: the probe's traces: %s\n%s", c.args, resp.Status, body)
 			}
 		}
-		cmd.Process.Signal(syscall.SIGINT)
-		go io.Copy(io.Discard, stderr)
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("%v: datg view after Ctrl-C: %v", c.args, err)
-		}
+		v.stop(t)
+	}
+}
+
+// runningView is a datg view process the test started.
+type runningView struct {
+	cmd    *exec.Cmd
+	stderr io.Reader
+	cancel context.CancelFunc
+	first  string // its first line on stderr
+	addr   string // host:port it serves, from that line
+}
+
+// startView starts datg view with args and waits for its first line,
+// which names the address it serves.
+func startView(t *testing.T, args ...string) *runningView {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	cmd := datgCmd(ctx, nil, append([]string{"view"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
 		cancel()
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stderr)
+	if !lines.Scan() {
+		cancel()
+		t.Fatalf("%v: no line from datg view: %v", args, cmd.Wait())
+	}
+	addr := regexp.MustCompile(`http://(127\.0\.0\.1:[0-9]+)/`).FindStringSubmatch(lines.Text())
+	if addr == nil {
+		cancel()
+		t.Fatalf("%v: datg view said %q", args, lines.Text())
+	}
+	return &runningView{cmd: cmd, stderr: stderr, cancel: cancel, first: lines.Text(), addr: addr[1]}
+}
+
+// stop interrupts the viewer as Ctrl-C does: it ends without an error.
+func (v *runningView) stop(t *testing.T) {
+	t.Helper()
+	defer v.cancel()
+	v.cmd.Process.Signal(syscall.SIGINT)
+	go io.Copy(io.Discard, v.stderr)
+	if err := v.cmd.Wait(); err != nil {
+		t.Errorf("datg view after Ctrl-C: %v", err)
 	}
 }

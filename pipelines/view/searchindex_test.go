@@ -160,7 +160,7 @@ func TestSearchIndexIsTheScan(t *testing.T) {
 	dir, texts := searchRun(t, sigSegment+300)
 	r := openIndexed(t, dir, t.TempDir())
 	x := r.textIndex.Load()
-	if x.textsMap == nil && textsMapped {
+	if !x.mapBatches && textsMapped {
 		t.Fatal("the texts are not mapped")
 	}
 	// The same index with its texts read, as where files are not mapped.

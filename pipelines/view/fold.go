@@ -61,7 +61,17 @@ func appendFolded(dst []byte, s string) []byte {
 			i++
 			continue
 		}
-		dst = utf8.AppendRune(dst, foldRune(r))
+		f := r
+		if r < 0x10000 {
+			f = rune(fold[r])
+		} else {
+			f = orbitMin(r)
+		}
+		if f == r {
+			dst = append(dst, s[i:i+n]...)
+		} else {
+			dst = utf8.AppendRune(dst, f)
+		}
 		i += n
 	}
 	return dst

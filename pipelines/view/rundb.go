@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -278,33 +277,6 @@ func (r *runDB) searchRows(ctx context.Context, q string) (bitmap, error) {
 		r.searches = r.searches[1:]
 	}
 	return rows, nil
-}
-
-// scanSearch is searchRows by a scan of every text in DuckDB; q reaches
-// DuckDB as a parameter.
-func (r *runDB) scanSearch(ctx context.Context, q string) (bitmap, error) {
-	// A case-insensitive match of q as a literal, by RE2: two to seven
-	// times faster than contains(lower(text), lower(q)), which lowers
-	// (copies) every text before looking (BENCHMARKS.md, "datg view").
-	rows, err := r.db.QueryContext(ctx, `SELECT trace_id FROM traces WHERE regexp_matches(text, ?)`, "(?i)"+regexp.QuoteMeta(q))
-	if err != nil {
-		return nil, fmt.Errorf("searching the traces: %w", err)
-	}
-	defer rows.Close()
-	found := newBitmap(r.rows.N)
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		if j, ok := r.rows.find(id); ok {
-			found.set(j)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("searching the traces: %w", err)
-	}
-	return found, nil
 }
 
 // loadAnnotated reads which traces have human annotations in which layer.

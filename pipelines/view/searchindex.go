@@ -91,18 +91,21 @@ func queryGrams(fq []byte) []uint32 {
 
 // searchIndex is an open, verified index.
 type searchIndex struct {
-	n        int
-	pos      []byte // the mapped pos file
-	texts    *os.File
-	textsMap []byte // texts mapped; nil where files are not mapped (read instead)
-	sig      *os.File
-	segEnd   []int64      // where each segment of sig ends (n/4096 of them)
-	checked  atomic.Int64 // bytes of texts checked by searches (benchmarks, tests)
-	bytes    byteCounts   // how common each byte is in texts (searchfind.go)
+	n     int
+	pos   []byte // the mapped pos file
+	texts *os.File
+	// mapBatches says a search maps each batch's region of texts and
+	// unmaps it after (searchtexts.go); false where files are not mapped
+	// (read instead).
+	mapBatches bool
+	sig        *os.File
+	segEnd     []int64      // where each segment of sig ends (n/4096 of them)
+	checked    atomic.Int64 // bytes of texts checked by searches (benchmarks, tests)
+	bytes      byteCounts   // how common each byte is in texts (searchfind.go)
 }
 
 func (x *searchIndex) close() error {
-	return errors.Join(unmapTexts(x.textsMap), x.texts.Close(), x.sig.Close(), unmapFile(x.pos))
+	return errors.Join(x.texts.Close(), x.sig.Close(), unmapFile(x.pos))
 }
 
 // end is where text i ends in texts; null says it is NULL.
@@ -418,10 +421,7 @@ func openSearchIndex(ctx context.Context, dir, key string, rf *rowFile) (*search
 		unmapFile(x.pos)
 		return nil, err
 	}
-	if x.textsMap, err = mapTexts(x.texts, int64(textsSize)); err != nil {
-		x.close()
-		return nil, err
-	}
+	x.mapBatches = textsMapped
 	return x, nil
 }
 

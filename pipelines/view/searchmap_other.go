@@ -4,11 +4,13 @@ package view
 
 import "os"
 
-// textsMapped says mapTexts maps (tests).
+// textsMapped says mapRegion maps (tests).
 const textsMapped = false
 
-// mapTexts maps nothing here: a search reads its candidates' texts
-// (mapFile would read the whole file into the Go heap).
-func mapTexts(*os.File, int64) ([]byte, error) { return nil, nil }
+var pageSize = int64(os.Getpagesize())
 
-func unmapTexts([]byte) error { return nil }
+// mapRegion maps nothing here: a search reads its candidates' texts
+// (mapFile would read the whole region into the Go heap).
+func mapRegion(*os.File, int64, int64) ([]byte, error) { return nil, nil }
+
+func unmapRegion([]byte) error { return nil }

@@ -8,22 +8,26 @@ import (
 	"syscall"
 )
 
-// textsMapped says mapTexts maps (tests).
+// textsMapped says mapRegion maps (tests).
 const textsMapped = true
 
-// mapTexts maps a search index's texts file (size bytes) read-only: a
-// search checks its candidates' texts in place, no system call or copy a
-// window, and the pages stay the OS page cache's (shared, reclaimable,
-// file-backed), never the Go heap. nil (read instead) when it is empty
-// or too large for this platform's address space.
-func mapTexts(f *os.File, size int64) ([]byte, error) {
-	if size == 0 || size > math.MaxInt {
+var pageSize = int64(os.Getpagesize())
+
+// mapRegion maps size bytes of a search index's texts file from off (a
+// multiple of pageSize) read-only, for one batch of candidates: they are
+// checked in place, no system call or copy a window, and the region is
+// unmapped after the batch (unmapRegion), so the pages a search touched
+// stay the OS page cache's (shared, reclaimable) and never count in the
+// viewer's resident set beyond a batch's. nil (read instead) when size
+// is 0 or too large for this platform's address space.
+func mapRegion(f *os.File, off, size int64) ([]byte, error) {
+	if size <= 0 || size > math.MaxInt {
 		return nil, nil
 	}
-	return syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	return syscall.Mmap(int(f.Fd()), off, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 }
 
-func unmapTexts(b []byte) error {
+func unmapRegion(b []byte) error {
 	if b == nil {
 		return nil
 	}

@@ -53,7 +53,7 @@ func TestSignaturesAreTheTextsSize(t *testing.T) {
 	t.Logf("%d traces: signatures of %d bytes (%d a trace)", n, fi.Size(), fi.Size()/int64(n))
 	ctx := context.Background()
 	for _, q := range []string{"qzx", "QZX", "vjk", "wpf", "x = 9", "step 4", "zz", "q", "qz", " ", "step 4999:", "nothing"} {
-		want, err := r.scanSearch(ctx, q)
+		want, err := regexpScan(ctx, r, q)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -13,9 +14,11 @@ import (
 // to verifyChunk, until they meet: a text that holds the query near either
 // end (a common word early; "final answer", "</think>", `\boxed{` at the
 // end) is settled after a few KB instead of its whole length, and one
-// that does not hold it is read once, as by a single pass. The texts are
-// mapped (searchmap_unix.go), so a window costs no system call or copy;
-// where they are not, each window is read (pread) into a buffer.
+// that does not hold it is read once, as by a single pass. A batch of
+// neighbouring candidates' texts is mapped (searchmap_unix.go) and
+// unmapped after it, so a window costs no system call or copy and the
+// viewer never holds more of the texts than a batch's; where they are
+// not mapped, each window is read (pread) into a buffer.
 const (
 	firstChunk  = 1 << 10
 	verifyChunk = 64 << 10
@@ -63,19 +66,19 @@ func (x *searchIndex) search(q string) ([]int32, error) {
 // not a crash.
 func (x *searchIndex) checkCandidates(cands []int32, holds []bool, fq []byte, next *atomic.Int64) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	var region []byte // the batch's mapped region, unmapped before the next
 	defer func() {
 		if r := recover(); r != nil {
 			if f, ok := r.(interface{ Addr() uintptr }); ok {
 				err = fmt.Errorf("%s: %w: %v (changed while in use?)", x.texts.Name(), errBadIndex, f)
-				return
+			} else {
+				unmapRegion(region)
+				panic(r)
 			}
-			panic(r)
 		}
+		err = errors.Join(err, unmapRegion(region))
 	}()
-	var buf []byte
-	if x.textsMap == nil {
-		buf = make([]byte, verifyChunk+len(fq)-1)
-	}
+	buf := make([]byte, verifyChunk+len(fq)-1)
 	find := newFinder(fq, &x.bytes)
 	var checked int64
 	defer func() { x.checked.Add(checked) }()
@@ -84,14 +87,25 @@ func (x *searchIndex) checkCandidates(cands []int32, holds []bool, fq []byte, ne
 		if from >= len(cands) {
 			return nil
 		}
-		for k := from; k < min(from+candidateBatch, len(cands)); k++ {
+		to := min(from+candidateBatch, len(cands))
+		// The batch's texts, from the page its first starts in to where
+		// its last ends: mapped when they are close (a common word's
+		// candidates are neighbours), else read window by window.
+		base := x.start(int(cands[from])) / pageSize * pageSize
+		last, _ := x.end(int(cands[to-1]))
+		if x.mapBatches && last-base <= maxRegion {
+			if region, err = mapRegion(x.texts, base, last-base); err != nil {
+				return fmt.Errorf("%s: %w", x.texts.Name(), err)
+			}
+		}
+		for k := from; k < to; k++ {
 			i := int(cands[k])
 			start := x.start(i)
 			end, _ := x.end(i)
 			holds[k], err = scanWindows(end-start, int64(len(fq)), func(lo, hi int64) (bool, error) {
 				checked += hi - lo
-				if x.textsMap != nil {
-					return find.in(x.textsMap[start+lo : start+hi]), nil
+				if region != nil {
+					return find.in(region[start-base+lo : start-base+hi]), nil
 				}
 				if _, err := x.texts.ReadAt(buf[:hi-lo], start+lo); err != nil {
 					return false, fmt.Errorf("%s: %w", x.texts.Name(), err)
@@ -102,8 +116,17 @@ func (x *searchIndex) checkCandidates(cands []int32, holds []bool, fq []byte, ne
 				return err
 			}
 		}
+		if err = unmapRegion(region); err != nil {
+			return fmt.Errorf("%s: %w", x.texts.Name(), err)
+		}
+		region = nil
 	}
 }
+
+// maxRegion bounds a batch's mapped region: the viewer's resident set
+// holds at most a region a worker of the texts (about 1.6 MB for 64
+// neighbours of real length), never the texts a search touched.
+const maxRegion = 16 << 20
 
 // scanWindows reports whether a text of n bytes holds a string of m
 // bytes (m >= 1), asking check(lo, hi) whether text[lo:hi] does, for

@@ -45,10 +45,18 @@ func TestViewerTimings(t *testing.T) {
 	}
 	b := newBrowser(t, 1280, 900)
 	// A trace of the run in the middle of its ids, an en-x one (aligned).
-	b.do("index", chromedp.Navigate(base+"/?direction=en-x&sort=car&desc=1&page=7"), chromedp.WaitVisible(`a.trace-link`))
+	// (A run too small for these pages, the demo, is told, not waited on:
+	// TestViewerAcceptance takes any run.)
+	b.do("index", chromedp.Navigate(base+"/?direction=en-x&sort=car&desc=1&page=7"), chromedp.WaitVisible(`h1`))
+	if n := eval[int](b, `document.querySelectorAll("a.trace-link").length`); n < 18 {
+		t.Skipf("page 7 of the en-x traces has %d traces: these timings are of a run of the paper's size (38,250 traces)", n)
+	}
 	id := eval[string](b, `document.querySelectorAll("a.trace-link")[17].textContent`)
 	problem := eval[string](b, `document.querySelectorAll("table.traces tbody tr")[17].cells[3].textContent`)
-	b.do("index", chromedp.Navigate(base+"/?direction=x-en&page=11"), chromedp.WaitVisible(`a.trace-link`))
+	b.do("index", chromedp.Navigate(base+"/?direction=x-en&page=11"), chromedp.WaitVisible(`h1`))
+	if n := eval[int](b, `document.querySelectorAll("a.trace-link").length`); n < 4 {
+		t.Skipf("page 11 of the x-en traces has %d traces: these timings are of a run of the paper's size (38,250 traces)", n)
+	}
 	other := eval[string](b, `document.querySelectorAll("a.trace-link")[3].textContent`)
 	trace := "/trace?id=" + url.QueryEscape(id)
 	pages := []struct{ name, path string }{

@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/schema"
 )
 
 // The contract puts flags before positional arguments; a flag after the
@@ -31,12 +28,7 @@ func TestExplainFlagsAfterTraceID(t *testing.T) {
 // datg explain --probe-seed N: a filter's scope=probe is the probe's base
 // traces at N, as datg view's.
 func TestExplainProbeSeed(t *testing.T) {
-	data := t.TempDir()
-	if err := store.WriteAll(data, schema.Traces, store.Meta{Stage: "test"}, []schema.Trace{
-		{TraceID: "at-1", Model: "m", Direction: "en-en", InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Seed: 1, Text: "x"},
-		{TraceID: "at-42", Model: "m", Direction: "en-en", InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Seed: 42, Text: "y"}}); err != nil {
-		t.Fatal(err)
-	}
+	data := writeSeedTraces(t)
 	for _, c := range []struct {
 		args []string
 		want string

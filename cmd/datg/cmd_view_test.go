@@ -55,12 +55,7 @@ func TestViewServesOnLoopbackOnly(t *testing.T) {
 // traces); without it the probe is at the study's seed, 42; a seed that
 // is not a number is a usage error.
 func TestViewProbeSeed(t *testing.T) {
-	data := t.TempDir()
-	if err := store.WriteAll(data, schema.Traces, store.Meta{Stage: "test"}, []schema.Trace{
-		{TraceID: "at-1", Model: "m", Direction: "en-en", InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Seed: 1, Text: "x"},
-		{TraceID: "at-42", Model: "m", Direction: "en-en", InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Seed: 42, Text: "y"}}); err != nil {
-		t.Fatal(err)
-	}
+	data := writeSeedTraces(t)
 	if r := datg(t, nil, "view", "--data", data, "--probe-seed", "one"); r.code != 2 || !strings.Contains(r.stderr, "--probe-seed") {
 		t.Errorf("--probe-seed one: exit %d, %q", r.code, r.stderr)
 	}
@@ -86,6 +81,19 @@ func TestViewProbeSeed(t *testing.T) {
 		}
 		v.stop(t)
 	}
+}
+
+// writeSeedTraces is a run of two base traces, at-1 at seed 1 and at-42
+// at seed 42 (the study's probe seed).
+func writeSeedTraces(t *testing.T) string {
+	t.Helper()
+	data := t.TempDir()
+	if err := store.WriteAll(data, schema.Traces, store.Meta{Stage: "test"}, []schema.Trace{
+		{TraceID: "at-1", Model: "m", Direction: "en-en", InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Seed: 1, Text: "x"},
+		{TraceID: "at-42", Model: "m", Direction: "en-en", InputLang: "en", ReasoningLang: "en", Level: "low", ProblemID: "low-0", Method: "base", Seed: 42, Text: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // runningView is a datg view process the test started.

@@ -103,6 +103,16 @@ func TestDefaultLimitsAreSetAndLocked(t *testing.T) {
 	}
 }
 
+// settingOn is a boolean setting of db.
+func settingOn(t *testing.T, db *DB, name string) bool {
+	t.Helper()
+	var on bool
+	if err := db.QueryRow("SELECT current_setting(?)", name).Scan(&on); err != nil {
+		t.Fatal(err)
+	}
+	return on
+}
+
 // near says whether a size DuckDB shows is the size set. DuckDB shows a size with one decimal of its largest binary unit,
 // truncated (4,721,047,961 bytes shows as "4.3 GiB"), so what it shows may
 // be up to a tenth of that unit under the size set: at 4.4 GiB that is
@@ -187,13 +197,7 @@ func TestStageLimitsCapMemory(t *testing.T) {
 // memory_limit (score at ten times the paper's design: 664 MB under a 256
 // MiB cap). Other databases keep DuckDB's defaults.
 func TestStageLimitsFlushTheAllocator(t *testing.T) {
-	background := func(db *DB) bool {
-		var on bool
-		if err := db.QueryRow("SELECT current_setting('allocator_background_threads')").Scan(&on); err != nil {
-			t.Fatal(err)
-		}
-		return on
-	}
+	background := func(db *DB) bool { return settingOn(t, db, "allocator_background_threads") }
 	stage, err := OpenWith(context.Background(), t.TempDir(), StageLimits(256<<20))
 	if err != nil {
 		t.Fatal(err)
@@ -215,13 +219,7 @@ func TestStageLimitsFlushTheAllocator(t *testing.T) {
 // then followed what it had read: 38 MB of them after datg tables at ten
 // times the paper's design); Open's keeps DuckDB's default.
 func TestStageLimitsKeepNoFileBlocks(t *testing.T) {
-	cached := func(db *DB) bool {
-		var on bool
-		if err := db.QueryRow("SELECT current_setting('enable_external_file_cache')").Scan(&on); err != nil {
-			t.Fatal(err)
-		}
-		return on
-	}
+	cached := func(db *DB) bool { return settingOn(t, db, "enable_external_file_cache") }
 	stage, err := OpenWith(context.Background(), t.TempDir(), StageLimits(256<<20))
 	if err != nil {
 		t.Fatal(err)

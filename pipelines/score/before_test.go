@@ -2,6 +2,7 @@ package score
 
 import (
 	"context"
+	"database/sql"
 	_ "embed"
 	"fmt"
 	"math/rand/v2"
@@ -137,20 +138,29 @@ func TestScoresMatchTheQueryBefore(t *testing.T) {
 	}
 }
 
-// countParts is how many parts datg score cuts the run in dir into.
-func countParts(t *testing.T, dir string) int {
+// runConn is a connection to datg score's database over the run in dir,
+// closed with the test.
+func runConn(t *testing.T, dir string) *sql.Conn {
 	t.Helper()
 	ctx := context.Background()
 	db, err := openRun(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// countParts is how many parts datg score cuts the run in dir into.
+func countParts(t *testing.T, dir string) int {
+	t.Helper()
+	ctx := context.Background()
+	conn := runConn(t, dir)
 	parts, err := partsOf(ctx, conn, partAlignments)
 	if err != nil {
 		t.Fatal(err)

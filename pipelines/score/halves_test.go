@@ -15,16 +15,7 @@ func TestHalvesCutAPartInTwo(t *testing.T) {
 	w := randomWorld(rand.New(rand.NewPCG(3, 4)), 60)
 	w.write(t, dir)
 	ctx := context.Background()
-	db, err := openRun(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := runConn(t, dir)
 	count := func(p part) int {
 		if err := p.Choose(ctx, conn); err != nil {
 			t.Fatal(err)

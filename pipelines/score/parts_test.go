@@ -3,11 +3,12 @@ package score
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/datg/datg/internal/testenv"
 )
 
 // Every query datg score runs over the run's traces reads one part of
@@ -55,16 +56,12 @@ func TestScoreReadsAPartAtATime(t *testing.T) {
 // scans in scans.
 func largestTraceScan(t *testing.T, ctx context.Context, conn *sql.Conn, query string, scans *int) int64 {
 	t.Helper()
-	var key, plan string
-	if err := conn.QueryRowContext(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+query).Scan(&key, &plan); err != nil {
+	root, err := testenv.ExplainAnalyze(ctx, conn, query)
+	if err != nil {
 		t.Fatalf("%.80q: %v", query, err)
 	}
-	var root planNode
-	if err := json.Unmarshal([]byte(plan), &root); err != nil {
-		t.Fatal(err)
-	}
 	var largest int64
-	root.walk(func(n planNode) {
+	root.Walk(func(n testenv.Plan) {
 		scan := strings.Contains(n.Name, "READ_PARQUET") || strings.Contains(n.Name, "SEQ_SCAN")
 		if !scan || !strings.Contains(fmt.Sprint(n.Extra["Projections"], n.Extra["Filters"]), "trace_id") {
 			return
@@ -73,19 +70,4 @@ func largestTraceScan(t *testing.T, ctx context.Context, conn *sql.Conn, query s
 		largest = max(largest, n.Rows)
 	})
 	return largest
-}
-
-// planNode is an operator of DuckDB's EXPLAIN (ANALYZE, FORMAT JSON).
-type planNode struct {
-	Name     string         `json:"operator_name"`
-	Rows     int64          `json:"operator_cardinality"`
-	Extra    map[string]any `json:"extra_info"`
-	Children []planNode     `json:"children"`
-}
-
-func (n planNode) walk(f func(planNode)) {
-	f(n)
-	for _, c := range n.Children {
-		c.walk(f)
-	}
 }

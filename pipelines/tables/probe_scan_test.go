@@ -2,12 +2,12 @@ package tables
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/datg/datg/internal/testenv"
 	datgsql "github.com/datg/datg/sql"
 )
 
@@ -43,15 +43,11 @@ func TestProbeTablesScanOnlyTheProbe(t *testing.T) {
 		if entry, ok := registered(f.Name); !ok || entry.Reads != probeTraces {
 			continue
 		}
-		var key, plan string
-		if err := db.QueryRowContext(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+f.Text).Scan(&key, &plan); err != nil {
+		root, err := testenv.ExplainAnalyze(ctx, db, f.Text)
+		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
-		var root planNode
-		if err := json.Unmarshal([]byte(plan), &root); err != nil {
-			t.Fatalf("%s: %v", f.Name, err)
-		}
-		root.walk(func(n planNode) {
+		root.Walk(func(n testenv.Plan) {
 			if !strings.Contains(n.Name, "READ_PARQUET") || !strings.Contains(fmt.Sprint(n.Extra["Projections"]), "seed") {
 				return
 			}
@@ -63,21 +59,6 @@ func TestProbeTablesScanOnlyTheProbe(t *testing.T) {
 	}
 	if scans < 5 {
 		t.Fatalf("found %d scans of traces reading seed: the test reads the wrong plans", scans)
-	}
-}
-
-// planNode is an operator of DuckDB's EXPLAIN (ANALYZE, FORMAT JSON).
-type planNode struct {
-	Name     string         `json:"operator_name"`
-	Rows     int64          `json:"operator_cardinality"`
-	Extra    map[string]any `json:"extra_info"`
-	Children []planNode     `json:"children"`
-}
-
-func (n planNode) walk(f func(planNode)) {
-	f(n)
-	for _, c := range n.Children {
-		c.walk(f)
 	}
 }
 

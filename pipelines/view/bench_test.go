@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -216,14 +215,7 @@ func BenchmarkView(b *testing.B) {
 						path = fmt.Sprintf(path, i)
 					}
 					i++
-					resp, err := ts.Client().Get(ts.URL + path)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if resp.StatusCode != http.StatusOK {
-						b.Fatalf("%s: %s", p.path, resp.Status)
-					}
-					resp.Body.Close()
+					getOK(b, ts, path)
 				}
 				testenv.ReportCPU(b, cpu, 0)
 				reportMemory(b)
@@ -304,14 +296,7 @@ func BenchmarkViewLongTexts(b *testing.B) {
 			for b.Loop() {
 				path := p.path(i)
 				i++
-				resp, err := ts.Client().Get(ts.URL + path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if resp.StatusCode != http.StatusOK {
-					b.Fatalf("%s: %s", path, resp.Status)
-				}
-				resp.Body.Close()
+				getOK(b, ts, path)
 			}
 			testenv.ReportCPU(b, cpu, 0)
 			reportMemory(b)
@@ -382,14 +367,7 @@ func BenchmarkViewTracePage(b *testing.B) {
 			b.Run(fmt.Sprintf("traces=%d/%s", n, p.name), func(b *testing.B) {
 				cpu := testenv.CPUTime()
 				for b.Loop() {
-					resp, err := ts.Client().Get(ts.URL + p.path)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if resp.StatusCode != http.StatusOK {
-						b.Fatalf("%s: %s", p.path, resp.Status)
-					}
-					resp.Body.Close()
+					getOK(b, ts, p.path)
 				}
 				testenv.ReportCPU(b, cpu, 0)
 			})
@@ -502,14 +480,7 @@ func BenchmarkViewMemory(b *testing.B) {
 			cpu := testenv.CPUTime()
 			for b.Loop() {
 				for _, path := range pages {
-					resp, err := ts.Client().Get(ts.URL + path)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if resp.StatusCode != http.StatusOK {
-						b.Fatalf("%s: %s", path, resp.Status)
-					}
-					resp.Body.Close()
+					getOK(b, ts, path)
 				}
 			}
 			testenv.ReportCPU(b, cpu, 0)

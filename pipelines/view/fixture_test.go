@@ -121,6 +121,20 @@ func serve(t testing.TB, dir string) *httptest.Server {
 	return ts
 }
 
+// getOK asks ts for path, fails unless the answer is 200 OK, and leaves
+// the body unread (what a benchmark of the server's work wants).
+func getOK(t testing.TB, ts *httptest.Server, path string) {
+	t.Helper()
+	resp, err := ts.Client().Get(ts.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %s", path, resp.Status)
+	}
+}
+
 // get is a page's status and body.
 func get(t testing.TB, ts *httptest.Server, path string) (int, string, http.Header) {
 	t.Helper()

@@ -3,7 +3,6 @@ package view
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -105,14 +104,7 @@ func BenchmarkSearchCommonWords(b *testing.B) {
 				r.mu.Unlock()
 				path := "/?q=" + url.QueryEscape(anyCase(w, i))
 				i++
-				resp, err := ts.Client().Get(ts.URL + path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if resp.StatusCode != http.StatusOK {
-					b.Fatalf("%s: %s", path, resp.Status)
-				}
-				resp.Body.Close()
+				getOK(b, ts, path)
 			}
 			testenv.ReportCPU(b, cpu, 0)
 		})

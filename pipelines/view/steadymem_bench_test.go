@@ -3,7 +3,6 @@ package view
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"runtime"
@@ -57,14 +56,7 @@ func BenchmarkViewSteadyMemory(b *testing.B) {
 		<-s.cur.indexDone
 		ts := httptest.NewServer(s.Handler())
 		for _, path := range steadyPages {
-			resp, err := ts.Client().Get(ts.URL + path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if resp.StatusCode != http.StatusOK {
-				b.Fatalf("%s: %s", path, resp.Status)
-			}
-			resp.Body.Close()
+			getOK(b, ts, path)
 		}
 		b.ReportMetric(float64(s.cur.rows.N), "traces")
 		reportSteadyMemory(b, s.cur)

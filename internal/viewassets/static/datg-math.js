@@ -88,14 +88,12 @@
       finished();
       return;
     }
-    var left = blocks.length;
     var pending = new Set(blocks);
     function take(block) {
       if (pending.delete(block)) {
         observer.unobserve(block);
         renderAll(block);
-        left--;
-        if (left === 0) {
+        if (pending.size === 0) {
           observer.disconnect();
           finished();
         }

@@ -22,3 +22,17 @@ func ReleaseMemory() { flushAllocator() }
 // AllocatorKept is the memory DuckDB's allocator holds freed but not yet
 // returned to the system, in bytes; -1 where it cannot be told.
 func AllocatorKept() int64 { return allocatorDirty() }
+
+// ReturnFreedAtOnce makes DuckDB's allocator return the pages a query
+// frees to the system as it frees them, during the query too, for the
+// rest of the process (every database in it: the allocator is the
+// process's). ReleaseMemory returns them between queries only; within
+// one, jemalloc keeps what it freed for a second before purging it, and
+// a query that frees and allocates tens of MB a second (score's parts,
+// their hash tables spilling under the cap) then holds that much more
+// resident than DuckDB uses: 120-240 MB at the peak of a part of datg
+// score at ten times the paper's design, more the busier the machine
+// (jemalloc's purging runs late). The cost is an madvise per freed run
+// of pages (BENCHMARKS.md, "score's peak flat"). False where DuckDB's
+// allocator is not reachable (allocator_other.go).
+func ReturnFreedAtOnce() bool { return returnFreedAtOnce() }

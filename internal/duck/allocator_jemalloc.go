@@ -11,6 +11,8 @@ package duck
 #include <stddef.h>
 #include <stdint.h>
 #include <malloc.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 extern int duckdb_je_mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen);
 
@@ -41,6 +43,36 @@ static int64_t datg_je_dirty(void) {
 	}
 	return (int64_t)(pdirty * page);
 }
+
+// datg_je_decay_now sets jemalloc's dirty and muzzy decay to 0 ms on every
+// arena and for the arenas made later: a freed page is returned to the
+// system when it is freed (madvise DONTNEED), not kept up to a second and
+// purged later. The arenas not yet made refuse the setting (EFAULT) and
+// take the default for new arenas when made. 0 when it is set, else the
+// first error of the defaults' settings.
+static int datg_je_decay_now(void) {
+	ssize_t zero = 0;
+	int rc = duckdb_je_mallctl("arenas.dirty_decay_ms", NULL, NULL, &zero, sizeof(zero));
+	if (rc == 0) {
+		rc = duckdb_je_mallctl("arenas.muzzy_decay_ms", NULL, NULL, &zero, sizeof(zero));
+	}
+	if (rc != 0) {
+		return rc;
+	}
+	unsigned n = 0;
+	size_t len = sizeof(n);
+	if (duckdb_je_mallctl("arenas.narenas", &n, &len, NULL, 0) != 0) {
+		return 0;
+	}
+	char name[64];
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "arena.%u.dirty_decay_ms", i);
+		duckdb_je_mallctl(name, NULL, NULL, &zero, sizeof(zero));
+		snprintf(name, sizeof(name), "arena.%u.muzzy_decay_ms", i);
+		duckdb_je_mallctl(name, NULL, NULL, &zero, sizeof(zero));
+	}
+	return 0;
+}
 */
 import "C"
 
@@ -51,3 +83,7 @@ func flushAllocator() { C.datg_je_flush_all() }
 // allocatorDirty is the memory DuckDB's allocator keeps freed but not
 // returned, in bytes; -1 where it cannot be told.
 func allocatorDirty() int64 { return int64(C.datg_je_dirty()) }
+
+// returnFreedAtOnce makes DuckDB's allocator return every page it frees at
+// once; false when the allocator refused.
+func returnFreedAtOnce() bool { return C.datg_je_decay_now() == 0 }

@@ -8,3 +8,5 @@ package duck
 func flushAllocator() {}
 
 func allocatorDirty() int64 { return -1 }
+
+func returnFreedAtOnce() bool { return false }

@@ -188,7 +188,13 @@ var stageMemory int64 = 256 << 20
 
 // openRun opens the run's database with a stage's limits: its memory
 // capped (duck.StageLimits), so the stage's memory stays flat in the run's
-// size and what does not fit spills to DuckDB's private directory.
+// size and what does not fit spills to DuckDB's private directory. DuckDB's
+// allocator returns what a query frees at once (duck.ReturnFreedAtOnce):
+// a part's query spills and frees under the cap all along, and the pages
+// jemalloc kept for a second on top of it were the part of the peak that
+// grew with the run and the machine's load (BENCHMARKS.md, "score's peak
+// flat").
 func openRun(ctx context.Context, dir string) (*duck.DB, error) {
+	duck.ReturnFreedAtOnce()
 	return duck.OpenWith(ctx, dir, duck.StageLimits(stageMemory))
 }

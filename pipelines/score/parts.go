@@ -7,21 +7,20 @@ import (
 	"github.com/datg/datg/internal/duck"
 )
 
-// partAlignments is about the most alignments datg score scores in one
-// query: scores.sql's joins, aggregates, window and sort then take the
-// memory of the paper's design at most (67,500 alignments ran in 260-380
-// MB, DuckDB capped at 256 MiB or not), whatever the run's size. The parts
-// are cut from a sample (duck.SampledTraceRanges), so each holds this
-// many give or take a few percent. A part's query takes the whole cap
-// whatever its size (its hash tables fill it), and a part of 25,000 runs
-// out of memory under 128 MiB now and then where parts of 50,000 did not
-// (TestScoreSpillsUnderASmallCap): not a cost that accumulates over the
-// parts (the same part fails alone in a fresh process, one run in three),
-// but DuckDB choosing to keep more of a smaller part's operators in
-// memory at once. Such a part is scored in halves (scoreOrHalve). Parts
-// of 25,000 peaked lower at 10x (316-338 MB against 411-424): not taken.
-// A variable so that a test can score a small run in many parts.
-var partAlignments = 50_000
+// partAlignments is the most alignments datg score scores in one query,
+// give or take a few percent (the parts are cut from a sample,
+// duck.SampledTraceRanges): the paper's design (67,500) in 3 parts, and
+// any larger run in parts of this size too, so that a part's query
+// holds the same at every scale. Parts of 50,000 cut the design in 2
+// parts of 33,750 and ten times it in 14 of 48,200: the parts, and a
+// part's memory, grew 1.4 times from 1x to 10x (issue 23; BENCHMARKS.md,
+// "score's peak flat"). Smaller parts were set aside before (25,000)
+// only because one ran out of memory under 128 MiB now and then; such
+// a part is now scored in halves (scoreOrHalve), which under stageMemory
+// happened to 1 to 6 parts of 27-30 at 10x in the runs seen. A part more
+// costs a query more (30 parts at 10x against 14). A variable so that a
+// test can score a small run in many parts.
+var partAlignments = 22_500
 
 // part is a range of consecutive trace ids, chosen by the session
 // variables the scoring views read (sql/macros/score_partition.sql).

@@ -30,7 +30,7 @@ func AllocatorKept() int64 { return allocatorDirty() }
 // one, jemalloc keeps what it freed for a second before purging it, and
 // a query that frees and allocates tens of MB a second (score's parts,
 // their hash tables spilling under the cap) then holds that much more
-// resident than DuckDB uses: 120-240 MB at the peak of a part of datg
+// resident than DuckDB uses: up to 236 MB at the peak of a part of datg
 // score at ten times the paper's design, more the busier the machine
 // (jemalloc's purging runs late). The cost is an madvise per freed run
 // of pages (BENCHMARKS.md, "score's peak flat"). False where DuckDB's

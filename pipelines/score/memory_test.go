@@ -27,7 +27,7 @@ func TestOpenRunCapsMemory(t *testing.T) {
 // The stage's DuckDB returns the pages a query frees as it frees them:
 // after a grouping of a million keys, which frees tens of MB when it
 // ends, its allocator keeps none of them, with no duck.ReleaseMemory. It
-// kept them for a second before, during a part's query too: 120-240 MB
+// kept them for a second before, during a part's query too: up to 236 MB
 // of a part's peak at ten times the paper's design (issue 23).
 func TestOpenRunKeepsNoFreedPages(t *testing.T) {
 	if duck.AllocatorKept() < 0 {

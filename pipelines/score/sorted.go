@@ -28,8 +28,10 @@ var sortedInputs = []struct{ name, query string }{
 // minPartsToSort is the fewest parts for which datg score copies its
 // inputs in trace order: the copy costs about what reading the run
 // three times does (0.8 CPU-s at the paper's size, where a part's read
-// of the run costs 0.3), so in 2 parts (the paper's size) it cost more
-// than it saved: 4.2 CPU-s and 380 MB against 3.3 and 321.
+// of the run costs 0.3), so in 2 parts (the paper's size in parts of
+// 50,000) it cost more than it saved: 4.2 CPU-s and 380 MB against 3.3
+// and 321. The paper's size is 3 parts now (partAlignments): still not
+// copied.
 const minPartsToSort = 4
 
 // sortInputs makes sortedInputs' tables on conn, before any part is

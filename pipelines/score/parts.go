@@ -17,9 +17,10 @@ import (
 // "score's peak flat"). Smaller parts were set aside before (25,000)
 // only because one ran out of memory under 128 MiB now and then; such
 // a part is now scored in halves (scoreOrHalve), which under stageMemory
-// happened to 1-7 parts of 27-30 at 10x and 19 of 60 at 20x in the runs
-// seen. A part more costs a query more (30 parts at 10x against 14). A
-// variable so that a test can score a small run in many parts.
+// happened to none in the runs seen (under 160 MiB: to 1-7 of 27-30 at
+// 10x in designWorld, to 28 of 30 in scripts/scale.sh 10's run). A part
+// more costs a query more (30 parts at 10x against 14). A variable so
+// that a test can score a small run in many parts.
 var partAlignments = 22_500
 
 // part is a range of consecutive trace ids, chosen by the session

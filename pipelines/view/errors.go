@@ -6,6 +6,9 @@ import "errors"
 // not asked for.
 var ErrRemote = errors.New("not a loopback address")
 
+// ErrAddrInUse means another program listens on the address already.
+var ErrAddrInUse = errors.New("the address is in use by another program (another datg view?): choose another port with --addr")
+
 // ErrBadParam means a URL's query parameter cannot be read.
 var ErrBadParam = errors.New("bad query parameter")
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/datg/datg/internal/store"
@@ -300,6 +301,13 @@ func Serve(ctx context.Context, cfg Config, ready func(addr string)) error {
 	if logTo == nil {
 		logTo = io.Discard
 	}
+	// The port first: taken, it is the user's one mistake to hear of,
+	// before the run is opened and its index built for nothing.
+	ln, err := listen(cfg.Addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
 	held := &heldLog{w: logTo}
 	defer held.release()
 	s, err := newServerAt(ctx, cfg.Data, cfg.CacheDir, cfg.probeSeed(), held)
@@ -307,10 +315,6 @@ func Serve(ctx context.Context, cfg Config, ready func(addr string)) error {
 		return err
 	}
 	defer s.Close()
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return err
-	}
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: log.New(s.log, "datg view: ", 0)}
 	if cfg.Log != nil {
@@ -331,4 +335,14 @@ func Serve(ctx context.Context, cfg Config, ready func(addr string)) error {
 	case err := <-done:
 		return err
 	}
+}
+
+// listen listens on addr, saying which flag to change when another
+// program (often another datg view) has the port.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("--addr %s: %w", addr, ErrAddrInUse)
+	}
+	return ln, err
 }

@@ -5,6 +5,7 @@
 // that DAG's evidence. A click on a span highlights its node and scrolls
 // to it. Node ids are model text: spans list them as JSON, and elements
 // are matched by comparing attributes, never through a CSS selector.
+// Back and Forward reset the search form to its page's URL.
 // Nothing here is inline: the Content-Security-Policy allows the viewer's
 // own scripts only.
 "use strict";
@@ -67,5 +68,14 @@
   });
   document.addEventListener("keydown", function (e) {
     if ((e.key === "Enter" || e.key === " ") && activate(e.target)) { e.preventDefault(); }
+  });
+  // Back and Forward show each page as its URL says: Chromium restores
+  // what was typed into a form when history returns to a page, so the
+  // index's search box showed the query of the page left above results it
+  // did not filter. Every field goes back to the value the server wrote.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("form.search input").forEach(function (el) {
+      if (el.value !== el.defaultValue) { el.value = el.defaultValue; }
+    });
   });
 })();

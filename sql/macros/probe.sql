@@ -11,3 +11,9 @@
 -- (control-base, loop-retry, formula-retry) never enter them.
 CREATE OR REPLACE MACRO probe_trace(method, seed) AS
     method = 'base' AND seed = datg_probe_seed();
+
+-- datg_trace(method, seed, direction): whether a trace is one the DATG
+-- tables read (datg_main, datg_full, datg_correctness,
+-- datg_correctness_main): the direction probe's en-en and en-x traces.
+CREATE OR REPLACE MACRO datg_trace(method, seed, direction) AS
+    probe_trace(method, seed) AND direction IN ('en-en', 'en-x');

@@ -17,8 +17,7 @@ WITH best AS MATERIALIZED (
     SELECT aligner, model, level, lang, car, pmf, har,
         trace_draw_key(trace_id) AS h,
         dense_rank() OVER (ORDER BY aligner, model, level, lang) AS part
-    FROM stg_best_scores
-    WHERE probe AND direction IN ('en-en', 'en-x')
+    FROM stg_datg_best_scores
 ),
 weighted AS (
     SELECT part, b, car, pmf, har, poisson1(bootstrap_draw(h, b)) AS w

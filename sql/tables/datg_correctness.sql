@@ -14,8 +14,8 @@ WITH graded AS (
     SELECT model, level, lang,
         count(*)                        AS n_graded,
         count(*) FILTER (WHERE correct) AS n_correct
-    FROM stg_graded_traces
-    WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
+    FROM stg_datg_traces
+    WHERE correct IS NOT NULL
     GROUP BY ALL
 ),
 keyed AS MATERIALIZED (
@@ -30,8 +30,8 @@ keyed AS MATERIALIZED (
     SELECT aligner, model, model_label, level, level_ord, lang, lang_ord, correct, car, pmf, har,
         trace_draw_key(trace_id) AS h,
         dense_rank() OVER (ORDER BY aligner, model, level, lang, correct) AS part
-    FROM stg_best_scores
-    WHERE probe AND direction IN ('en-en', 'en-x') AND correct IS NOT NULL
+    FROM stg_datg_best_scores
+    WHERE correct IS NOT NULL
 ),
 scored AS (
     SELECT aligner, model, model_label, level, level_ord, lang, lang_ord,

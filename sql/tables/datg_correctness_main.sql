@@ -10,13 +10,13 @@
 WITH scored AS (
     SELECT aligner, level, level_ord, correct, car, pmf, har,
         trace_draw_key(trace_id) AS h
-    FROM stg_best_scores
-    WHERE probe AND direction = 'en-x' AND correct IS NOT NULL
+    FROM stg_datg_best_scores
+    WHERE direction = 'en-x' AND correct IS NOT NULL
 ),
 graded AS (
     SELECT aligner, level, sum(n_graded)::BIGINT AS n_graded
     FROM stg_datg_coverage
-    WHERE probe AND direction = 'en-x'
+    WHERE direction = 'en-x'
     GROUP BY ALL
 ),
 cells AS (

@@ -9,13 +9,11 @@
 -- seed, so a rerun gives the same bounds, whatever the DuckDB release.
 WITH best AS (
     SELECT aligner, model, model_label, level, level_ord, lang, lang_ord, resource, trace_id, car, pmf, har
-    FROM stg_best_scores
-    WHERE probe AND direction IN ('en-en', 'en-x')
+    FROM stg_datg_best_scores
 ),
 coverage AS (
     SELECT aligner, model, level, lang, sum(n_graded)::BIGINT AS n_graded, sum(n_scored)::BIGINT AS n_scored
     FROM stg_datg_coverage
-    WHERE probe AND direction IN ('en-en', 'en-x')
     GROUP BY ALL
 )
 SELECT

@@ -22,12 +22,8 @@ SELECT
     round(any_value(i.har_hi), 2) AS har_hi,
     any_value(c.n_graded)   AS n_graded,
     any_value(c.n_scored)   AS n_scored
-FROM stg_best_scores b
+FROM stg_datg_best_scores b
 JOIN stg_datg_coverage c USING (aligner, model, level, direction, lang, method, probe)
 JOIN stg_datg_intervals i ON i.aligner = b.aligner AND i.model = b.model AND i.level = b.level AND i.lang = b.lang
--- The join keeps c's cells of the probe's en-en and en-x traces only;
--- said of c too, so that stg_datg_coverage counts those cells alone (it
--- counted every graded trace of the run, a memory in the run's size).
-WHERE b.probe AND b.direction IN ('en-en', 'en-x') AND c.probe AND c.direction IN ('en-en', 'en-x')
 GROUP BY b.aligner, b.direction, b.resource, b.lang, b.lang_ord, b.level, b.level_ord, b.model, b.model_label
 ORDER BY b.aligner, b.lang_ord, b.level_ord, b.model;

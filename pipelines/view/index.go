@@ -24,6 +24,9 @@ type indexPage struct {
 	// SearchBuilding says a search read every text: the search index is
 	// being built.
 	SearchBuilding bool
+	// NoTraces says the run holds no trace at all (not: none matches the
+	// filter), so the page says which command adds them.
+	NoTraces bool
 }
 
 type facetCounts struct {
@@ -98,7 +101,8 @@ func (s *Server) index(ctx context.Context, r *runDB, req *http.Request, info *p
 		}
 	}
 	res := r.query(f, search)
-	p := &indexPage{F: f, Aligners: r.aligners, SearchBuilding: f.Q != "" && r.indexing.Load() == "building"}
+	p := &indexPage{F: f, Aligners: r.aligners, SearchBuilding: f.Q != "" && r.indexing.Load() == "building",
+		NoTraces: r.rows.N == 0}
 	p.Facets, p.Ranges = facetsOf(f, res)
 	p.Summary = summarize(r, f, res)
 	p.Total = len(res.matched)

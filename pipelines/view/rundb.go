@@ -203,6 +203,12 @@ func (r *runDB) startSearchIndex(runDir, cache string, logf func(format string, 
 		off("the cache directory " + cache + " is inside the run")
 		return
 	}
+	if r.rows.N == 0 {
+		// Nothing to index: not an error to log (the traces table of a run
+		// with problems only is not written yet).
+		off("the run has no traces")
+		return
+	}
 	key, err := searchKey(r.db.SnapshotDir())
 	if err != nil || key == "" {
 		off(fmt.Sprintf("the generation has no manifest (%v)", err))

@@ -1,8 +1,10 @@
 package view
 
 import (
+	"context"
 	"errors"
 	"html"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -289,13 +291,35 @@ func TestAddrIsLoopbackUnlessAllowed(t *testing.T) {
 	}
 }
 
-// A run with no table yet is an empty index, not an error.
+// A run with no table yet is an empty index, not an error, and the index
+// says which command adds traces; a run with problems but no traces logs
+// nothing that reads like an error (its search index has nothing to do).
 func TestEmptyRun(t *testing.T) {
-	ts := serve(t, t.TempDir())
-	for path, want := range map[string]string{"/": "<h1>0 traces", "/tables": "<h1>Paper tables", "/trace?id=x": "no such trace"} {
-		status, body, _ := get(t, ts, path)
-		if !strings.Contains(body, want) || (status != 200 && path != "/trace?id=x") {
-			t.Errorf("%s: %d %s", path, status, heading(body))
+	problemsOnly := t.TempDir()
+	if err := store.WriteAll(problemsOnly, schema.Problems, store.Meta{}, []schema.Problem{{ProblemID: "low-1", Lang: "en", Question: "Q?", Answer: "18"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{t.TempDir(), problemsOnly} {
+		var log strings.Builder
+		s, err := newServer(context.Background(), dir, t.TempDir(), &log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(s.Handler())
+		for path, want := range map[string]string{"/": "<h1>0 traces", "/tables": "<h1>Paper tables", "/trace?id=x": "no such trace"} {
+			status, body, _ := get(t, ts, path)
+			if !strings.Contains(body, want) || (status != 200 && path != "/trace?id=x") {
+				t.Errorf("%s: %d %s", path, status, heading(body))
+			}
+			if path == "/" && !strings.Contains(body, "<code>datg import traces</code>") {
+				t.Errorf("%s: the empty index does not say how to add traces", dir)
+			}
+		}
+		<-s.cur.indexDone
+		ts.Close()
+		s.Close()
+		if strings.Contains(log.String(), "not written yet") || strings.Contains(log.String(), "search index") {
+			t.Errorf("%s: the log reads like an error: %q", dir, log.String())
 		}
 	}
 }

@@ -49,6 +49,14 @@ func newBrowser(t testing.TB, width, height int, extra ...chromedp.ExecAllocator
 	return b
 }
 
+// within bounds the rest of the test's browsing by d: past it every
+// action fails with the context's deadline instead of waiting forever.
+func (b *browser) within(d time.Duration) {
+	ctx, cancel := context.WithTimeout(b.ctx, d)
+	b.t.Cleanup(cancel)
+	b.ctx = ctx
+}
+
 // tab is a new tab of the same browser (a fresh page, as a user pasting
 // a link), listened to like the first.
 func (b *browser) tab() context.Context {

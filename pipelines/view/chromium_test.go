@@ -1,7 +1,6 @@
 package view
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -23,9 +22,7 @@ func TestViewerInChromium(t *testing.T) {
 	tablesAtOpen(t) // as datg view: ready, or nearly, when the test opens them
 	ts := serve(t, writeRun(t, 60))
 	b := newBrowser(t, 1200, 800)
-	ctx, cancelT := context.WithTimeout(b.ctx, 120*time.Second)
-	defer cancelT()
-	b.ctx = ctx
+	b.within(120 * time.Second)
 	str := func(a chromedp.Action[string]) string {
 		t.Helper()
 		v, err := chromedp.Run(b.ctx, a)

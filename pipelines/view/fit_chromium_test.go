@@ -1,7 +1,6 @@
 package view
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -15,9 +14,7 @@ import (
 func TestIndexFitsA1280Window(t *testing.T) {
 	ts := serve(t, writeRun(t, 60))
 	b := newBrowser(t, 1280, 900)
-	ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
-	defer cancel()
-	b.ctx = ctx
+	b.within(90 * time.Second)
 	b.do("the index by CAR", chromedp.Navigate(ts.URL+"/?sort=car&desc=1"), chromedp.WaitVisible(`table.traces`))
 	over := eval[float64](b, `(() => { const w = document.querySelector('table.traces').parentElement; return w.scrollWidth - w.clientWidth; })()`)
 	right := eval[float64](b, `(() => { const h = [...document.querySelectorAll('table.traces th')].pop(); return h.getBoundingClientRect().right - document.documentElement.clientWidth; })()`)

@@ -1,7 +1,6 @@
 package view
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -18,9 +17,7 @@ import (
 func TestBackAndForwardShowTheirPagesSearch(t *testing.T) {
 	ts := serve(t, writeRun(t, 60))
 	b := newBrowser(t, 1200, 800)
-	ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
-	defer cancel()
-	b.ctx = ctx
+	b.within(90 * time.Second)
 
 	b.do("the filtered index", chromedp.Navigate(ts.URL+"/?direction=en-x"), chromedp.WaitVisible(`input[name="q"]`))
 	b.do("search", chromedp.SendKeys(`input[name="q"]`, "therefore"), chromedp.Submit(`input[name="q"]`))

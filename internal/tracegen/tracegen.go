@@ -5,7 +5,10 @@
 // intermediate results ("= 42", "so x = 3"), English sentences mixed in,
 // and, unless the trace was cut at its budget, the end of thinking and a
 // final answer in one of the forms models write (boxed, in display math,
-// after "Answer:", after "final answer is"). The prose is the caller's.
+// after "Answer:", after "final answer is"). The prose is the caller's;
+// math is put only between its own $...$ spans, never in one, so that
+// every trace is valid TeX (a viewer renders it: math nested in math was
+// shown as an error).
 package tracegen
 
 import (
@@ -59,12 +62,14 @@ func Write(t Trace) string {
 		if len(t.English) > 0 && rng.IntN(8) == 0 {
 			p = t.English[rng.IntN(len(t.English))]
 		}
+		inMath := false // inside the prose's own $...$: no math goes in it
 		for i, w := range strings.Fields(p) {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
 			b.WriteString(w)
-			if rng.IntN(25) == 0 {
+			inMath = inMath != (strings.Count(w, "$")%2 == 1)
+			if rng.IntN(25) == 0 && !inMath {
 				fmt.Fprintf(&b, " "+inline[rng.IntN(len(inline))], rng.IntN(1000))
 			}
 		}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -123,14 +124,28 @@ func newRepeatFinder(text string) *repeatFinder {
 	}
 	// Words: ids of the tokens' text.
 	ids := intern(len(f.toks), func(i int) string { return text[f.toks[i].start:f.toks[i].end] })
-	f.runs(ids, maxWordPeriod, func(s, u, e int) (int, int, int) { return s, u, e })
+	f.runs(ids, maxWordPeriod, f.startsSentence, func(s, u, e int) (int, int, int) { return s, u, e })
 	// Lines: ids of each line's tokens, and where each line's tokens start.
 	firstTok, lineText := f.lines()
 	lineIDs := intern(len(lineText), func(i int) string { return lineText[i] })
-	f.runs(lineIDs, maxLinePeriod, func(s, u, e int) (int, int, int) {
+	f.runs(lineIDs, maxLinePeriod, nil, func(s, u, e int) (int, int, int) {
 		return firstTok[s], firstTok[u], firstTok[e]
 	})
 	return f
+}
+
+// startsSentence says whether token i begins a sentence or a line: the
+// first token, one after a line break, or one after a sentence's end
+// (Latin, CJK and Indic full stops, "!" and "?").
+func (f *repeatFinder) startsSentence(i int) bool {
+	if i == 0 || strings.ContainsRune(f.text[f.toks[i-1].end:f.toks[i].start], '\n') {
+		return true
+	}
+	switch f.text[f.toks[i-1].start:f.toks[i-1].end] {
+	case ".", "!", "?", "。", "！", "？", "।", "॥":
+		return true
+	}
+	return false
 }
 
 // intern gives each distinct string an int id, in one pass.
@@ -184,7 +199,14 @@ func (f *repeatFinder) lines() (firstTok []int, text []string) {
 // runs finds every run of ids with a period up to maxPeriod (fewer when
 // the text is long: the work budget), giving each as token indexes through
 // toTokens.
-func (f *repeatFinder) runs(ids []int32, maxPeriod int, toTokens func(start, unitEnd, end int) (int, int, int)) {
+//
+// A run's first copy may begin anywhere in the unit: "check. Wait, check.
+// Wait, check." has period 3 from its first "." on. startsUnit (nil: any
+// id) says where a copy reads as one (after a sentence's end), and the
+// run starts at the first such id within its first unit, if enough copies
+// follow: else the fold began at a "." and left the run's last "." after
+// it ("repeated 19 more times" followed by a stray ".").
+func (f *repeatFinder) runs(ids []int32, maxPeriod int, startsUnit func(int) bool, toTokens func(start, unitEnd, end int) (int, int, int)) {
 	m := len(ids)
 	if m == 0 {
 		return
@@ -199,8 +221,16 @@ func (f *repeatFinder) runs(ids []int32, maxPeriod int, toTokens func(start, uni
 				continue
 			}
 			// [i-run-p, i) has period p.
-			if copies := (run + p) / p; copies >= minCopies {
+			if (run+p)/p >= minCopies {
 				start := i - run - p
+				for r := start; startsUnit != nil && r < start+p && (i-r)/p >= minCopies; r++ {
+					f.steps++
+					if startsUnit(r) {
+						start = r
+						break
+					}
+				}
+				copies := (i - start) / p
 				s, u, e := toTokens(start, start+p, start+copies*p)
 				f.add(s, u, e, copies)
 			}

@@ -209,6 +209,10 @@ func TestTracePage(t *testing.T) {
 	if !strings.Contains(body, "datg align aligns en-en and en-x traces") || strings.Contains(body, "run datg align") {
 		t.Errorf("x-en's note: %s", regexp.MustCompile(`not-aligned">[^<]*`).FindString(body))
 	}
+	// Its reference DAGs have no statuses and no evidence: no legend of them.
+	if strings.Contains(body, `class="legend"`) {
+		t.Errorf("an unaligned trace's page shows the legend of statuses and evidence")
+	}
 	// An unknown id is a 404 naming it; the id is escaped there too.
 	status, body, _ = get(t, ts, "/trace?id="+url.QueryEscape(hostile))
 	if status != 404 || strings.Contains(body, hostile) || !strings.Contains(body, "no such trace") {

@@ -278,6 +278,9 @@ func countParts(ctx context.Context, conn *sql.Conn, check staleCheck, parts []c
 		if err := p.Choose(ctx, conn); err != nil {
 			return nil, fmt.Errorf("choosing the traces to check: %w", err)
 		}
+		// The pages the part before freed go back first, so that a part
+		// does not run on top of them (duck.ReleaseMemory).
+		duck.ReleaseMemory()
 		if err := conn.QueryRowContext(ctx, q).Scan(dest...); err != nil {
 			return nil, err
 		}

@@ -16,14 +16,40 @@ import (
 // that a test can check a small run in many parts.
 var checkPartAlignments = 100_000
 
+// checkPartTraces is the most traces, about, that a check of one row per
+// trace (answers, compliance, verdicts, detections, trials) reads in one
+// query: its join of the traces with the input (and the verdicts' count
+// of graders per trace, the detections' distinct traces) then holds a
+// part, not the run. Over the whole run at ten times the paper's design
+// the verdicts check alone took DuckDB 130-256 MB (its cap; the stage's
+// peak), the detections check 100 MB; in parts of this size 43 and 37 MB.
+// Each part scans the traces and the input again (trace ids are hashes:
+// no row group is skipped), so parts of 50,000 cost twice the CPU of
+// these for a few MB less: the paper's design (38,250) is one part.
+var checkPartTraces = 100_000
+
+// checkPartition says how a check cuts the run into parts: by the trace
+// ids of table's rows, about *rows of them a part.
+type checkPartition struct {
+	table string
+	rows  *int
+}
+
+var (
+	// byAlignments cuts the run by its alignments (the scores check).
+	byAlignments = &checkPartition{"alignments", &checkPartAlignments}
+	// byTraces cuts it by its traces (the checks of a row per trace).
+	byTraces = &checkPartition{"traces", &checkPartTraces}
+)
+
 // checkPart is a range of consecutive trace ids, chosen by the session
 // variables sql/macros/score_partition.sql reads (in_score_partition), as
 // datg score chooses its parts.
 type checkPart = duck.TraceRange
 
-// checkParts cuts the trace ids of the run's alignments into ranges of
-// about perPart alignments each that together cover every id
+// checkParts cuts the trace ids of table's rows into ranges of about
+// perPart rows each that together cover every id
 // (duck.SampledTraceRanges).
-func checkParts(ctx context.Context, conn *sql.Conn, perPart int) ([]checkPart, error) {
-	return duck.SampledTraceRanges(ctx, conn, "alignments", perPart)
+func checkParts(ctx context.Context, conn *sql.Conn, table string, perPart int) ([]checkPart, error) {
+	return duck.SampledTraceRanges(ctx, conn, table, perPart)
 }

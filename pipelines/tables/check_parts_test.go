@@ -16,7 +16,7 @@ import (
 // holding no trace of the run, and trace ids beyond every trace's.
 func TestScoresCheckInPartsCountsAsTheWholeRun(t *testing.T) {
 	check := inputs["scores"].checks[0]
-	if !check.parted {
+	if check.parts != byAlignments {
 		t.Fatal("the scores check is not counted in parts")
 	}
 	defer func(n int) { checkPartAlignments = n }(checkPartAlignments)
@@ -65,7 +65,7 @@ func TestScoresCheckInPartsCountsAsTheWholeRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close()
-			parts, err := checkParts(ctx, conn, 5)
+			parts, err := checkParts(ctx, conn, "alignments", 5)
 			if err != nil {
 				t.Fatal(err)
 			}

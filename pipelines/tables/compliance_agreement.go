@@ -23,9 +23,10 @@ func complianceAgreement(r *result, _ layoutOpts) grid {
 // detectionChecks finds stale detections: every trace needs a row of each
 // detector for its current text (langcheck writes both in the commit that
 // writes compliance).
-var detectionChecks = []staleCheck{oneCheck(
+var detectionChecks = []staleCheck{tracesCheck(
 	`SELECT DISTINCT t.trace_id FROM traces t
 		CROSS JOIN (VALUES ('langdetect'), ('lingua')) AS d(detector)
-		LEFT JOIN detections x ON x.trace_id = t.trace_id AND x.detector = d.detector
-		WHERE x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash`,
+		LEFT JOIN (SELECT * FROM detections WHERE in_score_partition(trace_id)) x
+			ON x.trace_id = t.trace_id AND x.detector = d.detector
+		WHERE in_score_partition(t.trace_id) AND (x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash)`,
 	"%d %s lack a detections row of each detector for their current text")}

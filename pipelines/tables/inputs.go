@@ -30,18 +30,22 @@ type input struct {
 // besides trace_id, a boolean column stale_1, stale_2, ... for each, true
 // where the row fails that check.
 //
-// A check in parts (parted) counts over one part of the traces at a time
-// (checkParts) and adds the parts' counts: its rows read only the part's
-// trace ids (in_score_partition), and so does countQuery's join of traces.
+// A check in parts (parts set) counts over one part of the traces at a
+// time (checkParts) and adds the parts' counts: its rows read only the
+// part's trace ids (in_score_partition), and so does countQuery's join of
+// traces. Unset, in_score_partition holds every trace: rows then selects
+// the whole run's.
 type staleCheck struct {
 	rows    string
 	formats []string
-	parted  bool
+	parts   *checkPartition
 }
 
-// oneCheck is the staleCheck of one check.
-func oneCheck(rows, format string) staleCheck {
-	return staleCheck{rows: rows, formats: []string{format}}
+// tracesCheck is the staleCheck of one check of a row per trace, counted
+// in parts of the run's traces (byTraces): its rows must read only the
+// traces of the part, and of the input only their rows.
+func tracesCheck(rows, format string) staleCheck {
+	return staleCheck{rows: rows, formats: []string{format}, parts: byTraces}
 }
 
 // traceScope is a set of traces an output table reads (outputTable.Reads).
@@ -67,9 +71,9 @@ var (
 // perTrace is the check of a table with a row per trace: every trace has one
 // for its current text (text_hash).
 func perTrace(table string) []staleCheck {
-	return []staleCheck{oneCheck(
-		fmt.Sprintf(`SELECT t.trace_id FROM traces t LEFT JOIN %s x USING (trace_id)
-			WHERE x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash`, table),
+	return []staleCheck{tracesCheck(
+		fmt.Sprintf(`SELECT t.trace_id FROM traces t LEFT JOIN (SELECT * FROM %s WHERE in_score_partition(trace_id)) x USING (trace_id)
+			WHERE in_score_partition(t.trace_id) AND (x.trace_id IS NULL OR x.text_hash IS DISTINCT FROM t.text_hash)`, table),
 		"%d %s have no "+table+" row for their current text")}
 }
 
@@ -78,18 +82,21 @@ var inputs = map[string]input{
 	"annotations": {"datg import annotations", ErrStale, nil},
 	// Every controlled trace (Base included: one attempt each) has its
 	// attempts: its cost is their tokens.
-	"trials": {"datg control", ErrStale, []staleCheck{oneCheck(
-		`SELECT t.trace_id FROM traces t WHERE t.method IN ('control-base', 'loop-retry', 'formula-retry')
-			AND NOT EXISTS (SELECT 1 FROM trials x WHERE x.trace_id = t.trace_id)`,
+	"trials": {"datg control", ErrStale, []staleCheck{tracesCheck(
+		`SELECT t.trace_id FROM traces t WHERE in_score_partition(t.trace_id)
+			AND t.method IN ('control-base', 'loop-retry', 'formula-retry')
+			AND NOT EXISTS (SELECT 1 FROM trials x WHERE in_score_partition(x.trace_id) AND x.trace_id = t.trace_id)`,
 		"%d %s have no trials rows")}},
 	"answers":    {"datg verify", ErrNotGraded, perTrace("answers")},
 	"compliance": {"datg langcheck", ErrStale, perTrace("compliance")},
-	// Every trace has every grader's verdict on its current text.
-	"verdicts": {"datg verify", ErrNotGraded, []staleCheck{oneCheck(
+	// Every trace has every grader's verdict on its current text: every
+	// grader of the run, whichever part its verdicts are in.
+	"verdicts": {"datg verify", ErrNotGraded, []staleCheck{tracesCheck(
 		`SELECT t.trace_id FROM traces t LEFT JOIN (
-				SELECT trace_id, text_hash, count(DISTINCT grader) AS graders FROM verdicts GROUP BY ALL) v
+				SELECT trace_id, text_hash, count(DISTINCT grader) AS graders FROM verdicts
+				WHERE in_score_partition(trace_id) GROUP BY ALL) v
 			ON v.trace_id = t.trace_id AND v.text_hash = t.text_hash
-			WHERE coalesce(v.graders, 0) < (SELECT count(DISTINCT grader) FROM verdicts)`,
+			WHERE in_score_partition(t.trace_id) AND coalesce(v.graders, 0) < (SELECT count(DISTINCT grader) FROM verdicts)`,
 		"%d %s lack a grader's verdict for their current text")}},
 	"detections": {"datg langcheck", ErrStale, detectionChecks},
 	// Scores cover the aligned traces, not all: they must come from
@@ -103,9 +110,9 @@ var inputs = map[string]input{
 	// with no scores row.
 	// The lineage and the scores of the run in one join took memory in the
 	// run's size (272 MB at ten times the paper's design, 106 MB at it):
-	// the check counts the run in parts of its traces (parted).
+	// the check counts the run in parts of its traces (byAlignments).
 	"scores": {"datg align and datg score", ErrStale, []staleCheck{{
-		parted: true,
+		parts: byAlignments,
 		rows: `SELECT * FROM (
 			SELECT l.trace_id,
 				s.trace_id IS NOT NULL AND NOT l.current_text AS stale_1,
@@ -140,7 +147,7 @@ func countQuery(check staleCheck) string {
 		}
 	}
 	traces := "traces"
-	if check.parted {
+	if check.parts != nil {
 		traces = "(SELECT * FROM traces WHERE in_score_partition(trace_id))"
 	}
 	return fmt.Sprintf("SELECT %s FROM (%s) stale LEFT JOIN %s t USING (trace_id)", strings.Join(counts, ", "), check.rows, traces)
@@ -233,17 +240,6 @@ func (c *inputCheck) staleRows(ctx context.Context, in input) (map[traceScope]st
 // count counts a check's stale rows in every scope (countQuery's columns),
 // part by part for a check in parts.
 func (c *inputCheck) count(ctx context.Context, check staleCheck) ([]int64, error) {
-	if !check.parted {
-		n := make([]int64, len(check.formats)*len(scopes))
-		dest := make([]any, len(n))
-		for i := range n {
-			dest[i] = &n[i]
-		}
-		if err := c.db.QueryRowContext(ctx, countQuery(check)).Scan(dest...); err != nil {
-			return nil, err
-		}
-		return n, nil
-	}
 	// The variables that choose a part are the connection's.
 	conn, err := c.db.Conn(ctx)
 	if err != nil {
@@ -252,11 +248,20 @@ func (c *inputCheck) count(ctx context.Context, check staleCheck) ([]int64, erro
 	defer conn.Close()
 	// Every trace again for whoever uses the connection next.
 	defer checkPart{}.Choose(context.WithoutCancel(ctx), conn)
-	parts, err := checkParts(ctx, conn, checkPartAlignments)
+	parts, err := check.cut(ctx, conn)
 	if err != nil {
 		return nil, err
 	}
 	return countParts(ctx, conn, check, parts)
+}
+
+// cut is the parts count counts a check in: one, every trace, for a check
+// not counted in parts.
+func (check staleCheck) cut(ctx context.Context, conn *sql.Conn) ([]checkPart, error) {
+	if check.parts == nil {
+		return []checkPart{{}}, nil
+	}
+	return checkParts(ctx, conn, check.parts.table, *check.parts.rows)
 }
 
 // countParts adds a check's counts over parts, which must cover every
@@ -273,6 +278,9 @@ func countParts(ctx context.Context, conn *sql.Conn, check staleCheck, parts []c
 		if err := p.Choose(ctx, conn); err != nil {
 			return nil, fmt.Errorf("choosing the traces to check: %w", err)
 		}
+		// The pages the part before freed go back first, so that a part
+		// does not run on top of them (duck.ReleaseMemory).
+		duck.ReleaseMemory()
 		if err := conn.QueryRowContext(ctx, q).Scan(dest...); err != nil {
 			return nil, err
 		}

@@ -13,6 +13,11 @@ import (
 	"github.com/datg/datg/schema"
 )
 
+// oneCheck is the staleCheck of one check, in one query.
+func oneCheck(rows, format string) staleCheck {
+	return staleCheck{rows: rows, formats: []string{format}}
+}
+
 // scoresChecksBefore are the scores input's four checks as they were
 // before one query read the lineage for all of them: the reference the
 // one query must match, count for count.

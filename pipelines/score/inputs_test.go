@@ -13,8 +13,8 @@ import (
 // the run beyond a constant (the study's reference tables). Copies of
 // the run's inputs in trace id order as temporary tables (before the
 // part files) held them whole all along: 573 bytes an alignment here,
-// resident between the parts and under each part's peak, which is most
-// of what datg score's peak gained from 1x to 10x (issue 23).
+// resident between the parts and under each part's peak, part of what
+// datg score's peak gained from 1x to 10x (issue 23).
 const maxTableBytesPerAlignment = 16
 
 // TestScoreHoldsNoCopyOfTheRun scores runs of 4,000 and 20,000

@@ -22,14 +22,14 @@ import (
 // They were temporary tables in trace id order before, made at 4 parts
 // or more: DuckDB held them, in memory up to its cap, from the sort to
 // the last part, so every part's peak stood on them, and the sort itself
-// filled the cap. That was most of what datg score's peak gained from
-// the paper's design to ten times it: 296-330 MiB against 223-226
-// (issue 23; BENCHMARKS.md, "score's inputs as files of a part"). The
-// files are written by DuckDB's partitioned COPY, which streams (no
-// sort; https://duckdb.org/docs/stable/data/partitioning/partitioned_writes),
+// filled the cap: the 10x run's peak was 315-316 MiB, 287-288 with the
+// files (the paper's design: 234-237, 226-228; issue 23; BENCHMARKS.md,
+// "score's inputs as files of a part"). The files are written by
+// DuckDB's partitioned COPY, which streams (no sort;
+// https://duckdb.org/docs/stable/data/partitioning/partitioned_writes),
 // into DuckDB's private directory, which Close removes. The paper's
-// design (3 parts) is written as files too: built alike, its peak and
-// CPU were those of the run's files read 3 times (BENCHMARKS.md).
+// design (3 parts) takes them too, the same path as any larger run: the
+// same CPU as its parts reading the run's files, and no higher a peak.
 var partInputs = []struct{ name, query string }{
 	{"stg_alignment_lineage", "FROM main.stg_alignment_lineage"},
 	{"alignment_events", "SELECT trace_id, dag_id, aligner, node_id, status, start_char, block_id FROM main.alignment_events"},

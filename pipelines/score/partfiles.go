@@ -74,9 +74,11 @@ func writePartFiles(ctx context.Context, conn *sql.Conn, parts []part) (*partFil
 			index, partColumn, in.query, sqlString(out), partColumn, partRowGroup)); err != nil {
 			return nil, fmt.Errorf("writing %s by part: %w", in.name, err)
 		}
-		if _, err := os.Stat(out); err == nil {
-			f.written[in.name] = true
+		written, err := filepath.Glob(filepath.Join(out, "*", "*.parquet"))
+		if err != nil {
+			return nil, err
 		}
+		f.written[in.name] = len(written) > 0
 	}
 	return f, f.views(ctx, conn)
 }

@@ -36,6 +36,10 @@ import (
 	"github.com/marcboeker/go-duckdb/v2"
 )
 
+// partitionedWriteFlush is how many rows a thread of a partitioned COPY
+// holds before it writes them out.
+const partitionedWriteFlush = 32_768
+
 // DB is DuckDB over one run directory.
 type DB struct {
 	*sql.DB
@@ -142,6 +146,12 @@ func (db *DB) setup(ctx context.Context) error {
 	lockDown := append(db.Limits.settings(),
 		// A generation's files never change: their footers are read once.
 		"SET parquet_metadata_cache = true",
+		// A partitioned COPY (datg score's part files) keeps each
+		// thread's rows in memory until it holds this many, then writes
+		// them out: the default (524,288) held more than a part's rows
+		// of the events at ten times the paper's design, and past
+		// DuckDB's cap with the alignments' raw replies.
+		fmt.Sprintf("SET partitioned_write_flush_threshold = %d", partitionedWriteFlush),
 		"SET temp_directory = "+quote(tmp),
 		"SET allowed_paths = ["+strings.Join(allowed, ", ")+"]",
 		"SET enable_external_access = false",

@@ -100,6 +100,13 @@ func TestScoresMatchTheQueryBefore(t *testing.T) {
 		"bench":  {scaleWorld(rand.New(rand.NewPCG(1, 2)), 5_000, 4), 2_000},
 		"design": {designWorld(rand.New(rand.NewPCG(3, 4)), 5_000, 6), 1_500},
 	}
+	// A run in parts with no harmful actions, or no events either: an
+	// input without rows has no part files, and is read from the run.
+	bare := designWorld(rand.New(rand.NewPCG(3, 5)), 5_000, 6)
+	bare.actions = nil
+	worlds["design without harmful actions"] = scored{bare, 1_000}
+	bare.events = nil
+	worlds["design without events"] = scored{bare, 1_000}
 	for seed := uint64(1); seed <= 8; seed++ {
 		parts := 50_000 // one part
 		if seed%2 == 0 {

@@ -4,6 +4,6 @@
 // alignment_events, harmful_actions and traces, and rewrites
 // DIR/scores.parquet. A large run is scored in parts of consecutive traces
 // (parts.go), one query each, so its memory follows a part, not the run;
-// in 4 parts or more its inputs are first copied in trace order
-// (sorted.go), so that each part reads its own traces' blocks only.
+// in 2 parts or more its inputs are first written as files of a part
+// each (partfiles.go), so that each part reads its own traces' rows only.
 package score

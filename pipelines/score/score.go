@@ -67,8 +67,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	if len(parts) >= minPartsToSort {
-		if err := sortInputs(ctx, conn); err != nil {
+	// One part (a small run) reads the run's files once: nothing to cut.
+	var files *partFiles
+	if len(parts) > 1 {
+		if files, err = writePartFiles(ctx, conn, parts); err != nil {
 			return sum, err
 		}
 	}
@@ -87,7 +89,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		return nil
 	}
-	for _, p := range parts {
+	for i, p := range parts {
+		if files != nil {
+			if err := files.choose(ctx, conn, i); err != nil {
+				return sum, err
+			}
+		}
 		if err := scoreOrHalve(ctx, conn, q.Text, p, maxHalvings, &sum, add); err != nil {
 			return sum, err
 		}
@@ -184,7 +191,7 @@ func scanScore(rows *sql.Rows) (schema.Score, error) {
 // times the paper's design) and took 1.4 GB of memory under 1 GiB; a part
 // of partAlignments runs under this cap, and one that does not is scored
 // in halves. Under 256 MiB the parts and the copies in trace order
-// (sortInputs) of a run ten times the design filled the cap, where the
+// (temporary tables then; part files now, partfiles.go) of a run ten times the design filled the cap, where the
 // design's parts took about 150 MB: the cap was part of what grew with
 // the run. Under 160 MiB 28 of the 30 parts of scripts/scale.sh 10's run
 // ran out of memory and were scored again in halves (twice the CPU);

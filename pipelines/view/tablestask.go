@@ -102,6 +102,10 @@ func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf f
 			return
 		}
 	}
+	// The pages DuckDB's allocator keeps after the builds' queries (up to
+	// about 10 s) are returned before the tables are computed: else the
+	// child's peak came on top of them (internal/duck's allocator.go).
+	duck.ReleaseMemory()
 	progress := func(done int) {
 		task.mu.Lock()
 		task.count = done

@@ -3,6 +3,7 @@ package view
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/datg/datg/internal/store"
+	"github.com/datg/datg/schema"
 )
 
 // tablesChildren are the processes computing tables that pid started
@@ -240,4 +244,43 @@ func (w *syncWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.w.Write(p)
+}
+
+// A newer generation stops the old one's child (it is not left computing
+// tables no page will show), and the new generation's tables are
+// computed by a child of their own.
+func TestNewGenerationStopsTheTablesChild(t *testing.T) {
+	needProc(t)
+	tablesAtOpen(t)
+	dir := writeRun(t, 6)
+	s, ts := serveWith(t, dir, t.TempDir())
+	old := currentTask(s)
+	var child int
+	for deadline := time.Now().Add(2 * time.Minute); child == 0; time.Sleep(10 * time.Millisecond) {
+		if c := tablesChildren(t, os.Getpid()); len(c) > 0 {
+			child = c[0]
+		} else if time.Now().After(deadline) {
+			t.Fatal("no child computes the tables after 2 minutes")
+		}
+	}
+	traces, err := store.ReadAll(dir, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces[:4]); err != nil {
+		t.Fatal(err)
+	}
+	if _, body, _ := get(t, ts, "/"); !strings.Contains(body, "The run has a new commit") {
+		t.Fatalf("the new commit is not read")
+	}
+	waitClosed(t, old.done, "the old generation's tables")
+	if st := old.status(); !errors.Is(st.err, context.Canceled) {
+		t.Errorf("the old generation's tables ended with %v, not stopped", st.err)
+	}
+	if alive(child) {
+		t.Errorf("the old generation's child %d outlived its computation", child)
+	}
+	if body := tablesWhenReady(t, ts); !strings.Contains(body, `id="t-datg_main"`) {
+		t.Errorf("the new generation's tables:\n%s", body)
+	}
 }

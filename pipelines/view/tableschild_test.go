@@ -190,7 +190,9 @@ func TestKillingTheViewerKillsTheTablesChild(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := writeRun(t, 6)
 			cmd := exec.Command(os.Args[0])
-			cmd.Env = append(os.Environ(), serveForKillEnv+"="+dir, serveForKillEnv+"_CACHE="+t.TempDir())
+			// Its temporary files in the test's: a viewer killed leaves its
+			// private directory of the tables (nothing removes it).
+			cmd.Env = append(os.Environ(), serveForKillEnv+"="+dir, serveForKillEnv+"_CACHE="+t.TempDir(), "TMPDIR="+t.TempDir())
 			out, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)

@@ -47,6 +47,12 @@ var commands = []*Command{
 	cmdVersion,
 }
 
+// internalCommands are run by datg itself, not by hand: neither datg help
+// nor the README lists them.
+var internalCommands = []*Command{
+	cmdViewTables,
+}
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:])
@@ -124,7 +130,7 @@ func parseFlags(cmd *Command, args []string) error {
 }
 
 func lookup(name string) *Command {
-	for _, c := range commands {
+	for _, c := range append(commands[:len(commands):len(commands)], internalCommands...) {
 		if c.Name() == name {
 			return c
 		}

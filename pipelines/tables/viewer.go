@@ -35,7 +35,10 @@ func Listings() []Listing {
 // written.
 type Readiness struct {
 	Missing []string
-	Stale   []string
+	// MissingRun says what to run for the missing inputs, as datg tables
+	// says when it skips the table.
+	MissingRun string
+	Stale      []string
 }
 
 // CheckListings checks every listed table's inputs as datg tables does
@@ -53,10 +56,37 @@ func CheckListings(ctx context.Context, db *duck.DB) (map[string]Readiness, erro
 			return nil, err
 		}
 		r := Readiness{Missing: missing}
+		if len(missing) > 0 {
+			r.MissingRun = producers(missing)
+		}
 		for _, s := range stale {
 			r.Stale = append(r.Stale, fmt.Sprintf("%s: %s (run %s)", s.input, s.what, inputs[s.input].producer))
 		}
 		out[t.Name] = r
 	}
 	return out, nil
+}
+
+// OpenRun opens the run's database as datg tables does, with the same
+// limits (its DuckDB memory cap), so a viewer computing the tables in a
+// process of their own runs them as datg tables runs them.
+func OpenRun(ctx context.Context, dir string) (*duck.DB, error) {
+	return openRun(ctx, dir)
+}
+
+// SharedInputs keeps, in one run's database, the rows of the staging views
+// several tables read (the DATG bootstrap: sharedViews), the first time a
+// table's query names one, as datg tables does: the bootstrap is then
+// computed once for datg_main and datg_full, not once for each.
+type SharedInputs struct{ s *sharedInputs }
+
+// NewSharedInputs keeps shared views' rows in db, for the tables' queries
+// run over it after.
+func NewSharedInputs(db *duck.DB) *SharedInputs {
+	return &SharedInputs{newSharedInputs(db.DB)}
+}
+
+// Prepare keeps the rows of every shared view query names, once.
+func (s *SharedInputs) Prepare(ctx context.Context, query string) error {
+	return s.s.prepare(ctx, query)
 }

@@ -45,6 +45,13 @@ func writeRunIn(t testing.TB, dir string, more int) string {
 		traces   []schema.Trace
 		verdicts []schema.Verdict
 		dets     []schema.Detection
+		// answers and compliance are the run's chosen grader's verdicts
+		// and detector's detections, as datg verify and datg langcheck
+		// write them beside every grader's and detector's: a run never has
+		// verdicts without answers (the tables that read answers are
+		// skipped without them, as datg tables skips them).
+		answers    []schema.Answer
+		compliance []schema.Compliance
 	)
 	add := func(id, model, dir, in, reason, text string, correct bool) {
 		traces = append(traces, schema.Trace{TraceID: id, Model: model, Direction: dir, InputLang: in, ReasoningLang: reason,
@@ -55,6 +62,10 @@ func writeRunIn(t testing.TB, dir string, more int) string {
 		dets = append(dets,
 			schema.Detection{TraceID: id, Detector: "langdetect", Detected: reason, Compliant: true, Status: "ok", TextHash: "h"},
 			schema.Detection{TraceID: id, Detector: "lingua", Detected: reason + "," + hostile, Compliant: false, Status: "mixed", TextHash: "h"})
+		answers = append(answers, schema.Answer{TraceID: id, Extracted: "<2>" + hostile, HasAnswer: true, Correct: correct, Gold: "2",
+			Reason: "exact", FoundIn: "boxed", Grader: "math-verify 0.8.0", TextHash: "h"})
+		compliance = append(compliance, schema.Compliance{TraceID: id, Requested: reason, Detected: reason, Compliant: true, Status: "ok",
+			Chars: 100, Shares: reason + ":0.99", Detector: "langdetect", TextHash: "h"})
 	}
 	add("t-en-x", "m"+hostile, "en-x", "en", "sw", loopText, true)
 	add("t-x-en", "m"+hostile, "x-en", "sw", "en", "plain x-en text", false)
@@ -65,6 +76,8 @@ func writeRunIn(t testing.TB, dir string, more int) string {
 	must(store.WriteAll(dir, schema.Traces, store.Meta{}, traces))
 	must(store.WriteAll(dir, schema.Verdicts, store.Meta{}, verdicts))
 	must(store.WriteAll(dir, schema.Detections, store.Meta{}, dets))
+	must(store.WriteAll(dir, schema.Answers, store.Meta{}, answers))
+	must(store.WriteAll(dir, schema.Compliances, store.Meta{}, compliance))
 	must(store.WriteAll(dir, schema.Problems, store.Meta{}, []schema.Problem{
 		{ProblemID: "low-0", Level: "low", Lang: "en", Question: "What is $\\frac{4}{2}$? " + hostile, Answer: "2"},
 		{ProblemID: "low-0", Level: "low", Lang: "sw", Question: "Ni nini $\\frac{4}{2}$?", Answer: "2"}}))

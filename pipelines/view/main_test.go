@@ -2,11 +2,14 @@ package view
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -21,13 +24,45 @@ import (
 // computeTablesAtOpen, beforeTable) or the environment (t.Setenv), and
 // restore it when they end, never run beside them; nor do the tests that
 // measure memory.
+//
+// The test binary doubles as datg's hidden view-tables command, which the
+// viewer runs to compute a generation's tables (tableschild.go): run so,
+// it computes them and exits.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == TablesChildCommand {
+		os.Exit(tablesChildMain(os.Args[2:]))
+	}
+	if dir := os.Getenv(serveForKillEnv); dir != "" {
+		os.Exit(serveForKill(dir))
+	}
 	computeTablesAtOpen = false
 	code := m.Run()
 	if shared.root != "" {
 		os.RemoveAll(shared.root)
 	}
 	os.Exit(code)
+}
+
+// tablesChildMain is datg view-tables (cmd/datg's cmd_viewtables.go) in
+// the test binary: its flags, and its error on standard error.
+func tablesChildMain(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := TablesChildConfig{Stdout: os.Stdout, Stderr: os.Stderr}
+	fs := flag.NewFlagSet(TablesChildCommand, flag.ContinueOnError)
+	fs.StringVar(&cfg.Generation, "generation", "", "")
+	fs.Int64Var(&cfg.ProbeSeed, "probe-seed", 0, "")
+	fs.StringVar(&cfg.Out, "out", "", "")
+	fs.StringVar(&cfg.Key, "key", "", "")
+	fs.StringVar(&cfg.Keep, "keep", "", "")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := RunTablesChild(ctx, cfg); err != nil {
+		fmt.Fprintf(os.Stderr, "datg: %s: %v\n", TablesChildCommand, err)
+		return 1
+	}
+	return 0
 }
 
 // shared is a run with its paper tables computed once, for the tests that

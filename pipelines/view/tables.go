@@ -52,8 +52,10 @@ type tableView struct {
 	// over the traces it reads): the page refuses it too, showing no
 	// numbers.
 	Stale []string
-	// Missing are the inputs the run lacks (datg tables skips the table).
-	Missing []string
+	// Missing are the inputs the run lacks: datg tables skips the table,
+	// and the page shows none of it; MissingRun is what makes them.
+	Missing    []string
+	MissingRun string
 	// Empty says why the table has no rows, when that is known (its
 	// probe has no traces at the seed the viewer reads).
 	Empty   string
@@ -69,13 +71,14 @@ type tableRow struct {
 // tableResult is one table as its query answered, before the page links
 // its rows: what the cache keeps (tablescache.go).
 type tableResult struct {
-	Name    string
-	Err     string
-	Stale   []string
-	Missing []string
-	Empty   string // why it has no rows (probeNote)
-	Columns []string
-	Rows    [][]tableCell
+	Name       string
+	Err        string
+	Stale      []string
+	Missing    []string
+	MissingRun string
+	Empty      string // why it has no rows (probeNote)
+	Columns    []string
+	Rows       [][]tableCell
 }
 
 // tableCell is one value of a table as text; Null tells SQL's NULL from
@@ -116,7 +119,13 @@ func (s *Server) tables(_ context.Context, r *runDB, _ *http.Request, info *page
 
 // computeTables runs every table's query over the generation, one after
 // the other, telling progress (when set) how many are done. A query's
-// error is its table's (the others still run); an ended ctx ends it.
+// error is its table's (the others still run); an ended ctx ends it. A
+// table whose inputs the run lacks, or has stale, is not queried, as datg
+// tables writes neither: its page says why. The DATG bootstrap that
+// datg_main and datg_full both read is computed once for the two, as
+// datg tables does (tables.SharedInputs): its rows are then kept in r's
+// database (the tables are computed in a process of their own, which
+// exits after them: tableschild.go).
 func computeTables(ctx context.Context, r *runDB, progress func(done int)) ([]tableResult, error) {
 	if err := beforeTable(ctx, ""); err != nil {
 		return nil, err
@@ -125,15 +134,20 @@ func computeTables(ctx context.Context, r *runDB, progress func(done int)) ([]ta
 	if err != nil {
 		return nil, fmt.Errorf("checking the tables' inputs: %w", err)
 	}
+	shared := tables.NewSharedInputs(r.db)
 	var out []tableResult
 	for i, l := range tables.Listings() {
 		f, ok := datgsql.Table(l.Name)
 		if !ok {
 			return nil, fmt.Errorf("sql/tables has no %s.sql", l.Name)
 		}
-		tr := tableResult{Name: l.Name, Stale: ready[l.Name].Stale, Missing: ready[l.Name].Missing}
-		if len(tr.Stale) == 0 {
+		rd := ready[l.Name]
+		tr := tableResult{Name: l.Name, Stale: rd.Stale, Missing: rd.Missing, MissingRun: rd.MissingRun}
+		if len(tr.Stale) == 0 && len(tr.Missing) == 0 {
 			err := beforeTable(ctx, l.Name)
+			if err == nil {
+				err = shared.Prepare(ctx, f.Text)
+			}
 			if err == nil {
 				err = runTable(ctx, r, f.Text, &tr)
 			}
@@ -200,7 +214,7 @@ func tablesPageOf(results []tableResult) *tablesPage {
 	}
 	p := &tablesPage{}
 	for _, tr := range results {
-		tv := tableView{Name: tr.Name, Err: tr.Err, Stale: tr.Stale, Missing: tr.Missing, Empty: tr.Empty, Columns: tr.Columns}
+		tv := tableView{Name: tr.Name, Err: tr.Err, Stale: tr.Stale, Missing: tr.Missing, MissingRun: tr.MissingRun, Empty: tr.Empty, Columns: tr.Columns}
 		if p.ProbeNote == "" {
 			p.ProbeNote = tr.Empty
 		}

@@ -26,8 +26,10 @@ import (
 // tables computed again. Without a usable cache (none, one inside the run,
 // a generation without a manifest) they are computed at each start.
 
-// tablesFormat is the entry's format (2: a table says why it is empty).
-const tablesFormat = 2
+// tablesFormat is the entry's format (2: a table says why it is empty;
+// 3: a table whose inputs are missing says what makes them, and has no
+// rows).
+const tablesFormat = 3
 
 // tablesCache is where a generation's tables are kept ("" path: nowhere).
 type tablesCache struct {

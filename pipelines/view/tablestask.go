@@ -83,12 +83,13 @@ func (s *Server) startTables(r *runDB) *tablesTask {
 	return task
 }
 
-// run computes the tables once the search index's build has ended, then
-// keeps them in the cache when every query answered (an error may not
-// recur: the next viewer tries again). One build at a time: at once, the
-// first start's peak was their sum (the search index's and the tables'
-// 352 MB at 382,500 traces, where the row file's build peaks at 220-230
-// MB; BENCHMARKS.md). (A DuckDB of their own, closed after them, was
+// run computes the tables once the search index's build has ended, in a
+// process of their own (tableschild.go), which keeps them in the cache
+// when every query answered (an error may not recur: the next viewer
+// tries again). One build at a time: at once, the first start's peak was
+// their sum (the search index's and the tables' 352 MB at 382,500 traces,
+// where the row file's build peaks at 220-230 MB; BENCHMARKS.md). (A
+// DuckDB of their own in the viewer's process, closed after them, was
 // tried and not kept: it lowered neither the peak nor the memory kept
 // after them, for a second DuckDB's setup.)
 func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf func(string, ...any)) {
@@ -101,18 +102,26 @@ func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf f
 			return
 		}
 	}
-	// The pages DuckDB's allocator keeps after a query (up to about 10 s)
-	// are returned before the tables and after each one: else each query
-	// ran on top of the last one's, and the builds' (internal/duck's
-	// allocator.go).
+	// The pages DuckDB's allocator keeps after the builds' queries (up to
+	// about 10 s) are returned before the tables are computed: else the
+	// child's peak came on top of them (internal/duck's allocator.go).
 	duck.ReleaseMemory()
-	start := time.Now()
-	results, err := computeTables(ctx, r, func(done int) {
-		duck.ReleaseMemory()
+	progress := func(done int) {
 		task.mu.Lock()
 		task.count = done
 		task.mu.Unlock()
-	})
+	}
+	notKept := func(err error) {
+		logf("datg view: keeping the paper tables of generation %d: %v (the next viewer computes them again)", r.gen, err)
+	}
+	start := time.Now()
+	var results []tableResult
+	var err error
+	if tablesInChild {
+		results, err = computeTablesInChild(ctx, r, c, progress, notKept)
+	} else {
+		results, err = computeTablesHere(ctx, r, c, progress, notKept)
+	}
 	if err != nil {
 		task.fail(err)
 		if ctx.Err() == nil {
@@ -124,14 +133,28 @@ func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf f
 	task.page = tablesPageOf(results)
 	task.mu.Unlock()
 	logf("datg view: the paper tables of generation %d are ready (%v)", r.gen, time.Since(start).Round(time.Millisecond))
-	for _, tr := range results {
-		if tr.Err != "" {
-			return
-		}
+}
+
+// computeTablesHere computes r's tables in the viewer's process (the
+// package's tests that set beforeTable), and keeps them in c when every
+// query answered, as the child does.
+func computeTablesHere(ctx context.Context, r *runDB, c tablesCache, progress func(done int), notKept func(error)) ([]tableResult, error) {
+	// The pages DuckDB's allocator keeps after a query (up to about 10 s)
+	// are returned before the tables and after each one: else each query
+	// ran on top of the last one's, and the builds' (internal/duck's
+	// allocator.go).
+	duck.ReleaseMemory()
+	results, err := computeTables(ctx, r, func(done int) {
+		duck.ReleaseMemory()
+		progress(done)
+	})
+	if err != nil || !allAnswered(results) {
+		return results, err
 	}
 	if err := c.write(results); err != nil {
-		logf("datg view: keeping the paper tables of generation %d: %v (the next viewer computes them again)", r.gen, err)
+		notKept(err)
 	}
+	return results, nil
 }
 
 // fail records why the task has no tables.

@@ -20,13 +20,15 @@ import (
 )
 
 // setBeforeTable makes fn run before each table's query (and, as table
-// "", before the tables' inputs are checked) for the rest of the test.
-// Set it before the server starts: it is put back after the server (and
-// every computation of its tables) has stopped.
+// "", before the tables' inputs are checked) for the rest of the test,
+// the tables computed in the test's process (fn is a hook of this
+// process, not of a child's: tablesInChild). Set it before the server
+// starts: it is put back after the server (and every computation of its
+// tables) has stopped.
 func setBeforeTable(t *testing.T, fn func(ctx context.Context, table string) error) {
-	old := beforeTable
-	beforeTable = fn
-	t.Cleanup(func() { beforeTable = old })
+	old, oldChild := beforeTable, tablesInChild
+	beforeTable, tablesInChild = fn, false
+	t.Cleanup(func() { beforeTable, tablesInChild = old, oldChild })
 }
 
 // slowTables are the tables whose queries take seconds of CPU on any run,

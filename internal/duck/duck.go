@@ -271,6 +271,11 @@ func (db *DB) Generation() int { return db.snap.Generation }
 // for a run read in place), for reading its manifest. Never write to it.
 func (db *DB) SnapshotDir() string { return db.snap.Dir }
 
+// PrivateDir is a directory of this database's own (DuckDB's spill files
+// are in it) for a process's temporary files: Close removes it, and when
+// the process is killed the next datg process to open a database does.
+func (db *DB) PrivateDir() string { return db.tempDir.path }
+
 // Close closes the database and releases the run's generation.
 func (db *DB) Close() error {
 	err := db.DB.Close()

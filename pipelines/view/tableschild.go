@@ -165,7 +165,10 @@ func computeTablesInChild(ctx context.Context, r *runDB, c tablesCache, progress
 	if err != nil {
 		return nil, fmt.Errorf("finding datg's executable to compute the tables: %w", err)
 	}
-	tmp, err := os.MkdirTemp("", "datg-view-tables-")
+	// In the viewer's DuckDB's private directory: were the viewer killed,
+	// the next datg process removes it (a directory of its own in $TMPDIR
+	// was left behind).
+	tmp, err := os.MkdirTemp(r.db.PrivateDir(), "view-tables-")
 	if err != nil {
 		return nil, fmt.Errorf("%w: the paper tables' temporary file: %v", ErrNoWritableDir, err)
 	}

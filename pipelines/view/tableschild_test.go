@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
 )
@@ -190,9 +191,8 @@ func TestKillingTheViewerKillsTheTablesChild(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := writeRun(t, 6)
 			cmd := exec.Command(os.Args[0])
-			// Its temporary files in the test's: a viewer killed leaves its
-			// private directory of the tables (nothing removes it).
-			cmd.Env = append(os.Environ(), serveForKillEnv+"="+dir, serveForKillEnv+"_CACHE="+t.TempDir(), "TMPDIR="+t.TempDir())
+			tmp := t.TempDir()
+			cmd.Env = append(os.Environ(), serveForKillEnv+"="+dir, serveForKillEnv+"_CACHE="+t.TempDir(), "TMPDIR="+tmp)
 			out, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -231,6 +231,17 @@ func TestKillingTheViewerKillsTheTablesChild(t *testing.T) {
 					t.Fatalf("the tables' child %d outlived its viewer (%s) by 30 s", child, sig)
 				}
 				time.Sleep(10 * time.Millisecond)
+			}
+			// The next datg process removes what the killed ones left in
+			// the temporary directory: nothing of theirs remains.
+			t.Setenv("TMPDIR", tmp)
+			db, err := duck.Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("after the viewer (%s) and its child, %s holds %s", sig, tmp, left[0].Name())
 			}
 		})
 	}

@@ -2,6 +2,9 @@ package view
 
 import (
 	"context"
+	"io"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -9,16 +12,19 @@ import (
 )
 
 // Each paper table's query starts with none of the pages DuckDB's
-// allocator kept from the one before (returned after each: tablestask.go).
-// Kept, they added up to the first start's peak: 130 MB of them after a
-// table's query at 382,500 traces, 1 MB of its own memory left
-// (BENCHMARKS.md, "The viewer's first start"). Where the allocator cannot
-// be read (not DuckDB's Linux build) the test has nothing to check.
+// allocator kept from the one before (returned after each, by the tables'
+// own process: RunTablesChild, run here in the test's). Kept, they added
+// up to the first start's peak: 130 MB of them after a table's query at
+// 382,500 traces, 1 MB of its own memory left (BENCHMARKS.md, "The
+// viewer's first start"). Without the release every table starts with
+// 42-96 MB kept; with it, all but one with none, and one table may start
+// with a free that landed after the release (a result's memory freed by
+// another thread: 24 MB once in CI under load). Where the allocator
+// cannot be read (not DuckDB's Linux build) the test has nothing to check.
 func TestEachTableStartsWithDuckDBsMemoryReturned(t *testing.T) {
 	if duck.AllocatorKept() < 0 {
 		t.Skip("DuckDB's allocator is not readable here")
 	}
-	tablesAtOpen(t)
 	var mu sync.Mutex
 	kept := map[string]int64{}
 	var order []string
@@ -31,22 +37,28 @@ func TestEachTableStartsWithDuckDBsMemoryReturned(t *testing.T) {
 		}
 		return nil
 	})
-	s, ts := serveWith(t, writeRun(t, 300), t.TempDir())
-	tablesWhenReady(t, ts)
-	<-currentTask(s).done
+	dir := t.TempDir()
+	var progress strings.Builder
+	err := RunTablesChild(context.Background(), TablesChildConfig{Generation: writeRun(t, 300), Out: filepath.Join(dir, "tables"),
+		Key: uncachedKey, Stdout: &progress, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	// The first table follows the inputs' check, the others each a table.
-	var worst int64
+	over := 0
 	for _, table := range order {
 		t.Logf("%s: %d KB kept before it", table, kept[table]>>10)
-		worst = max(worst, kept[table])
+		if kept[table] > keptBound {
+			over++
+		}
 	}
 	if len(order) < 2 {
 		t.Fatalf("%d tables computed", len(order))
 	}
-	if worst > keptBound {
-		t.Errorf("up to %d KB of freed pages kept by DuckDB's allocator when a table's query began, want at most %d KB", worst>>10, keptBound>>10)
+	if over > 1 {
+		t.Errorf("%d of %d tables began with more than %d KB of freed pages kept by DuckDB's allocator", over, len(order), keptBound>>10)
 	}
 }
 

@@ -25,12 +25,7 @@ var viewTablesCfg view.TablesChildConfig
 
 func init() {
 	cmdViewTables.Run = runViewTables
-	fs := &cmdViewTables.Flag
-	fs.StringVar(&viewTablesCfg.Generation, "generation", "", "the generation's directory")
-	fs.Int64Var(&viewTablesCfg.ProbeSeed, "probe-seed", 0, "the seed of the direction probe")
-	fs.StringVar(&viewTablesCfg.Out, "out", "", "the file to write the tables to")
-	fs.StringVar(&viewTablesCfg.Key, "key", "", "the cache entry's key")
-	fs.StringVar(&viewTablesCfg.Keep, "keep", "", "the cache entry to write them to when every query answered")
+	viewTablesCfg.AddFlags(&cmdViewTables.Flag)
 }
 
 func runViewTables(ctx context.Context, cmd *Command, args []string) error {

@@ -130,9 +130,11 @@ func parseFlags(cmd *Command, args []string) error {
 }
 
 func lookup(name string) *Command {
-	for _, c := range append(commands[:len(commands):len(commands)], internalCommands...) {
-		if c.Name() == name {
-			return c
+	for _, list := range [][]*Command{commands, internalCommands} {
+		for _, c := range list {
+			if c.Name() == name {
+				return c
+			}
 		}
 	}
 	return nil

@@ -118,8 +118,8 @@ func (db *DB) setup(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			quoted[i] = quote(link)
-			allowed = append(allowed, quote(link))
+			quoted[i] = Quote(link)
+			allowed = append(allowed, Quote(link))
 		}
 		cols := make([]string, 0, len(t.Columns()))
 		for _, c := range t.Columns() {
@@ -152,7 +152,7 @@ func (db *DB) setup(ctx context.Context) error {
 		// of the events at ten times the paper's design, and past
 		// DuckDB's cap with the alignments' raw replies.
 		fmt.Sprintf("SET partitioned_write_flush_threshold = %d", partitionedWriteFlush),
-		"SET temp_directory = "+quote(tmp),
+		"SET temp_directory = "+Quote(tmp),
 		"SET allowed_paths = ["+strings.Join(allowed, ", ")+"]",
 		"SET enable_external_access = false",
 		"SET autoinstall_known_extensions = false",
@@ -188,14 +188,14 @@ func (db *DB) setup(ctx context.Context) error {
 func (db *DB) referenceTables(ctx context.Context) error {
 	var langs []string
 	for i, l := range study.Languages() {
-		langs = append(langs, fmt.Sprintf("(%s, %s, %s, %d)", quote(l.Code), quote(l.Name), quote(string(l.Resource)), i))
+		langs = append(langs, fmt.Sprintf("(%s, %s, %s, %d)", Quote(l.Code), Quote(l.Name), Quote(string(l.Resource)), i))
 	}
 	var levels, dirs []string
 	for i, l := range study.Levels {
-		levels = append(levels, fmt.Sprintf("(%s, %d)", quote(string(l)), i))
+		levels = append(levels, fmt.Sprintf("(%s, %d)", Quote(string(l)), i))
 	}
 	for i, d := range study.Directions {
-		dirs = append(dirs, fmt.Sprintf("(%s, %d)", quote(string(d)), i))
+		dirs = append(dirs, fmt.Sprintf("(%s, %d)", Quote(string(d)), i))
 	}
 	stmts := []string{
 		"CREATE TABLE datg_languages (code VARCHAR, name VARCHAR, resource VARCHAR, ord INTEGER)",
@@ -291,4 +291,5 @@ func (db *DB) Close() error {
 	return err
 }
 
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+// Quote is s as an SQL string literal.
+func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

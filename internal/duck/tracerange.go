@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // ChooseTraceRange sets, on conn, the trace ids that the partitioned views
@@ -17,7 +16,7 @@ func ChooseTraceRange(ctx context.Context, conn *sql.Conn, from, to string) erro
 	for _, v := range [2]struct{ name, bound string }{{"datg_score_from", from}, {"datg_score_to", to}} {
 		value := "NULL::VARCHAR"
 		if v.bound != "" {
-			value = "'" + strings.ReplaceAll(v.bound, "'", "''") + "'"
+			value = Quote(v.bound)
 		}
 		if _, err := conn.ExecContext(ctx, "SET VARIABLE "+v.name+" = "+value); err != nil {
 			return err

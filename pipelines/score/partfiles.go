@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/datg/datg/internal/duck"
 )
 
 // partInputs are the inputs of scores.sql keyed by trace that datg score
@@ -55,14 +57,10 @@ type partFiles struct {
 }
 
 // writePartFiles writes partInputs as files of each of parts (consecutive,
-// in trace id order) under DuckDB's private directory, before any part is
-// chosen (every trace is then in).
-func writePartFiles(ctx context.Context, conn *sql.Conn, parts []part) (*partFiles, error) {
-	var tmp string
-	if err := conn.QueryRowContext(ctx, "SELECT current_setting('temp_directory')").Scan(&tmp); err != nil {
-		return nil, fmt.Errorf("finding DuckDB's private directory: %w", err)
-	}
-	f := &partFiles{dir: filepath.Join(tmp, "score-parts"), parts: len(parts), written: map[string]bool{}}
+// in trace id order) under private (DuckDB's private directory,
+// duck.DB.PrivateDir), before any part is chosen (every trace is then in).
+func writePartFiles(ctx context.Context, conn *sql.Conn, private string, parts []part) (*partFiles, error) {
+	f := &partFiles{dir: filepath.Join(private, "score-parts"), parts: len(parts), written: map[string]bool{}}
 	// DuckDB makes a partitioned COPY's directory, not its parent.
 	if err := os.Mkdir(f.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("making the directory of the part files: %w", err)
@@ -71,7 +69,7 @@ func writePartFiles(ctx context.Context, conn *sql.Conn, parts []part) (*partFil
 	for _, in := range partInputs {
 		out := filepath.Join(f.dir, in.name)
 		if _, err := conn.ExecContext(ctx, fmt.Sprintf("COPY (SELECT *, %s AS %s FROM (%s)) TO %s (FORMAT parquet, PARTITION_BY (%s), ROW_GROUP_SIZE %d)",
-			index, partColumn, in.query, sqlString(out), partColumn, partRowGroup)); err != nil {
+			index, partColumn, in.query, duck.Quote(out), partColumn, partRowGroup)); err != nil {
 			return nil, fmt.Errorf("writing %s by part: %w", in.name, err)
 		}
 		written, err := filepath.Glob(filepath.Join(out, "*", "*.parquet"))
@@ -95,7 +93,7 @@ func (f *partFiles) views(ctx context.Context, conn *sql.Conn) error {
 		}
 		glob := filepath.Join(f.dir, in.name, "*", "*.parquet")
 		if _, err := conn.ExecContext(ctx, fmt.Sprintf("CREATE TEMP VIEW %s AS SELECT * EXCLUDE (%s) FROM read_parquet(%s, hive_partitioning = true) WHERE %s = getvariable('datg_score_part')",
-			in.name, partColumn, sqlString(glob), partColumn)); err != nil {
+			in.name, partColumn, duck.Quote(glob), partColumn)); err != nil {
 			return fmt.Errorf("reading %s by part: %w", in.name, err)
 		}
 	}
@@ -116,13 +114,8 @@ func partIndex(parts []part) string {
 	var b strings.Builder
 	b.WriteString("CASE")
 	for i, p := range parts[1:] {
-		fmt.Fprintf(&b, " WHEN trace_id < %s THEN %d", sqlString(p.From), i)
+		fmt.Fprintf(&b, " WHEN trace_id < %s THEN %d", duck.Quote(p.From), i)
 	}
 	fmt.Fprintf(&b, " ELSE %d END", len(parts)-1)
 	return b.String()
-}
-
-// sqlString is s as an SQL string literal.
-func sqlString(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

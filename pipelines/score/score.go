@@ -70,7 +70,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	// One part (a small run) reads the run's files once: nothing to cut.
 	var files *partFiles
 	if len(parts) > 1 {
-		if files, err = writePartFiles(ctx, conn, parts); err != nil {
+		if files, err = writePartFiles(ctx, conn, db.PrivateDir(), parts); err != nil {
 			return sum, err
 		}
 	}
@@ -191,9 +191,9 @@ func scanScore(rows *sql.Rows) (schema.Score, error) {
 // times the paper's design) and took 1.4 GB of memory under 1 GiB; a part
 // of partAlignments runs under this cap, and one that does not is scored
 // in halves. Under 256 MiB the parts and the copies in trace order
-// (temporary tables then; part files now, partfiles.go) of a run ten times the design filled the cap, where the
-// design's parts took about 150 MB: the cap was part of what grew with
-// the run. Under 160 MiB 28 of the 30 parts of scripts/scale.sh 10's run
+// (temporary tables then; part files now, partfiles.go) of a run ten
+// times the design filled the cap, where the design's parts took about
+// 150 MB: the cap was part of what grew with the run. Under 160 MiB 28 of the 30 parts of scripts/scale.sh 10's run
 // ran out of memory and were scored again in halves (twice the CPU);
 // under this cap none did, there or in designWorld at 10x and 20x
 // (BENCHMARKS.md, "score's peak flat"). A variable so that a test can

@@ -50,11 +50,7 @@ func tablesChildMain(args []string) int {
 	defer stop()
 	cfg := TablesChildConfig{Stdout: os.Stdout, Stderr: os.Stderr}
 	fs := flag.NewFlagSet(TablesChildCommand, flag.ContinueOnError)
-	fs.StringVar(&cfg.Generation, "generation", "", "")
-	fs.Int64Var(&cfg.ProbeSeed, "probe-seed", 0, "")
-	fs.StringVar(&cfg.Out, "out", "", "")
-	fs.StringVar(&cfg.Key, "key", "", "")
-	fs.StringVar(&cfg.Keep, "keep", "", "")
+	cfg.AddFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

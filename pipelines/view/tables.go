@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/pipelines/tables"
 	datgsql "github.com/datg/datg/sql"
 )
@@ -125,8 +126,12 @@ func (s *Server) tables(_ context.Context, r *runDB, _ *http.Request, info *page
 // datg_main and datg_full both read is computed once for the two, as
 // datg tables does (tables.SharedInputs): its rows are then kept in r's
 // database (the tables are computed in a process of their own, which
-// exits after them: tableschild.go).
+// exits after them: tableschild.go). The pages DuckDB's allocator keeps
+// after a query (up to about 10 s) are returned before the tables and
+// after each one: else each query ran on top of the last one's
+// (internal/duck's allocator.go).
 func computeTables(ctx context.Context, r *runDB, progress func(done int)) ([]tableResult, error) {
+	duck.ReleaseMemory()
 	if err := beforeTable(ctx, ""); err != nil {
 		return nil, err
 	}
@@ -159,6 +164,7 @@ func computeTables(ctx context.Context, r *runDB, progress func(done int)) ([]ta
 			}
 		}
 		out = append(out, tr)
+		duck.ReleaseMemory()
 		if progress != nil {
 			progress(i + 1)
 		}

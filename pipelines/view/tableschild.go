@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/internal/inputerr"
 	"github.com/datg/datg/pipelines/tables"
 )
@@ -64,6 +64,16 @@ type TablesChildConfig struct {
 	Stdout, Stderr io.Writer
 }
 
+// AddFlags defines the command's flags (what computeTablesInChild passes)
+// in fs, setting c's fields.
+func (c *TablesChildConfig) AddFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.Generation, "generation", "", "the generation's directory")
+	fs.Int64Var(&c.ProbeSeed, "probe-seed", 0, "the seed of the direction probe")
+	fs.StringVar(&c.Out, "out", "", "the file to write the tables to")
+	fs.StringVar(&c.Key, "key", "", "the cache entry's key")
+	fs.StringVar(&c.Keep, "keep", "", "the cache entry to write them to when every query answered")
+}
+
 // Validate checks every file is named and the key fits an entry's header.
 func (c TablesChildConfig) Validate() error {
 	var p inputerr.Problems
@@ -101,9 +111,6 @@ func RunTablesChild(ctx context.Context, cfg TablesChildConfig) error {
 	total := len(tables.Listings())
 	var werr error
 	results, err := computeTables(ctx, r, func(done int) {
-		// The pages DuckDB's allocator keeps after a query are returned
-		// after each one: else the next ran on top of them.
-		duck.ReleaseMemory()
 		if _, err := fmt.Fprintf(cfg.Stdout, tablesDoneLine, done, total); err != nil && werr == nil {
 			werr = err
 		}

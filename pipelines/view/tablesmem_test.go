@@ -12,8 +12,8 @@ import (
 )
 
 // Each paper table's query starts with none of the pages DuckDB's
-// allocator kept from the one before (returned after each, by the tables'
-// own process: RunTablesChild, run here in the test's). Kept, they added
+// allocator kept from the one before (computeTables returns them after
+// each; run here as the tables' own process runs it, RunTablesChild). Kept, they added
 // up to the first start's peak: 130 MB of them after a table's query at
 // 382,500 traces, 1 MB of its own memory left (BENCHMARKS.md, "The
 // viewer's first start"). Without the release every table starts with

@@ -139,15 +139,7 @@ func (task *tablesTask) run(ctx context.Context, r *runDB, c tablesCache, logf f
 // package's tests that set beforeTable), and keeps them in c when every
 // query answered, as the child does.
 func computeTablesHere(ctx context.Context, r *runDB, c tablesCache, progress func(done int), notKept func(error)) ([]tableResult, error) {
-	// The pages DuckDB's allocator keeps after a query (up to about 10 s)
-	// are returned before the tables and after each one: else each query
-	// ran on top of the last one's, and the builds' (internal/duck's
-	// allocator.go).
-	duck.ReleaseMemory()
-	results, err := computeTables(ctx, r, func(done int) {
-		duck.ReleaseMemory()
-		progress(done)
-	})
+	results, err := computeTables(ctx, r, progress)
 	if err != nil || !allAnswered(results) {
 		return results, err
 	}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -49,12 +50,17 @@ func TestBackAndForwardShowTheirPagesSearch(t *testing.T) {
 
 // until polls js until it is true, across navigations (a page being
 // replaced answers with an error, and Back may come from the back/forward
-// cache, which fires no load event to wait for).
+// cache, which fires no load event to wait for). Each try has 2 s: an
+// evaluation sent as the page is replaced may never answer, and it took
+// the test's whole 90 s once in CI under load.
 func until(t *testing.T, b *browser, js string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
+		try, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+		ok, err := chromedp.Run(try, chromedp.Evaluate[bool](js))
+		cancel()
+		if err == nil && ok {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)

@@ -155,7 +155,11 @@ func (b *browser) wait(what, js string) {
 // before, as long whether it came at once or not).
 func (b *browser) settle(js string) {
 	b.t.Helper()
-	chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(5*time.Second)))
+	// The context bounds it too: a poll sent to a page being replaced may
+	// never answer, and its own timeout runs only once it is answered.
+	ctx, cancel := context.WithTimeout(b.ctx, 6*time.Second)
+	defer cancel()
+	chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(5*time.Second)))
 }
 
 // location is the tab's URL.

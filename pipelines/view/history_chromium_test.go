@@ -25,7 +25,7 @@ func TestBackAndForwardShowTheirPagesSearch(t *testing.T) {
 	until(t, b, `location.search.indexOf("q=therefore") >= 0 && document.readyState === "complete"`)
 
 	state := func() string {
-		return eval[string](b, `location.search + " box=" + document.querySelector('input[name="q"]').value`)
+		return evalAcross[string](t, b, `location.search + " box=" + document.querySelector('input[name="q"]').value`)
 	}
 	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`history.back(), true`)); err != nil {
 		t.Fatal(err)
@@ -50,20 +50,43 @@ func TestBackAndForwardShowTheirPagesSearch(t *testing.T) {
 
 // until polls js until it is true, across navigations (a page being
 // replaced answers with an error, and Back may come from the back/forward
-// cache, which fires no load event to wait for). Each try has 2 s: an
-// evaluation sent as the page is replaced may never answer, and it took
-// the test's whole 90 s once in CI under load.
+// cache, which fires no load event to wait for).
 func until(t *testing.T, b *browser, js string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		try, cancel := context.WithTimeout(b.ctx, 2*time.Second)
-		ok, err := chromedp.Run(try, chromedp.Evaluate[bool](js))
-		cancel()
-		if err == nil && ok {
+		if ok, err := tryEval[bool](b, js); err == nil && ok {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("never true: %s (at %s)", js, b.location())
+}
+
+// evalAcross is js's value on the page shown after a history navigation,
+// tried again until one try answers.
+func evalAcross[T any](t *testing.T, b *browser, js string) T {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		v, err := tryEval[T](b, js)
+		if err == nil {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %v (at %s)", js, err, b.location())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// tryEval evaluates js once, for at most 2 s. After Back or Forward an
+// evaluation may be sent to the page being left and never answer: one
+// took the test's whole 90 s in CI under load, twice (once in until,
+// once reading the state after until had passed); another try reaches
+// the page shown.
+func tryEval[T any](b *browser, js string) (T, error) {
+	try, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+	defer cancel()
+	return chromedp.Run(try, chromedp.Evaluate[T](js))
 }

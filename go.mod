@@ -9,16 +9,9 @@ require (
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
-	github.com/duckdb/duckdb-go-bindings v0.1.21
-	github.com/duckdb/duckdb-go-bindings/darwin-amd64 v0.1.21
-	github.com/duckdb/duckdb-go-bindings/darwin-arm64 v0.1.21
-	github.com/duckdb/duckdb-go-bindings/linux-amd64 v0.1.21
-	github.com/duckdb/duckdb-go-bindings/linux-arm64 v0.1.21
-	github.com/duckdb/duckdb-go-bindings/windows-amd64 v0.1.21
+	github.com/duckdb/duckdb-go/v2 v2.5.6
 	github.com/google/go-cmp v0.7.0
 	github.com/klauspost/compress v1.19.2
-	github.com/marcboeker/go-duckdb/mapping v0.0.21
-	github.com/marcboeker/go-duckdb/v2 v2.4.3
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/pemistahl/lingua-go v1.4.0
 	github.com/sashabaranov/go-openai v1.43.0
@@ -38,14 +31,19 @@ require (
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/andybalholm/brotli v1.2.3 // indirect
 	github.com/bits-and-blooms/bitset v1.24.2 // indirect
+	github.com/duckdb/duckdb-go-bindings v0.3.5 // indirect
+	github.com/duckdb/duckdb-go-bindings/lib/darwin-amd64 v0.3.5 // indirect
+	github.com/duckdb/duckdb-go-bindings/lib/darwin-arm64 v0.3.5 // indirect
+	github.com/duckdb/duckdb-go-bindings/lib/linux-amd64 v0.3.5 // indirect
+	github.com/duckdb/duckdb-go-bindings/lib/linux-arm64 v0.3.5 // indirect
+	github.com/duckdb/duckdb-go-bindings/lib/windows-amd64 v0.3.5 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/go-viper/mapstructure/v2 v2.4.0 // indirect
+	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/goccy/go-json v0.10.6 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
-	github.com/marcboeker/go-duckdb/arrowmapping v0.0.21 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.29 // indirect

@@ -15,7 +15,7 @@ import (
 	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/schema"
 	datgsql "github.com/datg/datg/sql"
-	_ "github.com/marcboeker/go-duckdb/v2"
+	_ "github.com/duckdb/duckdb-go/v2"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

@@ -12,21 +12,19 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/cdata"
-	"github.com/marcboeker/go-duckdb/mapping"
+	"github.com/duckdb/duckdb-go/v2/mapping"
 )
 
-// go-duckdb compiles its Arrow interface (duckdb.NewArrowFromConn) only
-// under the build tag duckdb_arrow, so a plain `go build ./...` or
-// `go install .../cmd/datg@latest` of a datg that used it stopped. The C
-// functions under it (duckdb_execute_prepared_arrow and the rest) are in
-// the DuckDB bindings go-duckdb links, with no tag (arrow_bindings_*.go):
-// datg calls them itself, as go-duckdb's arrow.go does, so it builds and
-// prints query results the same with or without the tag.
+// The DuckDB driver (duckdb-go, formerly go-duckdb) compiles its Arrow
+// interface (duckdb.NewArrowFromConn) only under the build tag
+// duckdb_arrow, so a plain `go build ./...` or `go install
+// .../cmd/datg@latest` of a datg that used it stopped. datg calls DuckDB's
+// Arrow C functions itself (arrow_c.go), as the driver's arrow.go does, so
+// it builds and prints query results the same with or without the tag.
 
 // arrowQuerier runs queries on one go-duckdb connection through DuckDB's
 // Arrow C interface.
@@ -85,7 +83,7 @@ func (a *arrowQuerier) QueryContext(ctx context.Context, query string) (array.Re
 			destroyArrow(&res)
 			return nil, err
 		}
-		return &arrowReader{ctx: ctx, res: res, schema: schema, rows: uint64(arrowRowCount(res)), refs: 1}, nil
+		return &arrowReader{ctx: ctx, res: res, schema: schema, rows: arrowRowCount(res), refs: 1}, nil
 	}
 	panic("unreachable")
 }
@@ -107,7 +105,7 @@ func arrowSchema(res duckArrow) (*arrow.Schema, error) {
 		C.free(schema)
 	}()
 	// DuckDB writes the schema through a pointer to the struct's address.
-	if queryArrowSchema(res, &duckArrowSchema{Ptr: unsafe.Pointer(&schema)}) == mapping.StateError {
+	if queryArrowSchema(res, schema) == mapping.StateError {
 		return nil, errors.New("duckdb_query_arrow_schema failed")
 	}
 	sc, err := cdata.ImportCArrowSchema((*cdata.CArrowSchema)(schema))
@@ -123,7 +121,7 @@ func arrowBatch(res duckArrow, sc *arrow.Schema) (arrow.RecordBatch, error) {
 		cdata.ReleaseCArrowArray((*cdata.CArrowArray)(arr))
 		C.free(arr)
 	}()
-	if queryArrowArray(res, &duckArrowArray{Ptr: unsafe.Pointer(&arr)}) == mapping.StateError {
+	if queryArrowArray(res, arr) == mapping.StateError {
 		return nil, errors.New("duckdb_query_arrow_array failed")
 	}
 	rec, err := cdata.ImportCRecordBatchWithSchema((*cdata.CArrowArray)(arr), sc)

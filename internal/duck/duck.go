@@ -33,7 +33,7 @@ import (
 	"github.com/datg/datg/schema"
 	datgsql "github.com/datg/datg/sql"
 	"github.com/datg/datg/study"
-	"github.com/marcboeker/go-duckdb/v2"
+	"github.com/duckdb/duckdb-go/v2"
 )
 
 // partitionedWriteFlush is how many rows a thread of a partitioned COPY

@@ -9,11 +9,11 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/marcboeker/go-duckdb/mapping"
-	"github.com/marcboeker/go-duckdb/v2"
+	"github.com/duckdb/duckdb-go/v2"
+	"github.com/duckdb/duckdb-go/v2/mapping"
 )
 
-// go-duckdb (v2.4.3) interrupts a statement run through database/sql when
+// The driver (duckdb-go v2.5.6, as go-duckdb v2.4.3 before it) interrupts a statement run through database/sql when
 // its context ends, but not the last statement of an Arrow query
 // (Arrow.QueryContext runs it with duckdb_execute_prepared_arrow, which
 // blocks until the query is done): datg sql would run on for as long as

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/datg/datg/internal/duck"
-	"github.com/marcboeker/go-duckdb/v2"
+	"github.com/duckdb/duckdb-go/v2"
 )
 
 // result is a query's output with values as Go scalars (string, int64,

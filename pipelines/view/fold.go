@@ -78,8 +78,8 @@ func appendFolded(dst []byte, s string) []byte {
 }
 
 // indexable reports whether the index answers a search for q: q is UTF-8
-// without NUL. Any other q is searched by the scan, whatever it does with
-// it (DuckDB receives a parameter up to its first NUL).
+// without NUL. Any other q is searched by the scan (searchscan.go), which
+// refuses what is not UTF-8 and searches for a NUL as any other byte.
 func indexable(q string) bool {
 	return utf8.ValidString(q) && !strings.ContainsRune(q, 0)
 }

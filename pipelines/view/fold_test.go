@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	_ "github.com/marcboeker/go-duckdb/v2"
+	_ "github.com/duckdb/duckdb-go/v2"
 )
 
 // re2Holds is the scan's answer: DuckDB's regexp_matches(text, '(?i)' ||

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -26,14 +25,12 @@ import (
 // memory under the viewer's 256 MiB cap (a page of 500); this holds a
 // batch of rows and one folded text a core, whatever the run's size.
 //
-// A query DuckDB took up to its first NUL is searched up to it, as before;
-// one that is not UTF-8 is refused (DuckDB bound no such parameter).
+// A query with a NUL is searched for whole, NUL included, as DuckDB 1.4.5
+// binds it (1.4.1 took it up to its first NUL, and so did this scan); one
+// that is not UTF-8 is refused (DuckDB binds no such parameter).
 func (r *runDB) scanSearch(ctx context.Context, q string) (bitmap, error) {
 	if !utf8.ValidString(q) {
 		return nil, fmt.Errorf("searching the traces for %q: %w", q, ErrBadParam)
-	}
-	if i := strings.IndexByte(q, 0); i >= 0 {
-		q = q[:i]
 	}
 	fq := appendFolded(nil, q)
 	tf, err := store.Inspect(r.db.SnapshotDir(), schema.Traces.Table)

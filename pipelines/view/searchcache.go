@@ -133,22 +133,26 @@ func loadSearchIndex(ctx context.Context, snapDir, key, cache string, rf *rowFil
 }
 
 // buildSearchIndex writes the index of the generation's texts into dir,
-// reading the traces' ids and texts only, 64 rows at a time; each trace's
-// row is found in the row file rf.
+// reading the traces' ids and texts only, a page of texts at a time
+// (scanTexts); each trace's row is found in the row file rf. add keeps
+// none of the text it is given (it folds a copy).
 func buildSearchIndex(ctx context.Context, snapDir, dir, key string, rf *rowFile) error {
+	return buildSearchIndexFrom(ctx, dir, key, rf, func(fn func(id string, text []byte) error) error {
+		return scanTexts(ctx, snapDir, fn)
+	})
+}
+
+// buildSearchIndexFrom is buildSearchIndex over the texts scan gives.
+func buildSearchIndexFrom(ctx context.Context, dir, key string, rf *rowFile, scan func(func(id string, text []byte) error) error) error {
 	w, err := newIndexWriter(dir, rf.find)
 	if err != nil {
 		return err
 	}
-	type idText struct {
-		TraceID string `parquet:"trace_id"`
-		Text    string `parquet:"text"`
-	}
-	err = store.ScanProjection(snapDir, schema.Traces.Table, func(r *idText) error {
+	err = scan(func(id string, text []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return w.add(r.TraceID, r.Text, true)
+		return w.add(id, unsafeString(text), true)
 	})
 	if err != nil {
 		w.abort()

@@ -322,38 +322,16 @@ func readGroup[P any](f *groupFile, i int, keys groupKeys) (got []P, err error) 
 // rowsWithKey are the indexes, within chunk's row group, of the rows whose key is
 // one of keys (a NULL key is no key's), in order.
 func rowsWithKey(chunk parquet.ColumnChunk, keys groupKeys) ([]int64, error) {
-	pages := chunk.Pages()
-	defer pages.Close()
 	var rows []int64
-	values := make([]parquet.Value, 256)
 	var row int64
-	for {
-		p, err := pages.ReadPage()
-		if errors.Is(err, io.EOF) {
-			return rows, nil
+	err := eachValue(chunk, make([]parquet.Value, 256), func(v parquet.Value) error {
+		if !v.IsNull() && keys.has(v.ByteArray()) {
+			rows = append(rows, row)
 		}
-		if err != nil {
-			return nil, err
-		}
-		r := p.Values()
-		for {
-			n, err := r.ReadValues(values)
-			for _, v := range values[:n] {
-				if !v.IsNull() && keys.has(v.ByteArray()) {
-					rows = append(rows, row)
-				}
-				row++
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				parquet.Release(p)
-				return nil, err
-			}
-		}
-		parquet.Release(p)
-	}
+		row++
+		return nil
+	})
+	return rows, err
 }
 
 // readRowsAt reads rows (ascending indexes in rg) into P: from the first

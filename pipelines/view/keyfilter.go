@@ -1,9 +1,7 @@
 package view
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/bits-and-blooms/bloom/v3"
@@ -100,35 +98,12 @@ func eachKey(f *groupFile, i int, fn func(key []byte)) (err error) {
 	if err != nil {
 		return err
 	}
-	pages := rg.ColumnChunks()[f.key].Pages()
-	defer pages.Close()
-	values := make([]parquet.Value, 256)
-	for {
-		p, err := pages.ReadPage()
-		if errors.Is(err, io.EOF) {
-			return nil
+	return eachValue(rg.ColumnChunks()[f.key], make([]parquet.Value, 256), func(v parquet.Value) error {
+		if !v.IsNull() {
+			fn(v.ByteArray())
 		}
-		if err != nil {
-			return err
-		}
-		r := p.Values()
-		for {
-			n, err := r.ReadValues(values)
-			for _, v := range values[:n] {
-				if !v.IsNull() {
-					fn(v.ByteArray())
-				}
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				parquet.Release(p)
-				return err
-			}
-		}
-		parquet.Release(p)
-	}
+		return nil
+	})
 }
 
 // mayHoldAny reports whether row group i of file f may hold one of keys.

@@ -95,7 +95,7 @@ func columnStrings(chunk parquet.ColumnChunk, values []parquet.Value) ([]string,
 
 // eachValue calls fn with each value of a column chunk, a page at a time,
 // each page released once its values are read (a value's bytes are the
-// page's: valid only during fn).
+// page's: valid only during fn). values is the batch it reads into.
 func eachValue(chunk parquet.ColumnChunk, values []parquet.Value, fn func(parquet.Value) error) error {
 	pages := chunk.Pages()
 	defer pages.Close()

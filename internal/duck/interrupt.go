@@ -13,8 +13,9 @@ import (
 	"github.com/duckdb/duckdb-go/v2/mapping"
 )
 
-// The driver (duckdb-go v2.5.6, as go-duckdb v2.4.3 before it) interrupts a statement run through database/sql when
-// its context ends, but not the last statement of an Arrow query
+// The driver (duckdb-go v2.5.6, as go-duckdb v2.4.3 before it)
+// interrupts a statement run through database/sql when its context ends,
+// but not the last statement of an Arrow query
 // (Arrow.QueryContext runs it with duckdb_execute_prepared_arrow, which
 // blocks until the query is done): datg sql would run on for as long as
 // the query takes after Ctrl-C, SIGTERM or its --timeout. datg interrupts

@@ -33,6 +33,6 @@ func runViewTables(ctx context.Context, cmd *Command, args []string) error {
 		return err
 	}
 	cfg := viewTablesCfg
-	cfg.Stdout, cfg.Stderr = stdout, stderr
+	cfg.Stdout = stdout
 	return view.RunTablesChild(ctx, cfg)
 }

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/termtext"
 )
 
 // describe is an error as the command line says it: one line, each Config
@@ -17,7 +18,7 @@ func (c *Command) describe(err error) string {
 			msg = strings.ReplaceAll(msg, fe.Error(), "--"+flag+": "+fe.Err.Error())
 		}
 	}
-	return oneLine(msg)
+	return termtext.OneLine(msg)
 }
 
 // flagOf is the command's flag that sets a Config field (a path, such as

@@ -14,11 +14,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/termtext"
 )
 
 // commands lists every subcommand, in the order of a study.
@@ -108,7 +107,7 @@ func run(ctx context.Context, args []string) int {
 		cmd.Usage(stdout)
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "datg: %s: %s (usage: datg %s)\n", cmd.Name(), oneLine(ue.Error()), cmd.UsageLine)
+		fmt.Fprintf(stderr, "datg: %s: %s (usage: datg %s)\n", cmd.Name(), termtext.OneLine(ue.Error()), cmd.UsageLine)
 		return 2
 	case errors.Is(err, inputerr.ErrInvalidConfig):
 		fmt.Fprintf(stderr, "datg: %s: %s\n", cmd.Name(), cmd.describe(err))
@@ -146,33 +145,4 @@ func usage() {
 		fmt.Fprintf(stdout, "  %-10s %s\n", c.Name(), c.Short)
 	}
 	fmt.Fprintf(stdout, "\nEvery command takes --data DIR (default data/run, or $DATG_DATA).\nRun 'datg help <command>' for a command's flags, 'datg --version' for the version.\n")
-}
-
-// oneLine joins a multi-line message (errors.Join's) into one line, with
-// every character a terminal would act on rather than show escaped: an
-// error may quote a file name, a model's or a server's text, and ESC or BEL
-// there would retitle or clear the operator's terminal.
-func oneLine(msg string) string {
-	return escapeControls(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
-}
-
-// escapeControls writes C0 and C1 controls, DEL, invalid UTF-8, line and
-// paragraph separators and bidirectional formatting characters as Go
-// escapes (\x1b, \u202e).
-func escapeControls(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0x061c || r == 0x200e || r == 0x200f ||
-			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -48,7 +48,7 @@ func TestMain(m *testing.M) {
 func tablesChildMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := TablesChildConfig{Stdout: os.Stdout, Stderr: os.Stderr}
+	cfg := TablesChildConfig{Stdout: os.Stdout}
 	fs := flag.NewFlagSet(TablesChildCommand, flag.ContinueOnError)
 	cfg.AddFlags(fs)
 	if err := fs.Parse(args); err != nil {

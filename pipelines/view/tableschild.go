@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/inputerr"
+	"github.com/datg/datg/internal/termtext"
 	"github.com/datg/datg/pipelines/tables"
 )
 
@@ -60,8 +61,8 @@ type TablesChildConfig struct {
 	// again).
 	Keep string
 	// Stdout receives a line per table done and, last, the file the
-	// tables are in; Stderr nothing (the error is the command's).
-	Stdout, Stderr io.Writer
+	// tables are in (an error is the command's, on its standard error).
+	Stdout io.Writer
 }
 
 // AddFlags defines the command's flags (what computeTablesInChild passes)
@@ -121,25 +122,32 @@ func RunTablesChild(ctx context.Context, cfg TablesChildConfig) error {
 	if werr != nil {
 		return fmt.Errorf("telling the viewer: %w", werr)
 	}
-	dest := tablesCache{path: cfg.Out, key: cfg.Key}
-	if cfg.Keep != "" && allAnswered(results) {
-		kept := tablesCache{path: cfg.Keep, key: cfg.Key}
-		if err := kept.write(results); err != nil {
-			// Shown all the same: the next viewer computes them again.
-			if _, err := fmt.Fprintf(cfg.Stdout, "%s%s\n", tablesNotKeptLine, oneLineOf(err.Error())); err != nil {
-				return err
-			}
-		} else {
-			dest = kept
-		}
+	dest, err := writeChildTables(cfg, results)
+	if err != nil {
+		return err
 	}
-	if dest.path == cfg.Out {
-		if err := dest.write(results); err != nil {
-			return fmt.Errorf("writing the paper tables: %w", err)
-		}
-	}
-	_, err = fmt.Fprintf(cfg.Stdout, "%s%s\n", tablesWrittenLine, dest.path)
+	_, err = fmt.Fprintf(cfg.Stdout, "%s%s\n", tablesWrittenLine, dest)
 	return err
+}
+
+// writeChildTables writes the tables to cfg.Keep when it is given and
+// every query answered, else (or when that fails, which cfg.Stdout is
+// told: the next viewer computes them again) to cfg.Out, and returns
+// the file written.
+func writeChildTables(cfg TablesChildConfig, results []tableResult) (string, error) {
+	if cfg.Keep != "" && allAnswered(results) {
+		err := tablesCache{path: cfg.Keep, key: cfg.Key}.write(results)
+		if err == nil {
+			return cfg.Keep, nil
+		}
+		if _, err := fmt.Fprintf(cfg.Stdout, "%s%s\n", tablesNotKeptLine, termtext.OneLine(err.Error())); err != nil {
+			return "", err
+		}
+	}
+	if err := (tablesCache{path: cfg.Out, key: cfg.Key}).write(results); err != nil {
+		return "", fmt.Errorf("writing the paper tables: %w", err)
+	}
+	return cfg.Out, nil
 }
 
 // allAnswered says whether every table's query answered.
@@ -260,10 +268,5 @@ func (w *tailWriter) said() string {
 	if s == "" {
 		return ""
 	}
-	return ": " + oneLineOf(s)
-}
-
-// oneLineOf is s on one line (its lines joined by "; ").
-func oneLineOf(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")), " ")
+	return ": " + termtext.OneLine(s)
 }

@@ -20,8 +20,6 @@ import (
 	"time"
 
 	"github.com/datg/datg/internal/duck"
-	"github.com/datg/datg/internal/store"
-	"github.com/datg/datg/schema"
 )
 
 // tablesChildren are the processes computing tables that pid started
@@ -276,16 +274,7 @@ func TestNewGenerationStopsTheTablesChild(t *testing.T) {
 			t.Fatal("no child computes the tables after 2 minutes")
 		}
 	}
-	traces, err := store.ReadAll(dir, schema.Traces)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces[:4]); err != nil {
-		t.Fatal(err)
-	}
-	if _, body, _ := get(t, ts, "/"); !strings.Contains(body, "The run has a new commit") {
-		t.Fatalf("the new commit is not read")
-	}
+	commitFirstTraces(t, dir, ts, 4)
 	waitClosed(t, old.done, "the old generation's tables")
 	if st := old.status(); !errors.Is(st.err, context.Canceled) {
 		t.Errorf("the old generation's tables ended with %v, not stopped", st.err)

@@ -2,7 +2,6 @@ package view
 
 import (
 	"context"
-	"io"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -40,7 +39,7 @@ func TestEachTableStartsWithDuckDBsMemoryReturned(t *testing.T) {
 	dir := t.TempDir()
 	var progress strings.Builder
 	err := RunTablesChild(context.Background(), TablesChildConfig{Generation: writeRun(t, 300), Out: filepath.Join(dir, "tables"),
-		Key: uncachedKey, Stdout: &progress, Stderr: io.Discard})
+		Key: uncachedKey, Stdout: &progress})
 	if err != nil {
 		t.Fatal(err)
 	}

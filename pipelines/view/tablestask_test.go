@@ -391,16 +391,7 @@ func TestTablesStopWithTheirGeneration(t *testing.T) {
 	if _, body, _ := get(t, ts, "/tables"); !busyRe.MatchString(body) {
 		t.Fatalf("not computing:\n%s", body)
 	}
-	traces, err := store.ReadAll(dir, schema.Traces)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces[:2]); err != nil {
-		t.Fatal(err)
-	}
-	if _, body, _ := get(t, ts, "/"); !strings.Contains(body, "The run has a new commit") {
-		t.Fatalf("the new commit is not read")
-	}
+	commitFirstTraces(t, dir, ts, 2)
 	waitClosed(t, old.done, "the old generation's tables")
 	if st := old.status(); !errors.Is(st.err, context.Canceled) {
 		t.Errorf("the old generation's tables ended with %v", st.err)
@@ -446,4 +437,20 @@ func goroutinesIn(fn string) int {
 		}
 	}
 	return n
+}
+
+// commitFirstTraces commits the run's first n traces as its traces table
+// and checks the viewer has read the new commit.
+func commitFirstTraces(t *testing.T, dir string, ts *httptest.Server, n int) {
+	t.Helper()
+	traces, err := store.ReadAll(dir, schema.Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.WriteAll(dir, schema.Traces, store.Meta{}, traces[:n]); err != nil {
+		t.Fatal(err)
+	}
+	if _, body, _ := get(t, ts, "/"); !strings.Contains(body, "The run has a new commit") {
+		t.Fatalf("the new commit is not read")
+	}
 }

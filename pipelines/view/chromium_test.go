@@ -49,7 +49,7 @@ func TestViewerInChromium(t *testing.T) {
 		chromedp.WaitVisible(`section[data-facet="direction"] li.on a[data-value="en-x"]`),
 		chromedp.WaitVisible(`nav.pages a[rel="next"]`))
 	heading := str(chromedp.Text(`h1`))
-	b.do("paginate", chromedp.Click(`nav.pages a[rel="next"]`, chromedp.NodeVisible), chromedp.WaitVisible(`nav.pages a[rel="prev"]`))
+	clickThrough(t, b, "paginate", `nav.pages a[rel="next"]`, `!!document.querySelector('nav.pages a[rel="prev"]')`)
 	pageNote, url := str(chromedp.Text(`nav.pages`)), b.location()
 	links := eval[int](b, `document.querySelectorAll("a.trace-link").length`)
 	if !strings.HasPrefix(heading, "61 traces") || !strings.Contains(pageNote, "page 2 of 2") || links != 11 ||
@@ -67,8 +67,7 @@ func TestViewerInChromium(t *testing.T) {
 	b.ctx = first
 
 	// Open t-en-x (its model sorts last: on page 2); KaTeX renders its math.
-	b.do("open the trace", chromedp.Click(`//a[@class="trace-link"][text()="t-en-x"]`, chromedp.NodeVisible),
-		chromedp.WaitVisible(`figure.dag-figure.shown`))
+	clickThrough(t, b, "open the trace", `//a[@class="trace-link"][text()="t-en-x"]`, `!!document.querySelector("figure.dag-figure.shown")`)
 	b.wait("math rendered", `document.querySelectorAll(".trace-text .katex").length > 0`)
 	if eval[int](b, `document.querySelectorAll(".trace-text .katex .mfrac").length`) == 0 {
 		t.Errorf("\\frac{a}{b} in the trace is not a rendered fraction")
@@ -115,19 +114,19 @@ func TestViewerInChromium(t *testing.T) {
 	// Previous within the filter: t-en-x is the last of the 61, so the
 	// one before it is the 60th, and its next is t-en-x again.
 	trail := eval[string](b, `document.querySelector("nav.trail").textContent`)
-	b.do("previous", chromedp.Click(`#prev`, chromedp.NodeVisible), chromedp.WaitVisible(`#next`))
-	if now := eval[string](b, `document.querySelector("nav.trail").textContent`); !strings.Contains(trail, "trace 61 of 61") || !strings.Contains(now, "trace 60 of 61") {
+	clickThrough(t, b, "previous", `#prev`, `!!document.querySelector("#next")`)
+	if now := evalAcross[string](t, b, `document.querySelector("nav.trail").textContent`); !strings.Contains(trail, "trace 61 of 61") || !strings.Contains(now, "trace 60 of 61") {
 		t.Errorf("previous: %q, then %q", trail, now)
 	}
-	b.do("next", chromedp.Click(`#next`, chromedp.NodeVisible), chromedp.WaitVisible(`#prev`))
-	if id := eval[string](b, `document.querySelector("h1.trace-id").textContent`); id != "t-en-x" {
+	clickThrough(t, b, "next", `#next`, `!document.querySelector("#next")`)
+	if id := evalAcross[string](t, b, `document.querySelector("h1.trace-id").textContent`); id != "t-en-x" {
 		t.Errorf("previous then next opened %q, not t-en-x", id)
 	}
 
 	// The comparison view: the index of the problem's 63 traces; from it
 	// the x-en trace, whose page never asks to run datg align.
-	b.do("compare", chromedp.Click(`a.compare`, chromedp.NodeVisible), chromedp.WaitVisible(`p.chip`))
-	if h := eval[string](b, `document.querySelector("h1").textContent`); !strings.HasPrefix(h, "63 traces") {
+	clickThrough(t, b, "compare", `a.compare`, `!!document.querySelector("p.chip") && !document.querySelector("h1.trace-id")`)
+	if h := evalAcross[string](t, b, `document.querySelector("h1").textContent`); !strings.HasPrefix(h, "63 traces") {
 		t.Errorf("the comparison view of low-0: %q", h)
 	}
 
@@ -141,8 +140,8 @@ func TestViewerInChromium(t *testing.T) {
 	if cell[2] == "1" {
 		t.Fatal("accuracy_groups: n is the first column: a click on it would not test the stretched link")
 	}
-	b.do("a cell", chromedp.Click(`#t-accuracy_groups table.paper tbody tr:first-child td:nth-child(`+cell[2]+`)`, chromedp.NodeVisible), chromedp.WaitVisible(`h1`))
-	if h := eval[string](b, `document.querySelector("h1").textContent`); !strings.HasPrefix(h, cell[0]+" traces") {
+	clickThrough(t, b, "a cell", `#t-accuracy_groups table.paper tbody tr:first-child td:nth-child(`+cell[2]+`)`, `!!document.querySelector("h1") && !document.querySelector("table.paper")`)
+	if h := evalAcross[string](t, b, `document.querySelector("h1").textContent`); !strings.HasPrefix(h, cell[0]+" traces") {
 		t.Errorf("accuracy_groups: the n cell counts %s, its row's link %s opens %q", cell[0], cell[1], h)
 	}
 

@@ -90,3 +90,18 @@ func tryEval[T any](b *browser, js string) (T, error) {
 	defer cancel()
 	return chromedp.Run(try, chromedp.Evaluate[T](js))
 }
+
+// clickThrough clicks sel, which opens another page, and waits until
+// ready (a script) is true on the page shown, in tries of 2 s (until): a
+// query sent while the click's navigation replaces the page may never
+// answer (chromedp.WaitVisible after such a click took
+// TestViewerInChromium's whole 120 s, in CI and alone, 1 run in 3).
+func clickThrough(t *testing.T, b *browser, what, sel, ready string) {
+	t.Helper()
+	try, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(try, chromedp.Click(sel, chromedp.NodeVisible)); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	until(t, b, `document.readyState === "complete" && (`+ready+`)`)
+}

@@ -144,7 +144,11 @@ func Lookup(name string) (*Table, bool) {
 	return nil, false
 }
 
-// The tables of a run, in pipeline order.
+// The tables of a run, in pipeline order. Alignments hold the aligner's
+// raw reply, which the writer's byte bound keeps in check: groups of 1,000
+// of them made 670 groups at ten times the paper's design, whose footer
+// DuckDB holds in memory (about 9 MB) in every stage that opens the run
+// (BENCHMARKS.md, "score part by part: what DuckDB keeps").
 var (
 	Problems        = declare[Problem]("problems", "ingest", "benchmark problems, one row per (problem, language)", 5000, "problem_id", "lang")
 	Traces          = declare[Trace]("traces", "generate, import traces, control", "reasoning traces, one row per (model, input_lang, reasoning_lang, level, problem, seed, method)", 1024, "trace_id")
@@ -156,7 +160,7 @@ var (
 	DAGs            = declare[DAG]("dags", "dags, import dags", "reference DAGs, one per (problem, reference derivation)", 2000, "dag_id")
 	Nodes           = declare[Node]("nodes", "dags, import dags", "anchors of the reference DAGs", 20000, "dag_id", "node_id")
 	Edges           = declare[Edge]("edges", "dags, import dags", "dependency edges of the reference DAGs (parent before child)", 20000, "dag_id", "parent_id", "child_id")
-	Alignments      = declare[Alignment]("alignments", "align, import alignments", "closed-set alignments, one per (trace, DAG, aligner)", 1000, "trace_id", "dag_id", "aligner")
+	Alignments      = declare[Alignment]("alignments", "align, import alignments", "closed-set alignments, one per (trace, DAG, aligner)", 20000, "trace_id", "dag_id", "aligner")
 	AlignmentEvents = declare[AlignmentEvent]("alignment_events", "align, import alignments", "node evidence of the alignments, one row per event", 20000, "trace_id", "dag_id", "aligner", "node_id", "seq")
 	HarmfulActions  = declare[HarmfulAction]("harmful_actions", "align, import alignments", "harmful actions reported by the aligner", 20000, "trace_id", "dag_id", "aligner", "category", "seq")
 	AlignmentErrors = declare[AlignmentError]("alignment_errors", "align, import alignments", "what was wrong in alignments: unknown node ids, bad statuses, unusable replies, evidence spans a cap of the locator stopped", 20000, "trace_id", "dag_id", "aligner", "seq")

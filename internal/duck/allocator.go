@@ -23,6 +23,12 @@ func ReleaseMemory() { flushAllocator() }
 // returned to the system, in bytes; -1 where it cannot be told.
 func AllocatorKept() int64 { return allocatorDirty() }
 
+// MallocInUse is the memory the C heap (glibc's malloc) holds in use, in
+// bytes: what DuckDB allocates outside its buffer manager (its catalog,
+// Parquet footers, the bookkeeping of its buffers), which neither
+// duckdb_memory() nor memory_limit counts; -1 where it cannot be told.
+func MallocInUse() int64 { return mallocInUse() }
+
 // ReturnFreedAtOnce makes DuckDB's allocator return the pages a query
 // frees to the system as it frees them, during the query too, for the
 // rest of the process (every database in it: the allocator is the

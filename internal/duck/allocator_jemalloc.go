@@ -73,6 +73,13 @@ static int datg_je_decay_now(void) {
 	}
 	return 0;
 }
+
+// datg_malloc_in_use is the bytes glibc's malloc holds in use over every
+// arena.
+static int64_t datg_malloc_in_use(void) {
+	struct mallinfo2 m = mallinfo2();
+	return (int64_t)m.uordblks;
+}
 */
 import "C"
 
@@ -87,3 +94,6 @@ func allocatorDirty() int64 { return int64(C.datg_je_dirty()) }
 // returnFreedAtOnce makes DuckDB's allocator return every page it frees at
 // once; false when the allocator refused.
 func returnFreedAtOnce() bool { return C.datg_je_decay_now() == 0 }
+
+// mallocInUse is the bytes the C heap holds in use.
+func mallocInUse() int64 { return int64(C.datg_malloc_in_use()) }

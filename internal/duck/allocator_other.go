@@ -10,3 +10,5 @@ func flushAllocator() {}
 func allocatorDirty() int64 { return -1 }
 
 func returnFreedAtOnce() bool { return false }
+
+func mallocInUse() int64 { return -1 }

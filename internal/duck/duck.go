@@ -26,6 +26,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -278,16 +280,56 @@ func (db *DB) PrivateDir() string { return db.tempDir.path }
 
 // Close closes the database and releases the run's generation.
 func (db *DB) Close() error {
-	err := db.DB.Close()
-	if cerr := db.connector.Close(); err == nil {
+	err := db.closeDuckDB()
+	if cerr := db.snap.Close(); err == nil {
 		err = cerr
 	}
-	if cerr := db.snap.Close(); err == nil {
+	return err
+}
+
+// closeDuckDB closes DuckDB and removes its private directory; the run's
+// generation stays pinned.
+func (db *DB) closeDuckDB() error {
+	err := db.DB.Close()
+	if cerr := db.connector.Close(); err == nil {
 		err = cerr
 	}
 	if db.tempDir != nil {
 		db.tempDir.remove()
 	}
+	return err
+}
+
+// Reopen replaces DuckDB with a fresh one over the same generation of the
+// run, with the same limits, and moves the entries named keep (names in
+// PrivateDir) into the new database's private directory. DuckDB keeps
+// memory from query to query that no setting bounds: its Parquet footer
+// cache holds every file read until the database closes (datg score's
+// part files: about 0.3 MB a part at ten times the paper's design), and
+// its buffer pool's eviction queue keeps the blocks of past queries until
+// it holds tens of thousands (about 4 KB a join; BENCHMARKS.md, "score
+// part by part: what DuckDB keeps"). A stage of many queries reopens to
+// start again from what opening takes. Every connection taken from the
+// old database must be closed first; db stays valid, and the session
+// state of its connections (temporary views, variables) is gone.
+func (db *DB) Reopen(ctx context.Context, keep ...string) error {
+	connector, err := duckdb.NewConnector("", nil)
+	if err != nil {
+		return err
+	}
+	fresh := &DB{DB: sql.OpenDB(connector), connector: connector, snap: db.snap, Present: map[string]bool{}, Limits: db.Limits}
+	if err := fresh.setup(ctx); err != nil {
+		fresh.closeDuckDB()
+		return err
+	}
+	for _, name := range keep {
+		if err := os.Rename(filepath.Join(db.PrivateDir(), name), filepath.Join(fresh.PrivateDir(), name)); err != nil {
+			fresh.closeDuckDB()
+			return fmt.Errorf("keeping %s across a reopen of DuckDB: %w", name, err)
+		}
+	}
+	err = db.closeDuckDB()
+	db.DB, db.connector, db.tempDir, db.Present = fresh.DB, fresh.connector, fresh.tempDir, fresh.Present
 	return err
 }
 

@@ -60,7 +60,7 @@ type partFiles struct {
 // in trace id order) under private (DuckDB's private directory,
 // duck.DB.PrivateDir), before any part is chosen (every trace is then in).
 func writePartFiles(ctx context.Context, conn *sql.Conn, private string, parts []part) (*partFiles, error) {
-	f := &partFiles{dir: filepath.Join(private, "score-parts"), parts: len(parts), written: map[string]bool{}}
+	f := &partFiles{dir: filepath.Join(private, partFilesDir), parts: len(parts), written: map[string]bool{}}
 	// DuckDB makes a partitioned COPY's directory, not its parent.
 	if err := os.Mkdir(f.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("making the directory of the part files: %w", err)
@@ -84,8 +84,8 @@ func writePartFiles(ctx context.Context, conn *sql.Conn, private string, parts [
 // views makes the part files the views of their inputs' names on conn,
 // each reading the files of the part in the variable datg_score_part
 // (choose), which DuckDB reads as a constant: a query opens the files
-// of that part only. The views are made once: a view made again for each
-// part is a catalog entry more each time.
+// of that part only. The views are made once on each database (reopen):
+// a view made again for each part is a catalog entry more each time.
 func (f *partFiles) views(ctx context.Context, conn *sql.Conn) error {
 	for _, in := range partInputs {
 		if !f.written[in.name] {
@@ -98,6 +98,36 @@ func (f *partFiles) views(ctx context.Context, conn *sql.Conn) error {
 		}
 	}
 	return nil
+}
+
+// partFilesDir is the part files' directory in DuckDB's private one.
+const partFilesDir = "score-parts"
+
+// reopenEvery is how many parts datg score scores on one DuckDB: it
+// reopens the database (duck.DB.Reopen) after the part files are written
+// and then every reopenEvery parts. DuckDB keeps, from part to part and
+// outside its cap, the footers of every part file read and its buffer
+// pool's records of past queries' blocks: the C heap grew by 0.7 MB a
+// part at ten times the paper's design (30 parts), 20 MB by the last. A
+// reopen costs what opening the run does (0.2 s there; BENCHMARKS.md,
+// "score part by part: what DuckDB keeps").
+var reopenEvery = 8
+
+// reopen closes conn, reopens db with the part files kept, and gives a
+// connection to the new database with the part files' views made on it.
+func (f *partFiles) reopen(ctx context.Context, db *duck.DB, conn *sql.Conn) (*sql.Conn, error) {
+	if err := conn.Close(); err != nil {
+		return conn, err
+	}
+	if err := db.Reopen(ctx, partFilesDir); err != nil {
+		return conn, fmt.Errorf("reopening DuckDB between parts: %w", err)
+	}
+	f.dir = filepath.Join(db.PrivateDir(), partFilesDir)
+	fresh, err := db.Conn(ctx)
+	if err != nil {
+		return conn, err
+	}
+	return fresh, f.views(ctx, fresh)
 }
 
 // choose makes part i the one the views of the part files read.

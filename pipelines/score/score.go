@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	defer conn.Close()
+	defer func() { conn.Close() }()
 	parts, err := partsOf(ctx, conn, partAlignments)
 	if err != nil {
 		return sum, err
@@ -91,6 +91,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	for i, p := range parts {
 		if files != nil {
+			if i%reopenEvery == 0 {
+				if conn, err = files.reopen(ctx, db, conn); err != nil {
+					return sum, err
+				}
+			}
 			if err := files.choose(ctx, conn, i); err != nil {
 				return sum, err
 			}

@@ -77,14 +77,19 @@ func OpenWith(ctx context.Context, dir string, limits Limits) (*DB, error) {
 	db := &DB{DB: sql.OpenDB(connector), connector: connector, snap: snap, Present: map[string]bool{}, Limits: limits}
 	if err := db.setup(ctx); err != nil {
 		db.Close()
-		if ctx.Err() != nil {
-			// Stopped (Ctrl-C, SIGTERM) while the views were being made:
-			// the same one line as a query stopped later says.
-			return nil, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
-		}
-		return nil, err
+		return nil, setupError(ctx, err)
 	}
 	return db, nil
+}
+
+// setupError is the error of setup that failed with err.
+func setupError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		// Stopped (Ctrl-C, SIGTERM) while the views were being made: the
+		// same one line as a query stopped later says.
+		return fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
+	}
+	return err
 }
 
 func (db *DB) setup(ctx context.Context) error {
@@ -320,10 +325,14 @@ func (db *DB) Reopen(ctx context.Context, keep ...string) error {
 	fresh := &DB{DB: sql.OpenDB(connector), connector: connector, snap: db.snap, Present: map[string]bool{}, Limits: db.Limits}
 	if err := fresh.setup(ctx); err != nil {
 		fresh.closeDuckDB()
-		return err
+		return setupError(ctx, err)
 	}
-	for _, name := range keep {
+	for i, name := range keep {
 		if err := os.Rename(filepath.Join(db.PrivateDir(), name), filepath.Join(fresh.PrivateDir(), name)); err != nil {
+			// The database stays as it was, with what was moved.
+			for _, moved := range keep[:i] {
+				os.Rename(filepath.Join(fresh.PrivateDir(), moved), filepath.Join(db.PrivateDir(), moved))
+			}
 			fresh.closeDuckDB()
 			return fmt.Errorf("keeping %s across a reopen of DuckDB: %w", name, err)
 		}

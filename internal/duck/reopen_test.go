@@ -42,10 +42,13 @@ func TestReopenKeepsTheGenerationAndTheNamedFiles(t *testing.T) {
 	// The file kept is readable by the new database: its private
 	// directory is its temporary one.
 	checkQuery(t, "the kept file", db, fmt.Sprintf("SELECT content FROM read_text(%s)", Quote(filepath.Join(db.PrivateDir(), "kept"))), "content\npart\n")
-	if err := db.Reopen(ctx, "missing"); err == nil {
+	if err := db.Reopen(ctx, "kept", "missing"); err == nil {
 		t.Error("a reopen that cannot keep what it was asked to succeeded")
 	}
 	checkQuery(t, "after a failed reopen", db, "SELECT trace_id FROM answers", "trace_id\nold\n")
+	if _, err := os.Stat(filepath.Join(db.PrivateDir(), "kept")); err != nil {
+		t.Errorf("a failed reopen lost the file it had moved: %v", err)
+	}
 }
 
 // What DuckDB keeps from query to query outside its buffer manager (the

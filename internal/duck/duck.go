@@ -52,6 +52,9 @@ type DB struct {
 	Present map[string]bool
 	// Limits are the database's limits, the defaults filled in.
 	Limits Limits
+	// probeSeed is the direction probe's seed (SetProbeSeed), which a
+	// reopened database keeps.
+	probeSeed int64
 }
 
 // Open opens an in-memory DuckDB with views over the run in dir, with the
@@ -74,7 +77,7 @@ func OpenWith(ctx context.Context, dir string, limits Limits) (*DB, error) {
 		snap.Close()
 		return nil, err
 	}
-	db := &DB{DB: sql.OpenDB(connector), connector: connector, snap: snap, Present: map[string]bool{}, Limits: limits}
+	db := &DB{DB: sql.OpenDB(connector), connector: connector, snap: snap, Present: map[string]bool{}, Limits: limits, probeSeed: study.ProbeSeed}
 	if err := db.setup(ctx); err != nil {
 		db.Close()
 		return nil, setupError(ctx, err)
@@ -218,7 +221,7 @@ func (db *DB) referenceTables(ctx context.Context) error {
 		// join after every join of traces: the probe tables then held
 		// every base trace of the run, not the probe's, and grew with
 		// the run's seeds). datg_probe shows it as a one-row view.
-		probeSeedMacro(study.ProbeSeed),
+		probeSeedMacro(db.probeSeed),
 		"CREATE VIEW datg_probe AS SELECT datg_probe_seed() AS seed",
 	}
 	for _, s := range stmts {
@@ -235,6 +238,7 @@ func (db *DB) SetProbeSeed(ctx context.Context, seed int64) error {
 	if _, err := db.ExecContext(ctx, probeSeedMacro(seed)); err != nil {
 		return fmt.Errorf("setting the probe seed: %w", err)
 	}
+	db.probeSeed = seed
 	return nil
 }
 
@@ -306,7 +310,7 @@ func (db *DB) closeDuckDB() error {
 }
 
 // Reopen replaces DuckDB with a fresh one over the same generation of the
-// run, with the same limits, and moves the entries named keep (names in
+// run, with the same limits and probe seed, and moves the entries named keep (names in
 // PrivateDir) into the new database's private directory. DuckDB keeps
 // memory from query to query that no setting bounds: its Parquet footer
 // cache holds every file read until the database closes (datg score's
@@ -322,7 +326,7 @@ func (db *DB) Reopen(ctx context.Context, keep ...string) error {
 	if err != nil {
 		return err
 	}
-	fresh := &DB{DB: sql.OpenDB(connector), connector: connector, snap: db.snap, Present: map[string]bool{}, Limits: db.Limits}
+	fresh := &DB{DB: sql.OpenDB(connector), connector: connector, snap: db.snap, Present: map[string]bool{}, Limits: db.Limits, probeSeed: db.probeSeed}
 	if err := fresh.setup(ctx); err != nil {
 		fresh.closeDuckDB()
 		return setupError(ctx, err)

@@ -10,7 +10,7 @@ import (
 
 // A reopened database reads the generation the first one pinned, however
 // many commits came since, with the run's views, macros and staging views
-// made again; the entries asked for are in its new private directory, and
+// made again and the probe's seed kept; the entries asked for are in its new private directory, and
 // the old directory is gone.
 func TestReopenKeepsTheGenerationAndTheNamedFiles(t *testing.T) {
 	dir := t.TempDir()
@@ -25,10 +25,14 @@ func TestReopenKeepsTheGenerationAndTheNamedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeAnswers(t, dir, "new")
+	if err := db.SetProbeSeed(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.Reopen(ctx, "kept"); err != nil {
 		t.Fatal(err)
 	}
 	checkQuery(t, "the reopened view", db, "SELECT trace_id FROM answers", "trace_id\nold\n")
+	checkQuery(t, "the probe's seed", db, "SELECT seed FROM datg_probe", "seed\n7\n")
 	checkQuery(t, "a staging view", db, "SELECT count(*) AS n FROM stg_graded_traces", "n\n0\n")
 	if got, err := os.ReadFile(filepath.Join(db.PrivateDir(), "kept")); err != nil || string(got) != "part" {
 		t.Errorf("the kept file after the reopen: %q, %v", got, err)

@@ -55,6 +55,12 @@ type DB struct {
 	// probeSeed is the direction probe's seed (SetProbeSeed), which a
 	// reopened database keeps.
 	probeSeed int64
+	// tables are the generation's files, checked when the database was
+	// first opened: a reopen reads the same pinned files and does not
+	// check them again (a file whose time changed, as after a cp -r of
+	// the run, is hashed whole by the check: 1 GB of traces at ten times
+	// the paper's design).
+	tables map[string]store.TableFiles
 }
 
 // Open opens an in-memory DuckDB with views over the run in dir, with the
@@ -106,16 +112,18 @@ func (db *DB) setup(ctx context.Context) error {
 	db.tempDir = private
 	tmp := private.path
 	db.Limits = db.Limits.resolve(tmp)
+	if db.tables == nil {
+		if db.tables, err = inspectTables(db.snap.Dir); err != nil {
+			return err
+		}
+	}
 	views := map[string]string{}
 	var allowed []string
 	for _, t := range schema.All() {
-		files, err := store.Inspect(db.snap.Dir, t)
-		if errors.Is(err, store.ErrNoTable) {
+		files, ok := db.tables[t.Name]
+		if !ok {
 			views[t.Name] = t.EmptySelect()
 			continue
-		}
-		if err != nil {
-			return err
 		}
 		db.Present[t.Name] = true
 		quoted := make([]string, len(files.Paths))
@@ -191,6 +199,23 @@ func (db *DB) setup(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// inspectTables checks the files of every table the generation in dir
+// holds (store.Inspect), by table name; a table not written has none.
+func inspectTables(dir string) (map[string]store.TableFiles, error) {
+	tables := map[string]store.TableFiles{}
+	for _, t := range schema.All() {
+		files, err := store.Inspect(dir, t)
+		if errors.Is(err, store.ErrNoTable) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		tables[t.Name] = files
+	}
+	return tables, nil
 }
 
 // referenceTables loads the study's languages (with resource groups),
@@ -326,7 +351,7 @@ func (db *DB) Reopen(ctx context.Context, keep ...string) error {
 	if err != nil {
 		return err
 	}
-	fresh := &DB{DB: sql.OpenDB(connector), connector: connector, snap: db.snap, Present: map[string]bool{}, Limits: db.Limits, probeSeed: db.probeSeed}
+	fresh := &DB{DB: sql.OpenDB(connector), connector: connector, snap: db.snap, Present: map[string]bool{}, Limits: db.Limits, probeSeed: db.probeSeed, tables: db.tables}
 	if err := fresh.setup(ctx); err != nil {
 		fresh.closeDuckDB()
 		return setupError(ctx, err)

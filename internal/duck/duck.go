@@ -335,17 +335,19 @@ func (db *DB) closeDuckDB() error {
 }
 
 // Reopen replaces DuckDB with a fresh one over the same generation of the
-// run, with the same limits and probe seed, and moves the entries named keep (names in
-// PrivateDir) into the new database's private directory. DuckDB keeps
-// memory from query to query that no setting bounds: its Parquet footer
-// cache holds every file read until the database closes (datg score's
-// part files: about 0.3 MB a part at ten times the paper's design), and
-// its buffer pool's eviction queue keeps the blocks of past queries until
-// it holds tens of thousands (about 4 KB a join; BENCHMARKS.md, "score
-// part by part: what DuckDB keeps"). A stage of many queries reopens to
-// start again from what opening takes. Every connection taken from the
-// old database must be closed first; db stays valid, and the session
-// state of its connections (temporary views, variables) is gone.
+// run, with the same limits and probe seed, and moves the entries named
+// keep (names in PrivateDir) into the new database's private directory.
+// The run's files are not checked again: they are the pinned generation's,
+// checked when db was opened. DuckDB keeps memory from query to query that
+// no setting bounds: its Parquet footer cache holds every file read until
+// the database closes (datg score's part files: about 0.3 MB a part at ten
+// times the paper's design), and its buffer pool's eviction queue keeps
+// the blocks of past queries until it holds tens of thousands (about 4 KB
+// a join; BENCHMARKS.md, "score part by part: what DuckDB keeps"). A stage
+// of many queries reopens to start again from what opening takes. Every
+// connection taken from the old database must be closed first; db stays
+// valid, and the session state of its connections (temporary views,
+// variables) is gone.
 func (db *DB) Reopen(ctx context.Context, keep ...string) error {
 	connector, err := duckdb.NewConnector("", nil)
 	if err != nil {

@@ -75,10 +75,15 @@ static int datg_je_decay_now(void) {
 }
 
 // datg_malloc_in_use is the bytes glibc's malloc holds in use over every
-// arena.
+// arena; -1 before glibc 2.33, which has no mallinfo2 (mallinfo's int
+// fields wrap at 2 GB), so that datg still builds there.
 static int64_t datg_malloc_in_use(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 	struct mallinfo2 m = mallinfo2();
 	return (int64_t)m.uordblks;
+#else
+	return -1;
+#endif
 }
 */
 import "C"

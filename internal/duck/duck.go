@@ -78,14 +78,26 @@ func OpenWith(ctx context.Context, dir string, limits Limits) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	connector, err := duckdb.NewConnector("", nil)
+	db, err := openDuckDB(ctx, snap, limits, study.ProbeSeed, nil)
 	if err != nil {
 		snap.Close()
 		return nil, err
 	}
-	db := &DB{DB: sql.OpenDB(connector), connector: connector, snap: snap, Present: map[string]bool{}, Limits: limits, probeSeed: study.ProbeSeed}
+	return db, nil
+}
+
+// openDuckDB opens DuckDB over the pinned generation snap with the limits
+// and probe seed given, its views over tables (nil: the generation's
+// files, checked now). On an error DuckDB is closed; snap stays the
+// caller's.
+func openDuckDB(ctx context.Context, snap *store.Snapshot, limits Limits, probeSeed int64, tables map[string]store.TableFiles) (*DB, error) {
+	connector, err := duckdb.NewConnector("", nil)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{DB: sql.OpenDB(connector), connector: connector, snap: snap, Present: map[string]bool{}, Limits: limits, probeSeed: probeSeed, tables: tables}
 	if err := db.setup(ctx); err != nil {
-		db.Close()
+		db.closeDuckDB()
 		return nil, setupError(ctx, err)
 	}
 	return db, nil
@@ -349,14 +361,9 @@ func (db *DB) closeDuckDB() error {
 // valid, and the session state of its connections (temporary views,
 // variables) is gone.
 func (db *DB) Reopen(ctx context.Context, keep ...string) error {
-	connector, err := duckdb.NewConnector("", nil)
+	fresh, err := openDuckDB(ctx, db.snap, db.Limits, db.probeSeed, db.tables)
 	if err != nil {
 		return err
-	}
-	fresh := &DB{DB: sql.OpenDB(connector), connector: connector, snap: db.snap, Present: map[string]bool{}, Limits: db.Limits, probeSeed: db.probeSeed, tables: db.tables}
-	if err := fresh.setup(ctx); err != nil {
-		fresh.closeDuckDB()
-		return setupError(ctx, err)
 	}
 	for i, name := range keep {
 		if err := os.Rename(filepath.Join(db.PrivateDir(), name), filepath.Join(fresh.PrivateDir(), name)); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,19 +42,11 @@ func TestScoreHeapDoesNotGrowWithTheParts(t *testing.T) {
 	}
 	// The second round of parts (the first reopen is after the copy)
 	// against the last.
-	second := maxOf(atPart[round : 2*round])
-	last := maxOf(atPart[len(atPart)-round:])
+	second := slices.Max(atPart[round : 2*round])
+	last := slices.Max(atPart[len(atPart)-round:])
 	t.Logf("%d parts, DuckDB reopened every %d; C heap in use at a part's start: at most %d KB in parts %d-%d, %d KB in the last %d",
 		len(atPart), reopenEvery, second>>10, round+1, 2*round, last>>10, round)
 	if grown := last - second; grown > 1<<20 {
 		t.Errorf("the C heap at the parts' starts grew %d KB from the second round of parts to the last", grown>>10)
 	}
-}
-
-func maxOf(v []int64) int64 {
-	m := v[0]
-	for _, x := range v[1:] {
-		m = max(m, x)
-	}
-	return m
 }

@@ -334,11 +334,13 @@ func rowsWithKey(chunk parquet.ColumnChunk, keys groupKeys) ([]int64, error) {
 	return rows, err
 }
 
-// readRowsAt reads rows (ascending indexes in rg) into P: from the first
-// to the last, keeping those asked for. The columns' offset indexes are
-// read first, so the seek lands on the page holding the first row rather
-// than decoding the column from its start (a long text's row group is
-// 16 MiB of text).
+// readRowsAt reads rows (ascending indexes in rg) into P, in runs: rows
+// at most seekGap apart are read as one run, from its first to its last,
+// keeping those asked for; each run starts with a seek. The columns'
+// offset indexes are read first, so a seek lands on the page holding the
+// run's first row rather than decoding the column from its start (a long
+// text's row group is tens of MB of text). A page's trace reads one run;
+// an export's batch, a few rows of each group far apart, a run each.
 func readRowsAt[P any](rg parquet.RowGroup, rows []int64) ([]P, error) {
 	for _, c := range rg.ColumnChunks() {
 		if fc, ok := c.(*parquet.FileColumnChunk); ok {
@@ -350,12 +352,36 @@ func readRowsAt[P any](rg parquet.RowGroup, rows []int64) ([]P, error) {
 	}
 	r := parquet.NewGenericRowGroupReader[P](rg)
 	defer r.Close()
+	out := make([]P, 0, len(rows))
+	var buf []P
+	for len(rows) > 0 {
+		n := 1
+		for n < len(rows) && rows[n]-rows[n-1] <= seekGap {
+			n++
+		}
+		var err error
+		if out, buf, err = readRun(r, rg, rows[:n], out, buf); err != nil {
+			return nil, err
+		}
+		rows = rows[n:]
+	}
+	return out, nil
+}
+
+// seekGap is the most rows between two rows asked for that readRowsAt
+// reads through rather than seeking: about a page of long texts.
+const seekGap = 64
+
+// readRun appends to out the rows (ascending, one run) of r's row group,
+// read from the first to the last through buf.
+func readRun[P any](r *parquet.GenericReader[P], rg parquet.RowGroup, rows []int64, out, buf []P) ([]P, []P, error) {
 	first, last := rows[0], rows[len(rows)-1]
 	if err := r.SeekToRow(first); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	buf := make([]P, min(last-first+1, 256))
-	out := make([]P, 0, len(rows))
+	if want := int(min(last-first+1, 256)); len(buf) < want {
+		buf = make([]P, want)
+	}
 	at, next := first, 0
 	for at <= last {
 		n, err := r.Read(buf[:min(int64(len(buf)), last-at+1)])
@@ -370,13 +396,13 @@ func readRowsAt[P any](rg parquet.RowGroup, rows []int64) ([]P, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if next != len(rows) {
-		return nil, fmt.Errorf("row %d of %d rows: %w", rows[next], rg.NumRows(), io.ErrUnexpectedEOF)
+		return nil, nil, fmt.Errorf("row %d of %d rows: %w", rows[next], rg.NumRows(), io.ErrUnexpectedEOF)
 	}
-	return out, nil
+	return out, buf, nil
 }
 
 // errNullValue is the error a NULL gives where DuckDB's scan into a Go

@@ -15,9 +15,7 @@ import (
 // legacyReadTraceRows is readTraceRows with the verdicts and detections
 // read as they were (their subqueries unrestricted).
 func legacyReadTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*traceRows, error) {
-	t := &traceRows{text: map[string]string{}, finish: map[string]string{}, questions: map[string][]questionRow{},
-		verdicts: map[string][]verdictView{}, detections: map[string][]detectionView{}, scores: map[string][]score{},
-		dags: map[string][]dagView{}, events: map[string][]event{}, harms: map[string][]event{}}
+	t := newTraceRows()
 	if len(ids) == 0 {
 		return t, nil
 	}

@@ -114,6 +114,14 @@ func findRepeats(text string) []repeat {
 }
 
 func newRepeatFinder(text string) *repeatFinder {
+	return newRepeatFinderWith(text, (*repeatFinder).runs)
+}
+
+// runSearch finds the runs of ids: repeatFinder.runs (the tests compare
+// it with a search at every position).
+type runSearch func(f *repeatFinder, ids []int32, maxPeriod int, startsUnit func(int) bool, toTokens func(start, unitEnd, end int) (int, int, int))
+
+func newRepeatFinderWith(text string, runs runSearch) *repeatFinder {
 	f := &repeatFinder{text: text, toks: tokenize(text), budget: workBudget}
 	f.heads = make([]int, len(f.toks)+1)
 	for i := range f.heads {
@@ -124,11 +132,11 @@ func newRepeatFinder(text string) *repeatFinder {
 	}
 	// Words: ids of the tokens' text.
 	ids := intern(len(f.toks), func(i int) string { return text[f.toks[i].start:f.toks[i].end] })
-	f.runs(ids, maxWordPeriod, f.startsSentence, func(s, u, e int) (int, int, int) { return s, u, e })
+	runs(f, ids, maxWordPeriod, f.startsSentence, func(s, u, e int) (int, int, int) { return s, u, e })
 	// Lines: ids of each line's tokens, and where each line's tokens start.
 	firstTok, lineText := f.lines()
 	lineIDs := intern(len(lineText), func(i int) string { return lineText[i] })
-	f.runs(lineIDs, maxLinePeriod, nil, func(s, u, e int) (int, int, int) {
+	runs(f, lineIDs, maxLinePeriod, nil, func(s, u, e int) (int, int, int) {
 		return firstTok[s], firstTok[u], firstTok[e]
 	})
 	return f
@@ -200,6 +208,15 @@ func (f *repeatFinder) lines() (firstTok []int, text []string) {
 // the text is long: the work budget), giving each as token indexes through
 // toTokens.
 //
+// A run of period p is a maximal stretch of positions i where ids[i] ==
+// ids[i-p]; it makes minCopies copies when it is at least (minCopies-1)p
+// long, and so holds a multiple of p. So for each period only the
+// multiples of p are compared, and a match there is widened both ways to
+// its stretch: about tokens/p steps a period, not tokens (the steps over
+// every period were half an export's CPU at real lengths), plus the
+// stretches themselves. The runs, and their order, are the ones a
+// comparison at every position finds (runsAtEveryPosition in the tests).
+//
 // A run's first copy may begin anywhere in the unit: "check. Wait, check.
 // Wait, check." has period 3 from its first "." on. startsUnit (nil: any
 // id) says where a copy reads as one (after a sentence's end), and the
@@ -213,30 +230,43 @@ func (f *repeatFinder) runs(ids []int32, maxPeriod int, startsUnit func(int) boo
 	}
 	periods := min(maxPeriod, m/minCopies, max(1, f.budget/(2*m)))
 	for p := 1; p <= periods; p++ {
-		run := 0
-		for i := p; i <= m; i++ {
+		for i := p; i < m; i += p {
 			f.steps++
-			if i < m && ids[i] == ids[i-p] {
-				run++
+			if ids[i] != ids[i-p] {
 				continue
 			}
-			// [i-run-p, i) has period p.
-			if (run+p)/p >= minCopies {
-				start := i - run - p
-				for r := start; startsUnit != nil && r < start+p && (i-r)/p >= minCopies; r++ {
-					f.steps++
-					if startsUnit(r) {
-						start = r
-						break
-					}
-				}
-				copies := (i - start) / p
-				s, u, e := toTokens(start, start+p, start+copies*p)
-				f.add(s, u, e, copies)
+			// Widen the match at i to its stretch [lo, hi) of matches.
+			lo, hi := i, i+1
+			for lo > p && ids[lo-1] == ids[lo-1-p] {
+				lo--
 			}
-			run = 0
+			for hi < m && ids[hi] == ids[hi-p] {
+				hi++
+			}
+			f.steps += hi - lo
+			if run := hi - lo; run >= (minCopies-1)*p {
+				f.found(p, hi, run, startsUnit, toTokens)
+			}
+			// The next multiple of p past the stretch.
+			i = hi / p * p
 		}
 	}
+}
+
+// found adds the run of period p whose stretch of matches, run long, ends
+// at i: [i-run-p, i) has period p.
+func (f *repeatFinder) found(p, i, run int, startsUnit func(int) bool, toTokens func(start, unitEnd, end int) (int, int, int)) {
+	start := i - run - p
+	for r := start; startsUnit != nil && r < start+p && (i-r)/p >= minCopies; r++ {
+		f.steps++
+		if startsUnit(r) {
+			start = r
+			break
+		}
+	}
+	copies := (i - start) / p
+	s, u, e := toTokens(start, start+p, start+copies*p)
+	f.add(s, u, e, copies)
 }
 
 // add keeps a run that folds enough text.

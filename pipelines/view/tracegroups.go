@@ -36,6 +36,34 @@ func (t *traceRows) groupText(g *groupFiles, id string) error {
 	return nil
 }
 
+// textKeyRow is textRow with its trace's id, for a batch's texts.
+type textKeyRow struct {
+	TraceID *string `parquet:"trace_id"`
+	Text    *string `parquet:"text"`
+	Finish  *string `parquet:"finish_reason"`
+}
+
+// groupTexts reads the texts of a batch of traces (an export's) by row
+// group: each group once for all of them, and of its texts only the pages
+// that hold them. DuckDB's join (readText) decoded every text of the run
+// for each batch, a row group's whole text column at a time: at real
+// lengths more than the viewer's 256 MiB (BENCHMARKS.md).
+func (t *traceRows) groupTexts(g *groupFiles, ks keySet) error {
+	rows, err := groupRowsIn(g, schema.Traces.Table, "trace_id", ks.keys, false, func(*textKeyRow) error { return nil })
+	if err != nil {
+		return fmt.Errorf("reading the text of %s: %w", ks.what(), err)
+	}
+	for _, r := range rows { // in file order: the last row of an id wins, as in the query's loop
+		t.text[*r.TraceID], t.finish[*r.TraceID] = strOf(r.Text), strOf(r.Finish)
+	}
+	for _, id := range ks.keys {
+		if _, ok := t.text[id]; !ok {
+			return fmt.Errorf("reading trace %q: %w", id, sql.ErrNoRows)
+		}
+	}
+	return nil
+}
+
 type eventRow struct {
 	DagID   *string `parquet:"dag_id"`
 	Aligner *string `parquet:"aligner"`

@@ -99,19 +99,28 @@ func (ks keySet) what() string {
 	return fmt.Sprintf("%d traces", len(ks.keys))
 }
 
+// newTraceRows holds no rows yet.
+func newTraceRows() *traceRows {
+	return &traceRows{text: map[string]string{}, finish: map[string]string{}, questions: map[string][]questionRow{},
+		verdicts: map[string][]verdictView{}, detections: map[string][]detectionView{}, scores: map[string][]score{},
+		dags: map[string][]dagView{}, events: map[string][]event{}, harms: map[string][]event{}}
+}
+
 // readTraceRows reads the rows of the pages of ids, whose problems are
 // problems. The reads are independent: for a batch they run at once, each
 // on a connection of its own; for one trace one after the other.
 func readTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*traceRows, error) {
-	t := &traceRows{text: map[string]string{}, finish: map[string]string{}, questions: map[string][]questionRow{},
-		verdicts: map[string][]verdictView{}, detections: map[string][]detectionView{}, scores: map[string][]score{},
-		dags: map[string][]dagView{}, events: map[string][]event{}, harms: map[string][]event{}}
+	t := newTraceRows()
 	if len(ids) == 0 {
 		return t, nil
 	}
 	traces, probs := keysOf(ids), keysOf(problems)
+	readText := func() error { return t.readText(ctx, r, traces) }
+	if r.groups != nil {
+		readText = func() error { return t.groupTexts(r.groups, traces) }
+	}
 	parts := []func() error{
-		func() error { return t.readText(ctx, r, traces) },
+		readText,
 		func() error { return t.readQuestions(ctx, r, probs) },
 		func() error { return t.readVerdicts(ctx, r, traces) },
 		func() error { return t.readDetections(ctx, r, traces) },
@@ -185,7 +194,7 @@ func (t *traceRows) readText(ctx context.Context, r *runDB, ks keySet) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("reading trace %s: %w", ks.what(), err)
+		return fmt.Errorf("reading the text of %s: %w", ks.what(), err)
 	}
 	for _, id := range ks.keys {
 		if _, ok := t.text[id]; !ok {

@@ -180,6 +180,12 @@ func (b *browser) shot(name string) {
 		return
 	}
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil && strings.Contains(err.Error(), "Page is too large") {
+		// An export's index of thousands of traces is taller than
+		// Chromium draws at once: its first screen shows what it is.
+		b.t.Logf("screenshot %s: %v: the window only", name, err)
+		png, err = chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	}
 	if err != nil {
 		b.t.Fatalf("screenshot %s: %v", name, err)
 	}

@@ -29,7 +29,7 @@ type questionRead struct {
 // groupQuestions is readQuestions for one problem: every language's
 // question and gold, English last (ORDER BY lang = 'en', lang).
 func (t *traceRows) groupQuestions(g *groupFiles, problem string) error {
-	rows, err := groupRowsFiltered(g, schema.Problems.Table, "problem_id", []string{problem}, func(q *questionRead) error {
+	rows, err := groupRowsOfAny(g, schema.Problems.Table, "problem_id", []string{problem}, func(q *questionRead) error {
 		return required("lang", q.Lang, "question", q.Question, "answer", q.Answer)
 	})
 	if err != nil {
@@ -69,7 +69,7 @@ type edgeRead struct {
 // groupDAGs is readDAGs for one problem: its DAGs by ref_index (then id),
 // each DAG's nodes by position (then id), its edges by parent and child.
 func (t *traceRows) groupDAGs(g *groupFiles, problem string) error {
-	dags, err := groupRowsFiltered(g, schema.DAGs.Table, "problem_id", []string{problem}, func(d *dagRead) error {
+	dags, err := groupRowsOfAny(g, schema.DAGs.Table, "problem_id", []string{problem}, func(d *dagRead) error {
 		return required("dag_id", d.DagID, "ref_index", d.RefIndex, "valid", d.Valid, "reason", d.Reason)
 	})
 	if err != nil {
@@ -87,7 +87,7 @@ func (t *traceRows) groupDAGs(g *groupFiles, problem string) error {
 		return nil
 	}
 	index := t.dagIndex()
-	nodes, err := groupRowsFiltered(g, schema.Nodes.Table, "dag_id", ids, func(n *nodeRead) error {
+	nodes, err := groupRowsOfAny(g, schema.Nodes.Table, "dag_id", ids, func(n *nodeRead) error {
 		return required("node_id", n.NodeID, "position", n.Position, "anchor", n.Anchor, "description", n.Description, "final", n.Final)
 	})
 	if err != nil {
@@ -99,7 +99,7 @@ func (t *traceRows) groupDAGs(g *groupFiles, problem string) error {
 	for _, n := range nodes {
 		t.addNode(index, *n.DagID, *n.NodeID, *n.Anchor, *n.Description, *n.Final)
 	}
-	edges, err := groupRowsFiltered(g, schema.Edges.Table, "dag_id", ids, func(e *edgeRead) error {
+	edges, err := groupRowsOfAny(g, schema.Edges.Table, "dag_id", ids, func(e *edgeRead) error {
 		return required("parent_id", e.ParentID, "child_id", e.ChildID)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/datg/datg/internal/store"
 	"github.com/datg/datg/schema"
@@ -19,19 +20,31 @@ import (
 // groupFiles are the Parquet files of one generation the trace page reads
 // by row group, each table's opened at its first read and kept until the
 // generation closes: a page reads its trace's rows from the row groups
-// whose key statistics can hold it, never asking DuckDB, which visits the
-// statistics of every row group of a table for each query (hundreds at
-// 382,500 traces) and decompresses a text's whole row group.
+// whose key statistics and key filter (keyfilter.go) can hold it, never
+// asking DuckDB, which visits the statistics of every row group of a table
+// for each query (hundreds at 382,500 traces) and decompresses a text's
+// whole row group.
 //
 // The files are the ones DuckDB's views read (store.Inspect over the same
 // pinned generation), so the page reads the same rows either way. Nothing
-// is recorded per trace: a row group's range of keys comes from its footer,
-// so there is no location to go stale when a commit changes a table (a new
-// generation opens its own files).
+// is recorded per trace: a row group's range of keys comes from its footer
+// and its filter from its key column, so there is no location to go stale
+// when a commit changes a table (a new generation opens its own files).
 type groupFiles struct {
-	dir    string // the pinned generation's directory (duck.DB.SnapshotDir)
-	mu     sync.Mutex
-	tables map[string]*groupTable
+	dir     string // the pinned generation's directory (duck.DB.SnapshotDir)
+	mu      sync.Mutex
+	tables  map[string]*groupTable
+	filters map[string]*tableFilters // by table and key column, whatever the columns read
+	// groupsRead counts the row groups whose key column a read scanned.
+	groupsRead atomic.Int64
+}
+
+// tableFilters are a table's row groups' key filters, built at the first
+// read that asks for them (or by warmFilters).
+type tableFilters struct {
+	once    sync.Once
+	filters *keyFilters
+	err     error
 }
 
 // groupTable is one table's files, or why they cannot be read.
@@ -39,11 +52,6 @@ type groupTable struct {
 	once  sync.Once
 	files []*groupFile // none when the run has not written the table
 	err   error
-	// filters are its row groups' key filters (keyfilter.go), built at
-	// the first read that asks for them.
-	filterOnce sync.Once
-	filters    *keyFilters
-	filterErr  error
 }
 
 // groupFile is one Parquet file of a table: for each row group, the range
@@ -80,7 +88,7 @@ func (k keyBounds) holds(key []byte) bool {
 }
 
 func newGroupFiles(dir string) *groupFiles {
-	return &groupFiles{dir: dir, tables: map[string]*groupTable{}}
+	return &groupFiles{dir: dir, tables: map[string]*groupTable{}, filters: map[string]*tableFilters{}}
 }
 
 // table opens t's files once for reads of columns (and keyColumn), reading
@@ -97,8 +105,18 @@ func (g *groupFiles) filtered(t *schema.Table, keyColumn string, columns []strin
 	if gt.err != nil {
 		return nil, nil, gt.err
 	}
-	gt.filterOnce.Do(func() { gt.filters, gt.filterErr = buildKeyFilters(gt.files) })
-	return gt.files, gt.filters, gt.filterErr
+	name := t.Name + "\x00" + keyColumn
+	g.mu.Lock()
+	tf := g.filters[name]
+	if tf == nil {
+		tf = &tableFilters{}
+		g.filters[name] = tf
+	}
+	g.mu.Unlock()
+	// Every projection of a table opens the same files, whose row groups
+	// hold the same keys: the first one read builds the filters.
+	tf.once.Do(func() { tf.filters, tf.err = buildKeyFilters(gt.files) })
+	return gt.files, tf.filters, tf.err
 }
 
 // opened is t's files opened once for reads of columns by keyColumn.
@@ -200,41 +218,36 @@ func (g *groupFiles) close() error {
 		errs = append(errs, closeGroupFiles(gt.files))
 	}
 	g.tables = map[string]*groupTable{}
+	g.filters = map[string]*tableFilters{}
 	return errors.Join(errs...)
 }
 
 // groupRowsOf reads the rows of t whose key column is key into P (a projection
 // of t's columns by parquet tag, pointers where the column may be NULL in
-// a file), in file order: each candidate row group's key column is read to
-// find the rows, then only those rows of P's columns, from the page that
-// holds the first (the offset index, where the file has one). A file that
-// cannot be read is an error naming it, as is a row check refuses (a NULL
-// where DuckDB's scan into a Go value refuses one).
+// a file), in file order: each row group whose statistics and key filter
+// may hold the key has its key column read to find the rows, then only
+// those rows of P's columns, from the page that holds the first (the
+// offset index, where the file has one). A file that cannot be read is an
+// error naming it, as is a row check refuses (a NULL where DuckDB's scan
+// into a Go value refuses one).
+//
+// The statistics alone say little of tables written in the order their
+// stage made them (at 382,500 traces every one of alignment_events' 200
+// groups spanned t000... to tfff..., so a page read 4 million ids of it:
+// 220 of a trace page's 400 ms), nor of a writer that writes a level's
+// problems by number (keyfilter.go).
 func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, check func(*P) error) ([]P, error) {
-	return groupRowsIn(g, t, keyColumn, []string{key}, false, check)
+	return groupRowsOfAny(g, t, keyColumn, []string{key}, check)
 }
 
-// groupRowsFiltered is groupRowsOf for the rows whose key is any of keys
-// (a problem's DAGs' nodes), reading only the row groups whose statistics
-// and key filter (keyfilter.go) may hold one of them, each once for all:
-// for the tables of few keys whose statistics say little (problems, dags,
-// nodes, edges).
-func groupRowsFiltered[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, check func(*P) error) ([]P, error) {
-	return groupRowsIn(g, t, keyColumn, keys, true, check)
-}
-
-func groupRowsIn[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, filtered bool, check func(*P) error) ([]P, error) {
+// groupRowsOfAny is groupRowsOf for the rows whose key is any of keys (a
+// problem's DAGs' nodes, an export's batch of traces), each row group read
+// once for all of them.
+func groupRowsOfAny[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, check func(*P) error) ([]P, error) {
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	var files []*groupFile
-	var filters *keyFilters
-	var err error
-	if filtered {
-		files, filters, err = g.filtered(t, keyColumn, projectionColumns[P]())
-	} else {
-		files, err = g.table(t, keyColumn, projectionColumns[P]())
-	}
+	files, filters, err := g.filtered(t, keyColumn, projectionColumns[P]())
 	if err != nil {
 		return nil, err
 	}
@@ -247,9 +260,10 @@ func groupRowsIn[P any](g *groupFiles, t *schema.Table, keyColumn string, keys [
 			return nil, fmt.Errorf("%s: no column %s: %w", f.path, keyColumn, store.ErrSchemaMismatch)
 		}
 		for i, b := range f.ranges {
-			if !want.mayBeIn(b) || filters != nil && !filters.mayHoldAny(fi, i, want) {
+			if !want.mayBeIn(b) || !filters.mayHoldAny(fi, i, want) {
 				continue
 			}
+			g.groupsRead.Add(1)
 			got, err := readGroup[P](f, i, want)
 			if err != nil {
 				return nil, fmt.Errorf("reading %s (row group %d): %w: %w", f.path, i, ErrUnreadableFile, err)

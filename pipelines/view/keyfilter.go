@@ -8,20 +8,22 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// The problems, dags, nodes and edges tables are read by problem and DAG
-// ids whose row groups' statistics say little: a writer that writes a
-// level's problems by number puts low-1, low-10, low-100, ..., low-2 in
-// one group of 20,000 nodes, whose least and greatest ids hold nearly
-// every id of the level (the DAGs' reads by statistics alone grew from 5
-// to 13-14 ms of CPU from 38,250 to 382,500 traces: BENCHMARKS.md). So,
-// once per generation, every row group of these tables gets a Bloom filter
-// of its keys, read from its key column, and a page reads only the groups
-// whose filter may hold a key it asks for. A filter never misses a key (a
-// group holding one is always read); a false candidate, about 1 in 100, is
-// read and found to hold none of its rows. About 1.3 bytes a distinct key
-// of a group: by that count about 60 KB for the four tables of the
-// 382,500-trace benchmark run (3,750 problems, 18,750 DAGs), where a map
-// of each key's groups would hold every key's string.
+// A trace page reads its rows by key (a trace, problem or DAG id) from row
+// groups whose statistics often say little: a writer that writes a level's
+// problems by number puts low-1, low-10, low-100, ..., low-2 in one group
+// of 20,000 nodes, whose least and greatest ids hold nearly every id of the
+// level, and the stages write a trace's rows in the order they made them,
+// so each group of verdicts, detections or alignment events spans nearly
+// every trace id (t000... to tfff...). Reading by statistics alone, a page
+// read every group's key column: 5.5 million ids at 382,500 traces, 80% of
+// its CPU, growing with the run. So, once per generation, every row group
+// of a table gets a Bloom filter of its keys, read from its key column,
+// and a page reads only the groups whose filter may hold a key it asks
+// for. A filter never misses a key (a group holding one is always read); a
+// false candidate, about 1 in 100, is read and found to hold none of its
+// rows. About 1.3 bytes a distinct key of a group, where a map of each
+// key's groups would hold every key's string: BENCHMARKS.md has the
+// figures at 38,250 and 382,500 traces.
 
 // keyFilter is a Bloom filter of one row group's keys
 // (bits-and-blooms/bloom: sized for the group's distinct keys at a false

@@ -40,6 +40,9 @@ type runDB struct {
 	indexing  atomic.Value // string: "building", "off: <why>", "" when ready
 	stopIndex context.CancelFunc
 	indexDone chan struct{}
+	// stopWarm and warmDone are warmFilters' (filterwarm.go).
+	stopWarm context.CancelFunc
+	warmDone chan struct{}
 
 	mu       sync.Mutex
 	searches []search    // the newest last
@@ -246,6 +249,10 @@ func (r *runDB) close() error {
 	}
 	if r.indexDone != nil {
 		<-r.indexDone
+	}
+	if r.stopWarm != nil {
+		r.stopWarm()
+		<-r.warmDone
 	}
 	var err error
 	if x := r.textIndex.Swap(nil); x != nil {

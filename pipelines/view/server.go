@@ -59,13 +59,15 @@ func newServerAt(ctx context.Context, dir, cache string, probeSeed int64, logTo 
 }
 
 // open opens the run's current generation, with the server's probe seed,
-// and starts its search index.
+// and starts its search index and its key filters (filterwarm.go).
 func (s *Server) open(ctx context.Context) (*runDB, error) {
 	r, err := openRunDBAt(ctx, s.dir, s.cache, s.probeSeed)
 	if err != nil {
 		return nil, err
 	}
-	r.startSearchIndex(s.dir, s.cache, func(format string, args ...any) { fmt.Fprintf(s.log, format+"\n", args...) })
+	logf := func(format string, args ...any) { fmt.Fprintf(s.log, format+"\n", args...) }
+	r.warmFilters(logf)
+	r.startSearchIndex(s.dir, s.cache, logf)
 	if computeTablesAtOpen {
 		r.tables = s.startTables(r)
 	}

@@ -49,7 +49,7 @@ type textKeyRow struct {
 // for each batch, a row group's whole text column at a time: at real
 // lengths more than the viewer's 256 MiB (BENCHMARKS.md).
 func (t *traceRows) groupTexts(g *groupFiles, ks keySet) error {
-	rows, err := groupRowsIn(g, schema.Traces.Table, "trace_id", ks.keys, false, func(*textKeyRow) error { return nil })
+	rows, err := groupRowsOfAny(g, schema.Traces.Table, "trace_id", ks.keys, func(*textKeyRow) error { return nil })
 	if err != nil {
 		return fmt.Errorf("reading the text of %s: %w", ks.what(), err)
 	}

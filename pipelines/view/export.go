@@ -19,8 +19,7 @@ import (
 // caller gives it, the index as index.html) and the assets loaded from
 // beside the pages (StaticFiles) or carried inline.
 type Export struct {
-	r      *runDB
-	cached bool // the tables of exportCached are in memory
+	r *runDB
 }
 
 // OpenExport reads the run's current generation, its direction probe (a
@@ -31,35 +30,6 @@ func OpenExport(ctx context.Context, dir string, probeSeed int64) (*Export, erro
 		return nil, err
 	}
 	return &Export{r: r}, nil
-}
-
-// exportCached are the tables a set's pages read by key, small beside the
-// texts: Pages copies each into DuckDB's memory once, ordered by that
-// key, and points the run's view at the copy, so each batch reads its
-// rows from memory (pruned by the order's zone maps) instead of opening
-// the Parquet again: the demo's 615 pages take 2.2 s instead of 2.65 s.
-// A page made alone (Page) reads the Parquet: copying would cost it more
-// than it saves (0.32 s instead of 0.46 s for datg explain ID).
-var exportCached = map[string]string{"answers": "trace_id", "compliance": "trace_id", "verdicts": "trace_id", "detections": "trace_id",
-	"scores": "trace_id", "alignment_events": "trace_id", "harmful_actions": "trace_id",
-	"dags": "problem_id", "nodes": "dag_id", "edges": "dag_id", "problems": "problem_id"}
-
-// cacheTraceTables copies exportCached into memory for an export.
-func cacheTraceTables(ctx context.Context, r *runDB) error {
-	for t, key := range exportCached {
-		if !r.db.Present[t] {
-			continue
-		}
-		for _, stmt := range []string{
-			fmt.Sprintf(`CREATE TABLE export_%[1]s AS SELECT * FROM %[1]s ORDER BY %[2]s`, t, key),
-			fmt.Sprintf(`CREATE OR REPLACE VIEW %[1]s AS SELECT * FROM export_%[1]s`, t),
-		} {
-			if _, err := r.db.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("reading %s for the export: %w", t, err)
-			}
-		}
-	}
-	return nil
 }
 
 // Close releases the generation.
@@ -139,9 +109,9 @@ func (e *Export) Page(ctx context.Context, sel Selection, k int, links Links, he
 	return e.exported(p, sel, k, links, head)
 }
 
-// exportBatch is how many traces' rows Pages reads at once: a query per
-// table a batch instead of a dozen a page, the texts of a batch at most
-// in memory.
+// exportBatch is how many traces' rows Pages reads at once: each row
+// group a batch's rows are in read once for all of them, the texts of a
+// batch at most in memory.
 const exportBatch = 256
 
 // Pages makes the page of every trace of sel, the same bytes as Page's,
@@ -149,12 +119,6 @@ const exportBatch = 256
 // batch at a time, draws a DAG once for every page showing it with the
 // same statuses, and makes a batch's pages on every core.
 func (e *Export) Pages(ctx context.Context, sel Selection, links Links, head Head, write func(k int, id string, page []byte) error) error {
-	if !e.cached {
-		if err := cacheTraceTables(ctx, e.r); err != nil {
-			return err
-		}
-		e.cached = true
-	}
 	dr := newMemoDrawer(drawer)
 	for lo := 0; lo < len(sel.IDs); lo += exportBatch {
 		hi := min(lo+exportBatch, len(sel.IDs))

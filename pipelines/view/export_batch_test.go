@@ -113,7 +113,7 @@ func TestExportReadsTheTextsOutsideDuckDB(t *testing.T) {
 		}
 	}
 	byGroup, byDuckDB := newTraceRows(), newTraceRows()
-	if err := byGroup.groupTexts(big.groups, keysOf(ids)); err != nil {
+	if err := byGroup.groupTexts(big.groups, ids); err != nil {
 		t.Fatal(err)
 	}
 	if err := byDuckDB.readText(ctx, big, keysOf(ids)); err != nil {

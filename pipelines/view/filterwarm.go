@@ -20,7 +20,7 @@ func (r *runDB) warmFilters(logf func(format string, args ...any)) {
 		defer close(r.warmDone)
 		g := r.groups
 		for _, warm := range []func() error{
-			func() error { return warmTable[textRow](g, schema.Traces.Table, "trace_id") },
+			func() error { return warmTable[textKeyRow](g, schema.Traces.Table, "trace_id") },
 			func() error { return warmTable[eventRow](g, schema.AlignmentEvents.Table, "trace_id") },
 			func() error { return warmTable[harmRow](g, schema.HarmfulActions.Table, "trace_id") },
 			func() error { return warmTable[scoreRowRead](g, schema.Scores.Table, "trace_id") },

@@ -32,8 +32,8 @@ func TestGroupFilesHoldLittleARowGroup(t *testing.T) {
 		base := testenv.LiveHeap()
 		for _, id := range []string{ids[0], ids[n/2], ids[n-1]} {
 			rows, _ := readTraceRows(context.Background(), r, nil, nil)
-			if err := errors.Join(rows.groupText(r.groups, id), rows.groupVerdicts(r.groups, id), rows.groupDetections(r.groups, id),
-				rows.groupScores(r.groups, id), rows.groupEvents(r.groups, id)); err != nil {
+			if err := errors.Join(rows.groupTexts(r.groups, []string{id}), rows.groupVerdicts(r.groups, []string{id}), rows.groupDetections(r.groups, []string{id}),
+				rows.groupScores(r.groups, []string{id}), rows.groupEvents(r.groups, []string{id})); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -241,42 +241,63 @@ func groupRowsOf[P any](g *groupFiles, t *schema.Table, keyColumn, key string, c
 }
 
 // groupRowsOfAny is groupRowsOf for the rows whose key is any of keys (a
-// problem's DAGs' nodes, an export's batch of traces), each row group read
-// once for all of them.
+// problem's DAGs' nodes), each row group read once for all of them.
 func groupRowsOfAny[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, check func(*P) error) ([]P, error) {
-	if len(keys) == 0 {
-		return nil, nil
-	}
-	files, filters, err := g.filtered(t, keyColumn, projectionColumns[P]())
+	rows, _, err := groupRowsKeyed(g, t, keyColumn, keys, check)
+	return rows, err
+}
+
+// groupRowsByKey is groupRowsOfAny with the rows by their key, each key's
+// in file order (an export's batch of traces).
+func groupRowsByKey[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, check func(*P) error) (map[string][]P, error) {
+	rows, rowKeys, err := groupRowsKeyed(g, t, keyColumn, keys, check)
 	if err != nil {
 		return nil, err
 	}
+	byKey := make(map[string][]P, len(keys))
+	for i, k := range rowKeys {
+		byKey[k] = append(byKey[k], rows[i])
+	}
+	return byKey, nil
+}
+
+// groupRowsKeyed reads the rows whose key is any of keys, in file order,
+// and each one's key.
+func groupRowsKeyed[P any](g *groupFiles, t *schema.Table, keyColumn string, keys []string, check func(*P) error) ([]P, []string, error) {
+	if len(keys) == 0 {
+		return nil, nil, nil
+	}
+	files, filters, err := g.filtered(t, keyColumn, projectionColumns[P]())
+	if err != nil {
+		return nil, nil, err
+	}
 	want := newKeySet(keys)
 	var out []P
+	var outKeys []string
 	for fi, f := range files {
 		if f.key < 0 {
 			// checkColumns (store.Inspect) refuses a file without its key:
 			// it never reaches here.
-			return nil, fmt.Errorf("%s: no column %s: %w", f.path, keyColumn, store.ErrSchemaMismatch)
+			return nil, nil, fmt.Errorf("%s: no column %s: %w", f.path, keyColumn, store.ErrSchemaMismatch)
 		}
 		for i, b := range f.ranges {
 			if !want.mayBeIn(b) || !filters.mayHoldAny(fi, i, want) {
 				continue
 			}
 			g.groupsRead.Add(1)
-			got, err := readGroup[P](f, i, want)
+			got, gotKeys, err := readGroup[P](f, i, want)
 			if err != nil {
-				return nil, fmt.Errorf("reading %s (row group %d): %w: %w", f.path, i, ErrUnreadableFile, err)
+				return nil, nil, fmt.Errorf("reading %s (row group %d): %w: %w", f.path, i, ErrUnreadableFile, err)
 			}
 			for j := range got {
 				if err := check(&got[j]); err != nil {
-					return nil, fmt.Errorf("reading %s (row group %d): %w", f.path, i, err)
+					return nil, nil, fmt.Errorf("reading %s (row group %d): %w", f.path, i, err)
 				}
 			}
-			out = append(out, got...)
+			out, outKeys = append(out, got...), append(outKeys, gotKeys...)
 		}
 	}
-	return out, nil
+	return out, outKeys, nil
 }
 
 // groupKeys are the keys a group read looks for: one (a trace, a problem)
@@ -316,36 +337,39 @@ func (k groupKeys) has(key []byte) bool {
 // readGroup reads the rows of row group i whose key is one of keys. A
 // damaged page parquet-go's decoders panic on is an error, as the ones
 // they report are.
-func readGroup[P any](f *groupFile, i int, keys groupKeys) (got []P, err error) {
+func readGroup[P any](f *groupFile, i int, keys groupKeys) (got []P, gotKeys []string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			got, err = nil, fmt.Errorf("%v", p)
+			got, gotKeys, err = nil, nil, fmt.Errorf("%v", p)
 		}
 	}()
 	rg, err := f.rowGroup(i)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rows, err := rowsWithKey(rg.ColumnChunks()[f.key], keys)
+	rows, gotKeys, err := rowsWithKey(rg.ColumnChunks()[f.key], keys)
 	if err != nil || len(rows) == 0 {
-		return nil, err
+		return nil, nil, err
 	}
-	return readRowsAt[P](rg, rows)
+	got, err = readRowsAt[P](rg, rows)
+	return got, gotKeys, err
 }
 
 // rowsWithKey are the indexes, within chunk's row group, of the rows whose key is
-// one of keys (a NULL key is no key's), in order.
-func rowsWithKey(chunk parquet.ColumnChunk, keys groupKeys) ([]int64, error) {
+// one of keys (a NULL key is no key's), in order, and their keys.
+func rowsWithKey(chunk parquet.ColumnChunk, keys groupKeys) ([]int64, []string, error) {
 	var rows []int64
+	var rowKeys []string
 	var row int64
 	err := eachValue(chunk, make([]parquet.Value, 256), func(v parquet.Value) error {
 		if !v.IsNull() && keys.has(v.ByteArray()) {
 			rows = append(rows, row)
+			rowKeys = append(rowKeys, string(v.ByteArray()))
 		}
 		row++
 		return nil
 	})
-	return rows, err
+	return rows, rowKeys, err
 }
 
 // readRowsAt reads rows (ascending indexes in rg) into P, in runs: rows
@@ -398,6 +422,9 @@ func readRun[P any](r *parquet.GenericReader[P], rg parquet.RowGroup, rows []int
 	}
 	at, next := first, 0
 	for at <= last {
+		// parquet-go decodes into the pointers a row already holds: a row
+		// kept from an earlier read would be overwritten by this one.
+		clear(buf)
 		n, err := r.Read(buf[:min(int64(len(buf)), last-at+1)])
 		for j := 0; j < n; j++ {
 			if next < len(rows) && rows[next] == at+int64(j) {

@@ -221,8 +221,8 @@ func readBoth(ctx context.Context, r *runDB, id string) (got, want *traceRows, g
 	got, _ = readTraceRows(ctx, r, nil, nil)
 	want, _ = readTraceRows(ctx, r, nil, nil)
 	ks := keysOf([]string{id})
-	gotErr = errors.Join(got.groupText(r.groups, id), got.groupVerdicts(r.groups, id), got.groupDetections(r.groups, id),
-		got.groupScores(r.groups, id), got.groupEvents(r.groups, id))
+	gotErr = errors.Join(got.groupTexts(r.groups, []string{id}), got.groupVerdicts(r.groups, []string{id}), got.groupDetections(r.groups, []string{id}),
+		got.groupScores(r.groups, []string{id}), got.groupEvents(r.groups, []string{id}))
 	wantErr = errors.Join(want.readText(ctx, r, ks), want.readVerdicts(ctx, r, ks), want.readDetections(ctx, r, ks),
 		want.readScores(ctx, r, ks), want.readEvents(ctx, r, ks))
 	return got, want, gotErr, wantErr
@@ -429,7 +429,7 @@ func TestGroupReadsOfADamagedFile(t *testing.T) {
 	failed := 0
 	for _, id := range ids {
 		got, _ := readTraceRows(ctx, damaged, nil, nil)
-		err := errors.Join(got.groupText(damaged.groups, id), got.groupEvents(damaged.groups, id))
+		err := errors.Join(got.groupTexts(damaged.groups, []string{id}), got.groupEvents(damaged.groups, []string{id}))
 		if err != nil {
 			failed++
 			if !errors.Is(err, ErrUnreadableFile) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), id) {
@@ -502,7 +502,7 @@ func TestGroupReadsSkipGroupsWithoutTheKey(t *testing.T) {
 	for _, id := range ids[:300] {
 		before := r.groups.groupsRead.Load()
 		rows := newTraceRows()
-		if err := rows.groupVerdicts(r.groups, id); err != nil {
+		if err := rows.groupVerdicts(r.groups, []string{id}); err != nil {
 			t.Fatal(err)
 		}
 		if len(rows.verdicts[id]) != 2 {

@@ -99,6 +99,16 @@ func (ks keySet) what() string {
 	return fmt.Sprintf("%d traces", len(ks.keys))
 }
 
+// forEach calls read with each key, until one fails.
+func forEach(keys []string, read func(key string) error) error {
+	for _, k := range keys {
+		if err := read(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // newTraceRows holds no rows yet.
 func newTraceRows() *traceRows {
 	return &traceRows{text: map[string]string{}, finish: map[string]string{}, questions: map[string][]questionRow{},
@@ -115,12 +125,8 @@ func readTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*trac
 		return t, nil
 	}
 	traces, probs := keysOf(ids), keysOf(problems)
-	readText := func() error { return t.readText(ctx, r, traces) }
-	if r.groups != nil {
-		readText = func() error { return t.groupTexts(r.groups, traces) }
-	}
 	parts := []func() error{
-		readText,
+		func() error { return t.readText(ctx, r, traces) },
 		func() error { return t.readQuestions(ctx, r, probs) },
 		func() error { return t.readVerdicts(ctx, r, traces) },
 		func() error { return t.readDetections(ctx, r, traces) },
@@ -128,29 +134,31 @@ func readTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*trac
 		func() error { return t.readDAGs(ctx, r, probs) },
 		func() error { return t.readEvents(ctx, r, traces) },
 	}
-	if len(traces.keys) == 1 && len(probs.keys) == 1 && r.groups != nil {
-		// One trace (the server's page): its rows by their row groups
-		// (tracegroups.go, dagread.go); DuckDB's queries visited every row
-		// group's statistics (BENCHMARKS.md).
-		id, problem := traces.keys[0], probs.keys[0]
+	if r.groups != nil {
+		// The rows by their row groups (tracegroups.go, dagread.go), each
+		// group read once for a batch: DuckDB's queries visited every row
+		// group's statistics for a trace, and for a batch decoded every
+		// text of the run and needed the tables copied into its memory
+		// (BENCHMARKS.md).
+		g := r.groups
 		parts = []func() error{
-			func() error { return t.groupText(r.groups, id) },
-			func() error { return t.groupQuestions(r.groups, problem) },
-			func() error { return t.groupVerdicts(r.groups, id) },
-			func() error { return t.groupDetections(r.groups, id) },
-			func() error { return t.groupScores(r.groups, id) },
-			func() error { return t.groupDAGs(r.groups, problem) },
-			func() error { return t.groupEvents(r.groups, id) },
+			func() error { return t.groupTexts(g, traces.keys) },
+			func() error { return forEach(probs.keys, func(p string) error { return t.groupQuestions(g, p) }) },
+			func() error { return t.groupVerdicts(g, traces.keys) },
+			func() error { return t.groupDetections(g, traces.keys) },
+			func() error { return t.groupScores(g, traces.keys) },
+			func() error { return forEach(probs.keys, func(p string) error { return t.groupDAGs(g, p) }) },
+			func() error { return t.groupEvents(g, traces.keys) },
 		}
 	}
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	for i, part := range parts {
 		if len(ids) == 1 {
-			// One trace's reads are a few milliseconds each, and DuckDB
-			// runs each on all its threads: at once they contend for the
-			// threads (the page cost 1.3-2.1 times the CPU, 2 times the
-			// wall time at 382,500 traces under load; BENCHMARKS.md).
+			// One trace's reads are a few milliseconds each: at once they
+			// contended for DuckDB's threads (the page cost 1.3-2.1 times
+			// the CPU, 2 times the wall time at 382,500 traces under load;
+			// BENCHMARKS.md), and a page's requests run beside others.
 			errs[i] = part()
 			continue
 		}

@@ -45,11 +45,11 @@ func BenchmarkTraceReads(b *testing.B) {
 		{"dags", func(t *traceRows) error { return t.readDAGs(ctx, r, probs) }},
 		{"events", func(t *traceRows) error { return t.readEvents(ctx, r, traces) }},
 		// The page's reads by row group (tracegroups.go).
-		{"groups/text", func(t *traceRows) error { return t.groupText(r.groups, id) }},
-		{"groups/verdicts", func(t *traceRows) error { return t.groupVerdicts(r.groups, id) }},
-		{"groups/detections", func(t *traceRows) error { return t.groupDetections(r.groups, id) }},
-		{"groups/scores", func(t *traceRows) error { return t.groupScores(r.groups, id) }},
-		{"groups/events", func(t *traceRows) error { return t.groupEvents(r.groups, id) }},
+		{"groups/text", func(t *traceRows) error { return t.groupTexts(r.groups, []string{id}) }},
+		{"groups/verdicts", func(t *traceRows) error { return t.groupVerdicts(r.groups, []string{id}) }},
+		{"groups/detections", func(t *traceRows) error { return t.groupDetections(r.groups, []string{id}) }},
+		{"groups/scores", func(t *traceRows) error { return t.groupScores(r.groups, []string{id}) }},
+		{"groups/events", func(t *traceRows) error { return t.groupEvents(r.groups, []string{id}) }},
 		{"groups/questions", func(t *traceRows) error { return t.groupQuestions(r.groups, probs.keys[0]) }},
 		{"groups/dags", func(t *traceRows) error { return t.groupDAGs(r.groups, probs.keys[0]) }},
 		// A generation's first DAG read: its files opened, the key

@@ -2,18 +2,15 @@ package view
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 	"sync"
 )
 
 // traceRows are the rows trace pages are made from, keyed by trace id
 // (or problem id), for one trace (the server's page) or a batch of them
-// (an export): both read them with the same queries, the batch's ids in
-// one table the queries join, so a page is the same bytes whichever way its rows came.
+// (an export): both read them by row group the same way, so a page is the
+// same bytes whichever way its rows came.
 type traceRows struct {
 	text, finish map[string]string
 	questions    map[string][]questionRow // by problem, English last
@@ -35,68 +32,17 @@ type score struct {
 	cell           scoreCell
 }
 
-// keySet is the trace (or problem) ids a read is for, as a table want(k,
-// key) the query joins: a row's k says whose it is, so the ids are only
-// ever compared by DuckDB, never read back (a NUL in an id does not
-// survive the driver's scan).
-type keySet struct {
-	keys []string
-	with string // WITH want(k, key) AS (VALUES ...)
-	args []any
-}
-
-func keysOf(ids []string) keySet {
-	var keys []string // each once: a key twice would read its rows twice
-	seen := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			keys = append(keys, id)
+// distinct is keys without repeats, in their order.
+func distinct(keys []string) []string {
+	seen := make(map[string]bool, len(keys))
+	var out []string
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
 		}
 	}
-	var b strings.Builder
-	b.WriteString("WITH want(k, key) AS (VALUES ")
-	args := make([]any, len(keys))
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "(%d, CAST($%d AS VARCHAR))", i, i+1)
-		args[i] = k
-	}
-	b.WriteString(") ")
-	return keySet{keys: keys, with: b.String(), args: args}
-}
-
-// on joins want to the rows whose col is a key. For one key it also
-// says col = $1, a filter DuckDB pushes into the table's scan (the
-// server's page: the Parquet's row groups pruned by their statistics).
-func (ks keySet) on(col string) string {
-	join := "JOIN want ON " + col + " = want.key"
-	if len(ks.keys) == 1 {
-		join += " AND " + col + " = $1"
-	}
-	return join
-}
-
-// also says, for one key, that col (a correlated subquery's, equal to
-// the outer row's key) is $1 too: a filter DuckDB pushes into that
-// subquery's scan, which would read its whole table otherwise (the
-// verdicts under answers, the detections under compliance). For a batch
-// it says nothing: the subquery's own equality already restricts it.
-func (ks keySet) also(col string) string {
-	if len(ks.keys) == 1 {
-		return " AND " + col + " = $1"
-	}
-	return ""
-}
-
-// what names the keys read, for errors.
-func (ks keySet) what() string {
-	if len(ks.keys) == 1 {
-		return fmt.Sprintf("%q", ks.keys[0])
-	}
-	return fmt.Sprintf("%d traces", len(ks.keys))
+	return out
 }
 
 // forEach calls read with each key, until one fails.
@@ -117,48 +63,35 @@ func newTraceRows() *traceRows {
 }
 
 // readTraceRows reads the rows of the pages of ids, whose problems are
-// problems. The reads are independent: for a batch they run at once, each
-// on a connection of its own; for one trace one after the other.
+// problems. The reads are independent: for a batch they run at once; for
+// one trace one after the other.
 func readTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*traceRows, error) {
 	t := newTraceRows()
 	if len(ids) == 0 {
 		return t, nil
 	}
-	traces, probs := keysOf(ids), keysOf(problems)
+	// By their row groups (tracegroups.go, dagread.go), each group read
+	// once for a batch: DuckDB's queries (traceread_duckdb_test.go, the
+	// reference the tests hold these to) visited every row group's
+	// statistics for a trace, and for a batch decoded every text of the
+	// run and needed the tables copied into its memory (BENCHMARKS.md).
+	g := r.groups
+	traces, probs := distinct(ids), distinct(problems)
 	parts := []func() error{
-		func() error { return t.readText(ctx, r, traces) },
-		func() error { return t.readQuestions(ctx, r, probs) },
-		func() error { return t.readVerdicts(ctx, r, traces) },
-		func() error { return t.readDetections(ctx, r, traces) },
-		func() error { return t.readScores(ctx, r, traces) },
-		func() error { return t.readDAGs(ctx, r, probs) },
-		func() error { return t.readEvents(ctx, r, traces) },
-	}
-	if r.groups != nil {
-		// The rows by their row groups (tracegroups.go, dagread.go), each
-		// group read once for a batch: DuckDB's queries visited every row
-		// group's statistics for a trace, and for a batch decoded every
-		// text of the run and needed the tables copied into its memory
-		// (BENCHMARKS.md).
-		g := r.groups
-		parts = []func() error{
-			func() error { return t.groupTexts(g, traces.keys) },
-			func() error { return forEach(probs.keys, func(p string) error { return t.groupQuestions(g, p) }) },
-			func() error { return t.groupVerdicts(g, traces.keys) },
-			func() error { return t.groupDetections(g, traces.keys) },
-			func() error { return t.groupScores(g, traces.keys) },
-			func() error { return forEach(probs.keys, func(p string) error { return t.groupDAGs(g, p) }) },
-			func() error { return t.groupEvents(g, traces.keys) },
-		}
+		func() error { return t.groupTexts(g, traces) },
+		func() error { return forEach(probs, func(p string) error { return t.groupQuestions(g, p) }) },
+		func() error { return t.groupVerdicts(g, traces) },
+		func() error { return t.groupDetections(g, traces) },
+		func() error { return t.groupScores(g, traces) },
+		func() error { return forEach(probs, func(p string) error { return t.groupDAGs(g, p) }) },
+		func() error { return t.groupEvents(g, traces) },
 	}
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	for i, part := range parts {
 		if len(ids) == 1 {
-			// One trace's reads are a few milliseconds each: at once they
-			// contended for DuckDB's threads (the page cost 1.3-2.1 times
-			// the CPU, 2 times the wall time at 382,500 traces under load;
-			// BENCHMARKS.md), and a page's requests run beside others.
+			// One trace's reads are a few milliseconds each, and the
+			// server's pages run beside each other.
 			errs[i] = part()
 			continue
 		}
@@ -173,197 +106,6 @@ func readTraceRows(ctx context.Context, r *runDB, ids, problems []string) (*trac
 		return nil, err
 	}
 	return t, nil
-}
-
-// each runs q and scan on each row.
-func each(ctx context.Context, r *runDB, q string, args []any, scan func(*sql.Rows) error) error {
-	rows, err := r.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
-func (t *traceRows) readText(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, text, finish_reason FROM traces `+ks.on("trace_id"), ks.args, func(rows *sql.Rows) error {
-		var k int
-		var text, finish sql.NullString
-		if err := rows.Scan(&k, &text, &finish); err != nil {
-			return err
-		}
-		id := ks.keys[k]
-		t.text[id], t.finish[id] = text.String, finish.String
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("reading the text of %s: %w", ks.what(), err)
-	}
-	for _, id := range ks.keys {
-		if _, ok := t.text[id]; !ok {
-			return fmt.Errorf("reading trace %q: %w", id, sql.ErrNoRows)
-		}
-	}
-	return nil
-}
-
-// readQuestions reads every language of the problems (a page shows its
-// input language's and English).
-func (t *traceRows) readQuestions(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, lang, question, answer FROM problems `+ks.on("problem_id")+`
-		ORDER BY want.k, lang = 'en', lang`, ks.args, func(rows *sql.Rows) error {
-		var k int
-		var q questionRow
-		if err := rows.Scan(&k, &q.lang, &q.question, &q.gold); err != nil {
-			return err
-		}
-		problem := ks.keys[k]
-		t.questions[problem] = append(t.questions[problem], q)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("reading problem %s: %w", ks.what(), err)
-	}
-	return nil
-}
-
-// readVerdicts reads both graders' verdicts (from verdicts, else answers).
-func (t *traceRows) readVerdicts(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, grader, extracted, has_answer, correct, reason, found_in FROM verdicts `+ks.on("trace_id")+`
-		UNION ALL SELECT want.k, grader, extracted, has_answer, correct, reason, found_in FROM answers a `+ks.on("trace_id")+`
-			WHERE NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.trace_id = a.trace_id AND v.grader = split_part(a.grader, ' ', 1)`+ks.also("v.trace_id")+`)
-		ORDER BY 1, 2`, ks.args, func(rows *sql.Rows) error {
-		var k int
-		var v verdictView
-		var has, correct bool
-		if err := rows.Scan(&k, &v.Grader, &v.Extracted, &has, &correct, &v.Reason, &v.FoundIn); err != nil {
-			return err
-		}
-		v.Verdict = verdictOf(v.Reason, has, correct)
-		id := ks.keys[k]
-		t.verdicts[id] = append(t.verdicts[id], v)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("reading the verdicts of %s: %w", ks.what(), err)
-	}
-	return nil
-}
-
-// readDetections reads both detectors' decisions (from detections, else
-// compliance).
-func (t *traceRows) readDetections(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, detector, detected, compliant, status, shares FROM detections `+ks.on("trace_id")+`
-		UNION ALL SELECT want.k, detector, detected, compliant, status, shares FROM compliance c `+ks.on("trace_id")+`
-			WHERE NOT EXISTS (SELECT 1 FROM detections d WHERE d.trace_id = c.trace_id AND d.detector = c.detector`+ks.also("d.trace_id")+`)
-		ORDER BY 1, 2`, ks.args, func(rows *sql.Rows) error {
-		var k int
-		var d detectionView
-		if err := rows.Scan(&k, &d.Detector, &d.Detected, &d.Compliant, &d.Status, &d.Shares); err != nil {
-			return err
-		}
-		id := ks.keys[k]
-		t.detections[id] = append(t.detections[id], d)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("reading the language checks of %s: %w", ks.what(), err)
-	}
-	return nil
-}
-
-func (t *traceRows) readScores(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, dag_id, aligner, ref_index, car, pmf, har, best FROM scores `+ks.on("trace_id")+`
-		ORDER BY want.k, aligner, ref_index`, ks.args, func(rows *sql.Rows) error {
-		var k int
-		var s score
-		s.cell.Has = true
-		if err := rows.Scan(&k, &s.dagID, &s.aligner, &s.ref, &s.cell.CAR, &s.cell.PMF, &s.cell.HAR, &s.cell.Best); err != nil {
-			return err
-		}
-		id := ks.keys[k]
-		t.scores[id] = append(t.scores[id], s)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("reading the scores of %s: %w", ks.what(), err)
-	}
-	return nil
-}
-
-// readDAGs reads every reference DAG of the problems, with their nodes
-// (their math marked once, however many pages show them) and edges.
-func (t *traceRows) readDAGs(ctx context.Context, r *runDB, ks keySet) error {
-	err := each(ctx, r, ks.with+`SELECT want.k, dag_id, ref_index, valid, reason FROM dags `+ks.on("problem_id")+`
-		ORDER BY want.k, ref_index, dag_id`, ks.args, func(rows *sql.Rows) error {
-		var k int
-		var d dagView
-		if err := rows.Scan(&k, &d.DagID, &d.RefIndex, &d.Valid, &d.Reason); err != nil {
-			return err
-		}
-		problem := ks.keys[k]
-		t.dags[problem] = append(t.dags[problem], d)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("reading the DAGs of %s: %w", ks.what(), err)
-	}
-	index := t.dagIndex()
-	nodesQ, edgesQ, args := ks.with+`SELECT n.dag_id, n.node_id, n.position, n.anchor, n.description, n.final
-		FROM nodes n JOIN dags d USING (dag_id) `+ks.on("d.problem_id")+` ORDER BY n.dag_id, n.position, n.node_id`,
-		ks.with+`SELECT e.dag_id, e.parent_id, e.child_id FROM edges e JOIN dags d USING (dag_id)
-		`+ks.on("d.problem_id")+` ORDER BY e.dag_id, e.parent_id, e.child_id`, ks.args
-	if len(ks.keys) == 1 {
-		// One problem: its nodes and edges by its DAGs' ids (a DAG's id
-		// is its row's key in dags: the join found the same rows), a
-		// filter DuckDB pushes into the scans (the join on dags read
-		// every node and edge of the run: 42 ms of a page's CPU at
-		// 382,500 traces).
-		if len(index) == 0 {
-			return nil
-		}
-		var ids []string
-		for _, d := range t.dags[ks.keys[0]] {
-			ids = append(ids, d.DagID)
-		}
-		// The ids' range as well: DuckDB prunes the Parquet's row
-		// groups by a range, not by a list (a list alone cost twice).
-		in, inArgs := inList(ids)
-		where := fmt.Sprintf(` WHERE dag_id >= $%d AND dag_id <= $%d AND dag_id IN %s`, len(ids)+1, len(ids)+2, in)
-		nodesQ = `SELECT dag_id, node_id, position, anchor, description, final FROM nodes` + where + ` ORDER BY dag_id, position, node_id`
-		edgesQ = `SELECT dag_id, parent_id, child_id FROM edges` + where + ` ORDER BY dag_id, parent_id, child_id`
-		args = append(inArgs, slices.Min(ids), slices.Max(ids))
-	}
-	err = each(ctx, r, nodesQ, args, func(rows *sql.Rows) error {
-		var dagID, nodeID, anchor, desc string
-		var pos int
-		var final bool
-		if err := rows.Scan(&dagID, &nodeID, &pos, &anchor, &desc, &final); err != nil {
-			return err
-		}
-		t.addNode(index, dagID, nodeID, anchor, desc, final)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("reading the DAGs' nodes of %s: %w", ks.what(), err)
-	}
-	err = each(ctx, r, edgesQ, args, func(rows *sql.Rows) error {
-		var dagID, parent, child string
-		if err := rows.Scan(&dagID, &parent, &child); err != nil {
-			return err
-		}
-		t.addEdge(index, dagID, parent, child)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("reading the DAGs' edges of %s: %w", ks.what(), err)
-	}
-	return nil
 }
 
 // dagAt is where a DAG is in traceRows.dags: its problem's list, its place.
@@ -410,22 +152,6 @@ func (t *traceRows) addEdge(index map[string]dagAt, dagID, parent, child string)
 	}
 }
 
-// inList is an SQL list of parameters, ($1, $2, ...), for values.
-func inList(values []string) (string, []any) {
-	var b strings.Builder
-	args := make([]any, len(values))
-	b.WriteString("(")
-	for i, v := range values {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "CAST($%d AS VARCHAR)", i+1)
-		args[i] = v
-	}
-	b.WriteString(")")
-	return b.String(), args
-}
-
 // dagsOf is a copy of the problem's DAGs a page may mark up (statuses,
 // drawings) without touching another page's.
 func (t *traceRows) dagsOf(problem string) []dagView {
@@ -434,33 +160,6 @@ func (t *traceRows) dagsOf(problem string) []dagView {
 		ds[i].Nodes = slices.Clone(ds[i].Nodes)
 	}
 	return ds
-}
-
-// readEvents reads the traces' alignment events and harmful actions (a
-// harmful action as an event: Status its category, NodeID its label).
-func (t *traceRows) readEvents(ctx context.Context, r *runDB, ks keySet) error {
-	read := func(q string, into map[string][]event) error {
-		err := each(ctx, r, ks.with+q, ks.args, func(rows *sql.Rows) error {
-			var k int
-			var e event
-			if err := rows.Scan(&k, &e.DagID, &e.Aligner, &e.NodeID, &e.Status, &e.Span, &e.Start, &e.End, &e.Block); err != nil {
-				return err
-			}
-			id := ks.keys[k]
-			into[id] = append(into[id], e)
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("reading the alignment of %s: %w", ks.what(), err)
-		}
-		return nil
-	}
-	if err := read(`SELECT want.k, dag_id, aligner, node_id, status, evidence_span, start_char, end_char, block_id
-		FROM alignment_events `+ks.on("trace_id")+` ORDER BY want.k, aligner, dag_id, node_id, seq`, t.events); err != nil {
-		return err
-	}
-	return read(`SELECT want.k, dag_id, aligner, label, category, evidence_span, start_char, end_char, NULL
-		FROM harmful_actions `+ks.on("trace_id")+` ORDER BY want.k, aligner, dag_id, category, seq`, t.harms)
 }
 
 // verdictOf is a verdict row's label on the trace page, whichever way the

@@ -37,9 +37,9 @@ func (r *runDB) warmFilters(logf func(format string, args ...any)) {
 				return
 			}
 			if err := warm(); err != nil {
-				// The page that reads the table reports it, naming the file.
-				logf("datg view: the key filters of generation %d: %v (its trace pages read every row group)", r.gen, err)
-				return
+				// The pages that read the table report it, naming the file;
+				// the other tables still get their filters.
+				logf("datg view: generation %d: %v (the trace pages that read it say so too)", r.gen, err)
 			}
 		}
 	}()

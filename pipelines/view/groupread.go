@@ -91,28 +91,16 @@ func newGroupFiles(dir string) *groupFiles {
 	return &groupFiles{dir: dir, tables: map[string]*groupTable{}, filters: map[string]*tableFilters{}}
 }
 
-// table opens t's files once for reads of columns (and keyColumn), reading
-// their footers (no page index: the text's offset index is read for the
-// one row group a page reads).
-func (g *groupFiles) table(t *schema.Table, keyColumn string, columns []string) ([]*groupFile, error) {
-	gt := g.opened(t, keyColumn, columns)
-	return gt.files, gt.err
-}
-
-// filtered is table with its row groups' key filters (keyfilter.go).
+// filtered is t's files, opened once for reads of columns by keyColumn
+// (their footers, no page index: the text's offset index is read for the
+// one row group a page reads), with their row groups' key filters
+// (keyfilter.go).
 func (g *groupFiles) filtered(t *schema.Table, keyColumn string, columns []string) ([]*groupFile, *keyFilters, error) {
 	gt := g.opened(t, keyColumn, columns)
 	if gt.err != nil {
 		return nil, nil, gt.err
 	}
-	name := t.Name + "\x00" + keyColumn
-	g.mu.Lock()
-	tf := g.filters[name]
-	if tf == nil {
-		tf = &tableFilters{}
-		g.filters[name] = tf
-	}
-	g.mu.Unlock()
+	tf := entry(&g.mu, g.filters, t.Name+"\x00"+keyColumn)
 	// Every projection of a table opens the same files, whose row groups
 	// hold the same keys: the first one read builds the filters.
 	tf.once.Do(func() { tf.filters, tf.err = buildKeyFilters(gt.files) })
@@ -121,16 +109,21 @@ func (g *groupFiles) filtered(t *schema.Table, keyColumn string, columns []strin
 
 // opened is t's files opened once for reads of columns by keyColumn.
 func (g *groupFiles) opened(t *schema.Table, keyColumn string, columns []string) *groupTable {
-	name := t.Name + "\x00" + keyColumn + "\x00" + strings.Join(columns, "\x00")
-	g.mu.Lock()
-	gt := g.tables[name]
-	if gt == nil {
-		gt = &groupTable{}
-		g.tables[name] = gt
-	}
-	g.mu.Unlock()
+	gt := entry(&g.mu, g.tables, t.Name+"\x00"+keyColumn+"\x00"+strings.Join(columns, "\x00"))
 	gt.once.Do(func() { gt.files, gt.err = openGroupFiles(g.dir, t, keyColumn, columns) })
 	return gt
+}
+
+// entry is m's entry for name, made (a zero V) if m has none, under mu.
+func entry[V any](mu *sync.Mutex, m map[string]*V, name string) *V {
+	mu.Lock()
+	defer mu.Unlock()
+	v := m[name]
+	if v == nil {
+		v = new(V)
+		m[name] = v
+	}
+	return v
 }
 
 func openGroupFiles(dir string, t *schema.Table, keyColumn string, columns []string) ([]*groupFile, error) {

@@ -23,14 +23,7 @@ type keySet struct {
 }
 
 func keysOf(ids []string) keySet {
-	var keys []string // each once: a key twice would read its rows twice
-	seen := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			keys = append(keys, id)
-		}
-	}
+	keys := distinct(ids) // each once: a key twice would read its rows twice
 	var b strings.Builder
 	b.WriteString("WITH want(k, key) AS (VALUES ")
 	args := make([]any, len(keys))
@@ -69,12 +62,7 @@ func (ks keySet) also(col string) string {
 }
 
 // what names the keys read, for errors.
-func (ks keySet) what() string {
-	if len(ks.keys) == 1 {
-		return fmt.Sprintf("%q", ks.keys[0])
-	}
-	return fmt.Sprintf("%d traces", len(ks.keys))
-}
+func (ks keySet) what() string { return idsWhat(ks.keys) }
 
 // each runs q and scan on each row.
 func each(ctx context.Context, r *runDB, q string, args []any, scan func(*sql.Rows) error) error {

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -10,7 +11,8 @@ import (
 )
 
 // BenchmarkTraceReads is each of a trace page's reads alone over the run
-// in $DATG_BENCH_RUN (one DATG_BENCH_KEEP kept), its row file built
+// in $DATG_BENCH_RUN (one DATG_BENCH_KEEP kept), of the trace
+// $DATG_BENCH_TRACE (default t0000102, a benchRun id), its row file built
 // first: which of them grow with the run; groups/ are the page's reads of
 // the trace's rows by row group, the others DuckDB's queries. cpu-ns/op is the process's CPU
 // a read (DuckDB's threads included).
@@ -27,7 +29,7 @@ func BenchmarkTraceReads(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.close()
-	id := "t0000102"
+	id := cmp.Or(os.Getenv("DATG_BENCH_TRACE"), "t0000102")
 	j, ok := r.rows.find(id)
 	if !ok {
 		b.Fatalf("no trace %s", id)

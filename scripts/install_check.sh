@@ -9,7 +9,7 @@
 # dependency, then runs
 #   go install github.com/datg/datg/cmd/datg@latest
 # with GOMODCACHE a new empty directory, GOFLAGS empty, and checks the
-# installed binary runs and reports that version. Uncommitted changes are
+# installed binary runs and reports that version and HEAD's commit. Uncommitted changes are
 # not in the module: commit first. It also runs a plain `go build ./...`
 # in the repository. Everything it creates goes in one temporary
 # directory, which it removes. UPSTREAM (default https://proxy.golang.org)
@@ -42,6 +42,13 @@ env GOPROXY="file://$tmp/proxy,$UPSTREAM" GOMODCACHE="$tmp/modcache" GOFLAGS= \
 got=$("$tmp/bin/datg" --version)
 echo "   datg --version: $got"
 case "$got" in
-  *"$version"*) echo "install-check: ok" ;;
+  *"$version"*) ;;
   *) echo "install-check: the installed datg reports $got, not $version" >&2; exit 1 ;;
+esac
+# Its commit line names HEAD: from the pseudo-version, as the build has no
+# VCS record.
+rev=$(git rev-parse --short=12 HEAD)
+case "$got" in
+  *"commit $rev"*) echo "install-check: ok" ;;
+  *) echo "install-check: the installed datg's commit line is not $rev: $got" >&2; exit 1 ;;
 esac

@@ -88,6 +88,19 @@ func TestCommitOf(t *testing.T) {
 		{nil, "feedface", "true", "feedface (modified)"},
 		// make's, from git, wins: go build may record an enclosing checkout's.
 		{stamped("true"), "feedface", "false", "feedface"},
+		// go install from the module proxy: the pseudo-version's commit
+		// (the three forms of go help module-get's pseudo-versions).
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261128080231-8653b8b80801"}}, "", "",
+			"8653b8b80801 (from the module version v0.0.0-20261128080231-8653b8b80801)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.4-0.20261128080231-8653b8b80801"}}, "", "",
+			"8653b8b80801 (from the module version v1.2.4-0.20261128080231-8653b8b80801)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.3.0-pre.0.20261128080231-8653b8b80801"}}, "", "",
+			"8653b8b80801 (from the module version v1.3.0-pre.0.20261128080231-8653b8b80801)"},
+		// A tagged release names no commit; a devel build names nothing.
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "", "", "unknown (built without version control information)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "", "", "unknown (built without version control information)"},
+		// A VCS record wins over the version.
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261128080231-8653b8b80801"}, Settings: stamped("false").Settings}, "", "", rev},
 	}
 	for _, c := range cases {
 		if got := commitOf(c.bi, c.ldCommit, c.ldModified); got != c.want {

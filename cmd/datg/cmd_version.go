@@ -8,6 +8,7 @@ import (
 
 	"github.com/datg/datg/internal/duck"
 	"github.com/datg/datg/internal/store"
+	"golang.org/x/mod/module"
 )
 
 var cmdVersion = &Command{
@@ -15,8 +16,10 @@ var cmdVersion = &Command{
 	Short:     "print datg's version, commit and DuckDB version (also datg --version)",
 	Long: `Version prints three lines: datg's version (the one recorded in every table
 datg writes), the commit the binary was built from (with "modified" when
-the checkout had uncommitted changes; "unknown" for a binary built without
-version control information), and the version of the DuckDB embedded in it.
+the checkout had uncommitted changes; for a binary that go install built
+from the module proxy, the commit its pseudo-version names; "unknown" for
+one built without version control information), and the version of the
+DuckDB embedded in it.
 datg --version prints the same.`,
 }
 
@@ -48,9 +51,12 @@ func printVersion(ctx context.Context, w io.Writer) error {
 
 // commitOf is the commit a binary was built from: the one make build gave
 // (ldCommit, ldModified), else the one the go command recorded (go help
-// buildinfo: vcs.revision, vcs.modified), else "unknown". make's comes
+// buildinfo: vcs.revision, vcs.modified), else the commit prefix that the
+// main module's pseudo-version carries, else "unknown". make's comes
 // first: in a linked worktree nested in another checkout, go build records
-// that checkout's commit.
+// that checkout's commit. A binary that go install built from the module
+// proxy (datg@latest, @<commit>) has no VCS record, only its module's
+// version, and a pseudo-version ends in the commit's first 12 hex digits.
 func commitOf(bi *debug.BuildInfo, ldCommit, ldModified string) string {
 	revision, modified := ldCommit, ldModified
 	if revision == "" && bi != nil {
@@ -64,6 +70,11 @@ func commitOf(bi *debug.BuildInfo, ldCommit, ldModified string) string {
 		}
 	}
 	switch {
+	case revision == "" && bi != nil && module.IsPseudoVersion(bi.Main.Version):
+		if rev, err := module.PseudoVersionRev(bi.Main.Version); err == nil {
+			return rev + " (from the module version " + bi.Main.Version + ")"
+		}
+		return "unknown (built without version control information)"
 	case revision == "":
 		return "unknown (built without version control information)"
 	case modified == "true":

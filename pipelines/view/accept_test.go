@@ -69,14 +69,14 @@ func TestViewerAcceptance(t *testing.T) {
 	direction := eval[string](b, `(function () { var a = document.querySelector('section[data-facet="direction"] a[data-value="en-x"]') ||
 		document.querySelector('section[data-facet="direction"] a[data-value]'); return a.getAttribute("data-value"); })()`)
 	want := eval[string](b, fmt.Sprintf(`document.querySelector('section[data-facet="direction"] a[data-value=%q]').parentElement.querySelector(".n").textContent`, direction))
-	b.do("filter", chromedp.Click(fmt.Sprintf(`section[data-facet="direction"] a[data-value=%q]`, direction), chromedp.NodeVisible),
+	b.do("filter", settledClick(fmt.Sprintf(`section[data-facet="direction"] a[data-value=%q]`, direction)),
 		chromedp.WaitVisible(fmt.Sprintf(`section[data-facet="direction"] li.on a[data-value=%q]`, direction)))
 	t.Logf("timing filter direction=%s: %+v", direction, b.timing())
 	if h := eval[string](b, `document.querySelector("h1").textContent`); !strings.HasPrefix(h, want+" traces") {
 		t.Errorf("direction %s: the facet counts %s, the index says %q", direction, want, h)
 	}
 	// A second facet on top (the first model).
-	b.do("filter model", chromedp.Click(`section[data-facet="model"] a[data-value]`, chromedp.NodeVisible),
+	b.do("filter model", settledClick(`section[data-facet="model"] a[data-value]`),
 		chromedp.WaitVisible(`section[data-facet="model"] li.on`))
 	t.Logf("timing filter +model: %+v", b.timing())
 
@@ -101,7 +101,7 @@ func TestViewerAcceptance(t *testing.T) {
 
 	// Pages, then the state shared: a fresh tab on the URL shows the same.
 	if eval[bool](b, `!!document.querySelector('nav.pages a[rel="next"]')`) {
-		b.do("next page", chromedp.Click(`nav.pages a[rel="next"]`, chromedp.NodeVisible), chromedp.WaitVisible(`nav.pages a[rel="prev"]`))
+		b.do("next page", settledClick(`nav.pages a[rel="next"]`), chromedp.WaitVisible(`nav.pages a[rel="prev"]`))
 		t.Logf("timing page 2: %+v", b.timing())
 	} else {
 		t.Logf("the filtered index has one page: pagination not tried here")
@@ -117,7 +117,7 @@ func TestViewerAcceptance(t *testing.T) {
 	b.ctx = first
 
 	// A trace of the filter: its page, the next and back.
-	b.do("open a trace", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+	b.do("open a trace", settledClick(`a.trace-link`), chromedp.WaitVisible(`h1.trace-id`))
 	t.Logf("timing trace page: %+v", b.timing())
 	checkTracePage(t, b, "trace")
 	loc, err := url.Parse(b.location())
@@ -127,13 +127,13 @@ func TestViewerAcceptance(t *testing.T) {
 	trace := "/trace?id=" + url.QueryEscape(loc.Query().Get("id")) // the trace alone, out of its filter
 	if eval[bool](b, `!!document.querySelector("#next")`) {
 		pos := eval[string](b, `document.querySelector("nav.trail").textContent`)
-		b.do("next trace", chromedp.Click(`#next`, chromedp.NodeVisible), chromedp.WaitVisible(`#prev`))
+		b.do("next trace", settledClick(`#next`), chromedp.WaitVisible(`#prev`))
 		t.Logf("timing next trace: %+v", b.timing())
 		now := eval[string](b, `document.querySelector("nav.trail").textContent`)
 		if p, n := position(pos), position(now); n != p+1 {
 			t.Errorf("next: %q then %q", pos, now)
 		}
-		b.do("previous trace", chromedp.Click(`#prev`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+		b.do("previous trace", settledClick(`#prev`), chromedp.WaitVisible(`h1.trace-id`))
 		if back := eval[string](b, `document.querySelector("nav.trail").textContent`); position(back) != position(pos) {
 			t.Errorf("previous: %q, was %q", back, pos)
 		}
@@ -142,7 +142,7 @@ func TestViewerAcceptance(t *testing.T) {
 	// An aligned trace with evidence: the best CAR of en-x.
 	b.do("an aligned trace", chromedp.Navigate(base+"/?direction=en-x&sort=car&desc=1"), chromedp.WaitVisible(`h1`))
 	if eval[bool](b, `!!document.querySelector("a.trace-link")`) {
-		b.do("open it", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+		b.do("open it", settledClick(`a.trace-link`), chromedp.WaitVisible(`h1.trace-id`))
 		t.Logf("timing aligned trace page: %+v", b.timing())
 		checkTracePage(t, b, "trace-aligned")
 		checkAlignedTrace(t, b)
@@ -151,10 +151,10 @@ func TestViewerAcceptance(t *testing.T) {
 		if related == 0 {
 			t.Errorf("no link to the same problem's other traces")
 		} else {
-			b.do("a related trace", chromedp.Click(`table.related a`, chromedp.NodeVisible), chromedp.WaitVisible(`tr.current`))
+			b.do("a related trace", settledClick(`table.related a`), chromedp.WaitVisible(`tr.current`))
 			t.Logf("timing related trace: %+v", b.timing())
 		}
-		b.do("compare", chromedp.Click(`a.compare`, chromedp.NodeVisible), chromedp.WaitVisible(`p.chip`))
+		b.do("compare", settledClick(`a.compare`), chromedp.WaitVisible(`p.chip`))
 		t.Logf("timing comparison view: %+v (%s)", b.timing(), eval[string](b, `document.querySelector("h1").textContent`))
 		b.shot("compare")
 	}
@@ -162,7 +162,7 @@ func TestViewerAcceptance(t *testing.T) {
 	// The x-en page never asks to run datg align.
 	b.do("an x-en trace", chromedp.Navigate(base+"/?direction=x-en"), chromedp.WaitVisible(`h1`))
 	if eval[bool](b, `!!document.querySelector("a.trace-link")`) {
-		b.do("open it", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+		b.do("open it", settledClick(`a.trace-link`), chromedp.WaitVisible(`h1.trace-id`))
 		if s := eval[string](b, `document.body.innerText`); strings.Contains(s, "run datg align") {
 			t.Errorf("an x-en trace page says to run datg align")
 		}
@@ -206,7 +206,7 @@ func TestViewerAcceptance(t *testing.T) {
 			t.Errorf("phone: %s is %d px wide on a 390 px screen", p.name, w)
 		}
 	}
-	phone.do("trace", chromedp.EmulateViewport(390, 844), chromedp.Navigate(shared), chromedp.WaitVisible(`h1`), chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+	phone.do("trace", chromedp.EmulateViewport(390, 844), chromedp.Navigate(shared), chromedp.WaitVisible(`h1`), settledClick(`a.trace-link`), chromedp.WaitVisible(`h1.trace-id`))
 	phone.shot("phone-trace")
 	if w := eval[int](phone, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("phone: the trace page is %d px wide on a 390 px screen", w)
@@ -308,14 +308,14 @@ func checkAlignedTrace(t *testing.T, b *browser) {
 		return
 	}
 	b.do("click node", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`),
-		chromedp.Click(fmt.Sprintf(`figure.dag-figure.shown [data-node=%q]`, node), chromedp.NodeVisible), chromedp.Sleep(300_000_000))
+		settledClick(fmt.Sprintf(`figure.dag-figure.shown [data-node=%q]`, node)), chromedp.Sleep(300_000_000))
 	inView := eval[bool](b, `(function () { var s = document.querySelector(".trace-text .ev.selected"); if (!s) { return false; }
 		var r = s.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })()`)
 	if !inView {
 		t.Errorf("%s: clicking %s did not bring a highlighted span into view", id, node)
 	}
 	b.shot("trace-node-clicked")
-	b.do("click span", chromedp.Click(`.trace-text .ev.selected`, chromedp.NodeVisible), chromedp.Sleep(300_000_000))
+	b.do("click span", settledClick(`.trace-text .ev.selected`), chromedp.Sleep(300_000_000))
 	if !eval[bool](b, `!!document.querySelector("figure.dag-figure.shown [data-node].selected")`) {
 		t.Errorf("%s: clicking %s's span did not mark the node", id, node)
 	}
@@ -341,7 +341,7 @@ func checkExport(t *testing.T, run string) {
 	b := newBrowser(t, 1280, 900)
 	b.do("export index", chromedp.Navigate("file://"+filepath.Join(out, "index.html")), chromedp.WaitVisible(`h1`))
 	b.shot("export-index")
-	b.do("export page", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+	b.do("export page", settledClick(`a.trace-link`), chromedp.WaitVisible(`h1.trace-id`))
 	checkTracePage(t, b, "export-trace")
 	if fs := b.foreign("file://"); len(fs) > 0 {
 		t.Errorf("the export asked for: %v", fs)

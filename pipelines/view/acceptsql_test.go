@@ -262,7 +262,7 @@ func TestViewerAgainstSQL(t *testing.T) {
 		return ids, tok
 	}
 	page1, tok1 := rows()
-	b.do("next page", chromedp.Click(`nav.pages a[rel="next"]`, chromedp.NodeVisible), chromedp.WaitVisible(`nav.pages a[rel="prev"]`))
+	b.do("next page", settledClick(`nav.pages a[rel="next"]`), chromedp.WaitVisible(`nav.pages a[rel="prev"]`))
 	page2, tok2 := rows()
 	for i, tk := range append(tok1, tok2...) {
 		if i < len(want) && tk != want[i][0] {
@@ -283,7 +283,7 @@ func TestViewerAgainstSQL(t *testing.T) {
 		t.Errorf("the shared URL %s shows another page in a fresh browser", page2URL)
 	}
 	pages := (n + 49) / 50
-	b.do("last page", chromedp.Click(`nav.pages a[rel="last"]`, chromedp.NodeVisible), chromedp.WaitVisible(`h1`))
+	b.do("last page", settledClick(`nav.pages a[rel="last"]`), chromedp.WaitVisible(`h1`))
 	last, _ := rows()
 	if len(last) != n-(pages-1)*50 {
 		t.Errorf("the last of %d pages holds %d traces of %d", pages, len(last), n)
@@ -315,14 +315,14 @@ func TestViewerAgainstSQL(t *testing.T) {
 	if pos, _, _, next := trail(); pos != 50 || !next {
 		t.Errorf("the page's last trace: trace %d, next %v", pos, next)
 	}
-	b.do("next across the page", chromedp.Click(`#next`, chromedp.NodeVisible), chromedp.WaitVisible(`#prev`))
+	b.do("next across the page", settledClick(`#next`), chromedp.WaitVisible(`#prev`))
 	if id := eval[string](b, `document.querySelector("h1.trace-id").textContent`); id != page2[0] {
 		t.Errorf("next after the page's last trace is %s, page 2 begins with %s", id, page2[0])
 	}
 	if pos, _, _, _ := trail(); pos != 51 {
 		t.Errorf("next after trace 50 is trace %d", pos)
 	}
-	b.do("previous back", chromedp.Click(`#prev`, chromedp.NodeVisible), chromedp.WaitVisible(`#next`))
+	b.do("previous back", settledClick(`#prev`), chromedp.WaitVisible(`#next`))
 	if id := eval[string](b, `document.querySelector("h1.trace-id").textContent`); id != page1[len(page1)-1] {
 		t.Errorf("previous after trace 51 is %s, not %s", id, page1[len(page1)-1])
 	}
@@ -412,7 +412,7 @@ func TestViewerAgainstSQL(t *testing.T) {
 	}
 	for i := range links {
 		x.do("export page", chromedp.Navigate("file://"+filepath.Join(out, "index.html")), chromedp.WaitVisible(`h1`),
-			chromedp.Click(fmt.Sprintf(`(//a[@class="trace-link"])[%d]`, i+1), chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+			settledClick(fmt.Sprintf(`(//a[@class="trace-link"])[%d]`, i+1)), chromedp.WaitVisible(`h1.trace-id`))
 		checkTracePage(t, x, "export-list-"+strconv.Itoa(i))
 		if n := eval[int](x, `document.querySelectorAll("svg.dag path[marker-end]").length`); n == 0 {
 			t.Errorf("export page %d: no arrowheads", i)

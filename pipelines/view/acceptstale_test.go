@@ -53,7 +53,7 @@ func TestViewerPicksUpANewCommit(t *testing.T) {
 	if both := os.Getenv("DATG_VIEW_SIDE_BY_SIDE"); both != "" {
 		b.do("traces both aligned", chromedp.Navigate(base+"/?"+both), chromedp.WaitVisible(`h1`))
 		t.Logf("%s: %s", both, eval[string](b, `document.querySelector("h1").textContent`))
-		b.do("trace", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`h1.trace-id`))
+		b.do("trace", settledClick(`a.trace-link`), chromedp.WaitVisible(`h1.trace-id`))
 		id := eval[string](b, `document.querySelector("h1.trace-id").textContent`)
 		side := eval[[]string](b, `Array.prototype.map.call(document.querySelectorAll(".side-by-side figure.aligner figcaption"), function (f) { return f.textContent; })`)
 		t.Logf("%s side by side: %q", id, side)

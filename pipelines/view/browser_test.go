@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -122,6 +123,56 @@ func (b *browser) foreign(origin string) []string {
 	}
 	return out
 }
+
+// settledClick clicks the visible node sel (CSS, or XPath when it
+// starts with "/" or "(") once the page has settled and sel has held
+// still, in view, for ten frames. A user scrolls, sees the link, then
+// clicks; chromedp scrolls and presses at once, and two things move a
+// page after it has loaded:
+//   - datg-math.js renders a long trace's math after the load, near the
+//     screen first (window.datgMath.doneAt is set when all of it is);
+//   - a trace's text blocks are content-visibility: auto (view.css), laid
+//     out at a placeholder height until they come near the screen: in CI
+//     the scroll to the comparison link below the trace laid out the
+//     blocks it passed, the page shrank by 245 px between the mouse's
+//     press (on the link) and its release, and the click went to the
+//     section around them, opening nothing.
+func settledClick(sel string) chromedp.Action[chromedp.Void] {
+	token := clickTokens.Add(1)
+	return chromedp.Steps(
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.PollFunction[bool](settleJS, chromedp.WithPollingArgs(sel, token), chromedp.WithPollingTimeout(20*time.Second))(ctx, t)
+			if err != nil {
+				return fmt.Errorf("waiting for %s to hold still: %w", sel, err)
+			}
+			return nil
+		}),
+		chromedp.Click(sel, chromedp.NodeVisible))
+}
+
+// clickTokens tells one settledClick's state in the page from another's.
+var clickTokens atomic.Int64
+
+// settleJS is settledClick's predicate, run every frame: it scrolls sel
+// into view once, then counts the frames in which neither sel's box, the
+// scroll nor the page's height changed.
+const settleJS = `function (sel, token) {
+  if (document.readyState !== "complete" || (window.datgMath && !(window.datgMath.doneAt > 0))) { return false; }
+  var el = sel.charAt(0) === "/" || sel.charAt(0) === "("
+    ? document.evaluate(sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
+    : document.querySelector(sel);
+  if (!el) { return false; }
+  var s = window.__datgSettle;
+  if (!s || s.token !== token) {
+    el.scrollIntoView({ block: "center" });
+    window.__datgSettle = s = { token: token, key: "", frames: 0 };
+    return false;
+  }
+  var r = el.getBoundingClientRect();
+  var key = [r.top, r.left, r.width, r.height, window.scrollY, document.documentElement.scrollHeight].join();
+  if (key !== s.key) { s.key = key; s.frames = 0; return false; }
+  return ++s.frames >= 10;
+}`
 
 // do runs actions in the tab ctx, failing the test with what.
 func (b *browser) do(what string, actions ...chromedp.Action[chromedp.Void]) {

@@ -45,7 +45,7 @@ func TestViewerInChromium(t *testing.T) {
 	// (The unfiltered index has a next page too: wait for the filtered
 	// page, its value marked on, before reading it.)
 	b.do("filter", chromedp.Navigate(ts.URL+"/"),
-		chromedp.Click(`section[data-facet="direction"] a[data-value="en-x"]`, chromedp.NodeVisible),
+		settledClick(`section[data-facet="direction"] a[data-value="en-x"]`),
 		chromedp.WaitVisible(`section[data-facet="direction"] li.on a[data-value="en-x"]`),
 		chromedp.WaitVisible(`nav.pages a[rel="next"]`))
 	heading := str(chromedp.Text(`h1`))
@@ -90,7 +90,7 @@ func TestViewerInChromium(t *testing.T) {
 
 	// Click node n2 of the shown DAG: its evidence scrolls into view, highlighted.
 	b.do("click n2", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`),
-		chromedp.Click(`figure.dag-figure.shown [data-node="n2"]`, chromedp.NodeVisible))
+		settledClick(`figure.dag-figure.shown [data-node="n2"]`))
 	b.settle(`document.querySelectorAll('.trace-text .ev.selected').length > 0`)
 	if n := eval[int](b, `document.querySelectorAll('.trace-text .ev.selected').length`); n != 1 {
 		t.Errorf("clicking n2 highlighted %v spans, want 1", n)
@@ -105,7 +105,7 @@ func TestViewerInChromium(t *testing.T) {
 		t.Errorf("n2's evidence is not in view after the click")
 	}
 	// Click the evidence of n1: n1's box is highlighted.
-	b.do("click n1's evidence", chromedp.Click(`.trace-text .ev.commit`, chromedp.NodeVisible))
+	b.do("click n1's evidence", settledClick(`.trace-text .ev.commit`))
 	b.settle(`!!document.querySelector('figure.dag-figure.shown [data-node="n1"].selected')`)
 	if !eval[bool](b, `!!document.querySelector('figure.dag-figure.shown [data-node="n1"].selected')`) {
 		t.Errorf("clicking n1's evidence did not highlight n1")

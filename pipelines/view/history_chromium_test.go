@@ -98,9 +98,9 @@ func tryEval[T any](b *browser, js string) (T, error) {
 // TestViewerInChromium's whole 120 s, in CI and alone, 1 run in 3).
 func clickThrough(t *testing.T, b *browser, what, sel, ready string) {
 	t.Helper()
-	try, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	try, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(try, chromedp.Click(sel, chromedp.NodeVisible)); err != nil {
+	if _, err := chromedp.Run(try, settledClick(sel)); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
 	until(t, b, `document.readyState === "complete" && (`+ready+`)`)

@@ -34,7 +34,7 @@ func TestHostileTraceInChromium(t *testing.T) {
 	ts := serve(t, dir)
 	b := newBrowser(t, 1200, 800)
 	b.do("the index", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(`a.trace-link`))
-	b.do("the trace", chromedp.Click(`a.trace-link`, chromedp.NodeVisible), chromedp.WaitVisible(`.trace-text`))
+	b.do("the trace", settledClick(`a.trace-link`), chromedp.WaitVisible(`.trace-text`))
 	b.wait("math rendered", `document.querySelectorAll(".trace-text span.math").length === document.querySelectorAll(".trace-text span.math[data-tex]").length`)
 
 	if pwned := eval[string](b, `String(window.__pwned)`); pwned != "undefined" {

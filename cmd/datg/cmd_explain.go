@@ -12,7 +12,7 @@ import (
 )
 
 var cmdExplain = &Command{
-	UsageLine: "explain [--out FILE|DIR] [--aligner NAME] [--filter QUERY] [--probe-seed N] [TRACE_ID...]",
+	UsageLine: "explain [--out FILE|DIR] [--aligner NAME] [--filter QUERY] [--probe-seed N] [--index-per N] [TRACE_ID...]",
 	Short:     "datg view's trace pages as static HTML to share: one trace, a filter's or a list's",
 	Long: `Explain writes datg view's trace pages as static files, to share:
 the same templates and rendering as the viewer's trace page (the problem,
@@ -30,9 +30,11 @@ its assets. With --filter (datg view's URL parameters, e.g.
 'model=m&level=high&q=boxed': copy them from the viewer's address bar) it
 writes the pages of every trace the filter matches, in its order; with
 several TRACE_IDs, those traces' pages; with neither, every aligned
-trace's. The set goes to --out DIR (default DIR/explain/) with index.html
+trace's. The set goes to --out DIR (default DIR/explain/) with its index
 and the assets; datg's own earlier pages there are replaced, a user's
-files never. --aligner picks whose alignment to show (default: the
+files never. The index is index.html, and for a set of more than
+--index-per traces (default 1000) index-2.html, index-3.html and on,
+linked to each other; a trace's page links the index page that lists it. --aligner picks whose alignment to show (default: the
 first by name). A filter's scope=probe is the direction probe's base
 traces at --probe-seed (default 42; give the run's seed, as to datg view).
 
@@ -57,6 +59,7 @@ func init() {
 	fs.StringVar(&explainCfg.Out, "out", explainCfg.Out, "the page's file (or, without TRACE_ID, the directory)")
 	fs.StringVar(&explainCfg.Aligner, "aligner", explainCfg.Aligner, "whose alignment to show (default: the first by name)")
 	fs.StringVar(&explainCfg.Filter, "filter", explainCfg.Filter, "export the traces of this datg view filter (its URL parameters, e.g. 'model=m&level=high')")
+	fs.IntVar(&explainCfg.IndexPer, "index-per", explainCfg.IndexPer, "traces an index page lists (index.html, then index-2.html, ...)")
 }
 
 func runExplain(ctx context.Context, cmd *Command, args []string) error {
@@ -80,6 +83,8 @@ func runExplain(ctx context.Context, cmd *Command, args []string) error {
 	}
 	if sum.Index == "" {
 		fmt.Fprintf(stdout, "explain: %s\n", sum.Written[0])
+	} else if sum.Indexes > 1 {
+		fmt.Fprintf(stdout, "explain: %d pages and an index of %d pages from %s\n", len(sum.Written)-sum.Indexes, sum.Indexes, sum.Index)
 	} else {
 		fmt.Fprintf(stdout, "explain: %d pages and %s\n", len(sum.Written)-1, sum.Index)
 	}

@@ -109,7 +109,7 @@ func TestIndexAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	index := filepath.Join(out, "index.html")
-	want := Summary{Written: []string{filepath.Join(out, "t1-628b49d96dcde97a430dd4f597705899.html"), index}, Index: index}
+	want := Summary{Written: []string{filepath.Join(out, "t1-628b49d96dcde97a430dd4f597705899.html"), index}, Index: index, Indexes: 1}
 	if d := cmp.Diff(want, sum); d != "" {
 		t.Errorf("Run's summary (-want +got):\n%s", d)
 	}

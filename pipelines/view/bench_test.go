@@ -536,7 +536,7 @@ func BenchmarkExport(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Logf("%d pages", len(sel.IDs))
-	links := Links{Index: "index.html", File: func(id string) string { return id + ".html" }}
+	links := Links{Index: func(int) string { return "index.html" }, File: func(id string) string { return id + ".html" }}
 	b.Run("one-by-one", func(b *testing.B) {
 		for b.Loop() {
 			for k := range sel.IDs {

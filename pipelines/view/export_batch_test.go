@@ -35,7 +35,7 @@ func TestExportPagesInBatchesAreThePagesOneByOne(t *testing.T) {
 	if len(sel.IDs) <= exportBatch {
 		t.Fatalf("the set has %d traces: not more than a batch (%d)", len(sel.IDs), exportBatch)
 	}
-	links := Links{Index: "index.html", File: func(id string) string { return id + ".html" }}
+	links := Links{Index: func(int) string { return "index.html" }, File: func(id string) string { return id + ".html" }}
 	var got int
 	err = ex.Pages(ctx, sel, links, Head{}, func(k int, id string, page []byte) error {
 		if k != got || id != sel.IDs[k] {
@@ -90,7 +90,7 @@ func TestExportReadsTheTextsOutsideDuckDB(t *testing.T) {
 			t.Fatal(err)
 		}
 		pages := map[string][]byte{}
-		err = ex.Pages(ctx, sel, Links{Index: "index.html"}, Head{}, func(k int, id string, page []byte) error {
+		err = ex.Pages(ctx, sel, Links{Index: func(int) string { return "index.html" }}, Head{}, func(k int, id string, page []byte) error {
 			pages[id] = page
 			return nil
 		})

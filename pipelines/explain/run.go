@@ -38,8 +38,8 @@ type Config struct {
 	// first IndexPer, index-2.html the next, and so on; 0 is
 	// DefaultIndexPer.
 	IndexPer int
-	Stdout    io.Writer
-	Stderr    io.Writer // warned of old pages left in place
+	Stdout   io.Writer
+	Stderr   io.Writer // warned of old pages left in place
 }
 
 // DefaultConfig writes the index and every aligned trace's page of the run

@@ -131,17 +131,18 @@ func TestPagesRenderMath(t *testing.T) {
 	}
 }
 
-// An exported set opens from disk (file://) in Chromium: the index and a
-// page log nothing on the console, and the page's math is rendered
-// (TestExportByFilter checks every asset they link is beside them).
+// An exported set opens from disk (file://) in Chromium: the index (in
+// pages: one trace a page) and a page log nothing on the console, and the
+// page's math is rendered (TestExportByFilter checks every asset they link
+// is beside them, TestIndexIsPagedAtIndexPer the index pages' links).
 func TestExportedSetInChromium(t *testing.T) {
 	browser := chromium(t)
 	dir := writeMixedRun(t)
 	site := filepath.Join(t.TempDir(), "site")
-	if _, err := Run(context.Background(), Config{Data: dir, Filter: "model=other", Out: site}); err != nil {
+	if _, err := Run(context.Background(), Config{Data: dir, Filter: "model=other", Out: site, IndexPer: 1}); err != nil {
 		t.Fatal(err)
 	}
-	for _, page := range []string{filepath.Join(site, "index.html"), filepath.Join(site, pageName("t3"))} {
+	for _, page := range []string{filepath.Join(site, "index.html"), filepath.Join(site, "index-2.html"), filepath.Join(site, pageName("t3"))} {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
 			"--user-data-dir="+filepath.Join(t.TempDir(), "profile"), "--enable-logging=stderr", "--v=0",
@@ -158,7 +159,10 @@ func TestExportedSetInChromium(t *testing.T) {
 				t.Errorf("%s: %s", filepath.Base(page), line)
 			}
 		}
-		if filepath.Base(page) != "index.html" && !strings.Contains(out.String(), `<span class="katex">`) {
+		if strings.HasPrefix(filepath.Base(page), "index") && !strings.Contains(out.String(), `rel="prev"`) && !strings.Contains(out.String(), `rel="next"`) {
+			t.Errorf("%s: no link to the other index page", filepath.Base(page))
+		}
+		if !strings.HasPrefix(filepath.Base(page), "index") && !strings.Contains(out.String(), `<span class="katex">`) {
 			t.Errorf("%s: no rendered math", filepath.Base(page))
 		}
 	}

@@ -34,8 +34,9 @@ trace's. The set goes to --out DIR (default DIR/explain/) with its index
 and the assets; datg's own earlier pages there are replaced, a user's
 files never. The index is index.html, and for a set of more than
 --index-per traces (default 1000) index-2.html, index-3.html and on,
-linked to each other; a trace's page links the index page that lists it. --aligner picks whose alignment to show (default: the
-first by name). A filter's scope=probe is the direction probe's base
+linked to each other; a trace's page links the index page that lists
+it. --aligner picks whose alignment to show (default: the first by
+name). A filter's scope=probe is the direction probe's base
 traces at --probe-seed (default 42; give the run's seed, as to datg view).
 
 A page's NAME is PREFIX-HASH.html: PREFIX is up to 40 of the id's ASCII

@@ -69,12 +69,12 @@ func commitOf(bi *debug.BuildInfo, ldCommit, ldModified string) string {
 			}
 		}
 	}
-	switch {
-	case revision == "" && bi != nil && module.IsPseudoVersion(bi.Main.Version):
+	if revision == "" && bi != nil && module.IsPseudoVersion(bi.Main.Version) {
 		if rev, err := module.PseudoVersionRev(bi.Main.Version); err == nil {
 			return rev + " (from the module version " + bi.Main.Version + ")"
 		}
-		return "unknown (built without version control information)"
+	}
+	switch {
 	case revision == "":
 		return "unknown (built without version control information)"
 	case modified == "true":
